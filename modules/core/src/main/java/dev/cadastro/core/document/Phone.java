@@ -1,0 +1,151 @@
+package dev.cadastro.core.document;
+
+/**
+ * A Brazilian phone number: an area code in service ({@link Ddd}) and a subscriber number, either a
+ * mobile (9 digits starting with 9) or a fixed line (8 digits starting with 2 to 5).
+ *
+ * <p>Accepted input: digits with any of the separators space, {@code ( ) - .}; optionally the country
+ * code as {@code +55} or {@code 55}, or the trunk prefix {@code 0}. Examples: {@code (11) 91234-5678},
+ * {@code +55 11 91234 5678}, {@code 1132345678}.
+ *
+ * @param ddd the two-digit area code
+ * @param number the subscriber number, 8 or 9 digits
+ * @param kind mobile or fixed line
+ */
+public record Phone(int ddd, String number, Kind kind) {
+    public static final String FIELD = "telefone";
+
+    /** The kind of line, told by the subscriber number. */
+    public enum Kind {
+        MOBILE,
+        FIXED
+    }
+
+    public Phone {
+        if (!Ddd.isValid(ddd) || number == null || kindOf(number) != kind) {
+            throw new IllegalArgumentException("not a valid phone: use Phone.parse for untrusted input");
+        }
+    }
+
+    /** Parses a mobile or fixed number. */
+    public static Parsed<Phone> parse(CharSequence text) {
+        return parse(text, FIELD, false);
+    }
+
+    /** Parses a number that must be a mobile (SMS destinations). */
+    public static Parsed<Phone> parseMobile(CharSequence text, String field) {
+        return parse(text, field, true);
+    }
+
+    /** Parses a number; {@code field} names it in violations. */
+    public static Parsed<Phone> parse(CharSequence text, String field, boolean mobileOnly) {
+        if (text == null || text.toString().isBlank()) {
+            return Parsed.invalid(field, "required", field + " is required");
+        }
+        StringBuilder d = new StringBuilder(16);
+        boolean plus = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= '0' && c <= '9') {
+                d.append(c);
+            } else if (c == '+' && d.isEmpty() && !plus) {
+                plus = true;
+            } else if (c != ' ' && c != '(' && c != ')' && c != '-' && c != '.') {
+                return Parsed.invalid(field, "format", formatMessage(field, text));
+            }
+            if (d.length() > 13) {
+                return Parsed.invalid(field, "format", formatMessage(field, text));
+            }
+        }
+        String digits = d.toString();
+        if (plus) {
+            if (!digits.startsWith("55")) {
+                return Parsed.invalid(
+                        field, "country", field + " " + Text.quote(text) + " must be a Brazilian number (+55)");
+            }
+            digits = digits.substring(2);
+        } else if ((digits.length() == 12 || digits.length() == 13) && digits.startsWith("55")) {
+            digits = digits.substring(2);
+        } else if ((digits.length() == 11 || digits.length() == 12) && digits.charAt(0) == '0') {
+            digits = digits.substring(1);
+        }
+        if (digits.length() != 10 && digits.length() != 11) {
+            return Parsed.invalid(field, "format", formatMessage(field, text));
+        }
+        int ddd = (digits.charAt(0) - '0') * 10 + (digits.charAt(1) - '0');
+        if (!Ddd.isValid(ddd)) {
+            return Parsed.invalid(
+                    field,
+                    "ddd",
+                    field + " " + Text.quote(text) + " has area code " + digits.substring(0, 2)
+                            + ", which is not in service");
+        }
+        String number = digits.substring(2);
+        Kind kind = kindOf(number);
+        if (kind == null) {
+            return Parsed.invalid(
+                    field,
+                    "subscriber-number",
+                    field + " " + Text.quote(text)
+                            + " must have 9 digits starting with 9 (mobile) or 8 digits starting with 2 to 5 (fixed line) after the area code");
+        }
+        if (mobileOnly && kind != Kind.MOBILE) {
+            return Parsed.invalid(
+                    field,
+                    "mobile-only",
+                    field + " " + Text.quote(text)
+                            + " is a fixed line; only mobile numbers (area code plus 9 digits starting with 9) are accepted");
+        }
+        return Parsed.valid(new Phone(ddd, number, kind));
+    }
+
+    public static Phone of(CharSequence text) {
+        return parse(text).orThrow();
+    }
+
+    /** The kind told by a subscriber number, or null when it is neither. */
+    static Kind kindOf(String number) {
+        for (int i = 0; i < number.length(); i++) {
+            char c = number.charAt(i);
+            if (c < '0' || c > '9') {
+                return null;
+            }
+        }
+        if (number.length() == 9 && number.charAt(0) == '9') {
+            return Kind.MOBILE;
+        }
+        if (number.length() == 8 && number.charAt(0) >= '2' && number.charAt(0) <= '5') {
+            return Kind.FIXED;
+        }
+        return null;
+    }
+
+    private static String formatMessage(String field, CharSequence text) {
+        return field + " " + Text.quote(text) + " must be an area code and a number, such as (11) 91234-5678";
+    }
+
+    public boolean isMobile() {
+        return kind == Kind.MOBILE;
+    }
+
+    /** Area code and number as digits only: {@code 11912345678}. */
+    public String national() {
+        return String.format("%02d%s", ddd, number);
+    }
+
+    /** E.164: {@code +5511912345678}. */
+    public String e164() {
+        return "+55" + national();
+    }
+
+    /** {@code (11) 91234-5678} or {@code (11) 3234-5678}. */
+    public String formatted() {
+        int split = number.length() - 4;
+        return String.format("(%02d) %s-%s", ddd, number.substring(0, split), number.substring(split));
+    }
+
+    @Override
+    public String toString() {
+        return formatted();
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The error catalogue: the closed set of codes of both specifications ({@link
+ * dev.cadastro.core.error.ErrorCode}) and the unchecked exception root every use case throws ({@link
+ * dev.cadastro.core.error.CadastroException}). No HTTP knowledge lives here.
+ */
+package dev.cadastro.core.error;

@@ -1,0 +1,10 @@
+/**
+ * The domain core of Cadastro: document value types (CPF, CNPJ numeric and alphanumeric, phones),
+ * the error catalogue of both services, the rules (costs, dedup, OTP, cursor codec), the use cases
+ * and the ports that adapters implement. It depends on the JDK alone: JSON, HTTP, SQL and Lucene
+ * live in the adapter modules beside it.
+ */
+module dev.cadastro.core {
+    exports dev.cadastro.core.document;
+    exports dev.cadastro.core.error;
+}

@@ -1,0 +1,10 @@
+/**
+ * The runnable Cadastro: wires the adapters (register, store, http, providers) to the core's ports
+ * and holds the {@code ./cadastro} command line. Nothing here is API; hosts that embed Cadastro use
+ * the core and the adapter modules directly.
+ */
+module dev.cadastro.server {
+    requires dev.cadastro.core;
+
+    exports dev.cadastro.server.cli;
+}
