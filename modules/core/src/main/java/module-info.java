@@ -7,4 +7,5 @@
 module dev.cadastro.core {
     exports dev.cadastro.core.document;
     exports dev.cadastro.core.error;
+    exports dev.cadastro.core.register;
 }
