@@ -1,0 +1,18 @@
+package dev.cadastro.register;
+
+import java.nio.file.Path;
+import java.time.Instant;
+
+/**
+ * A generation of the register index that was verified and published (named by {@code CURRENT}).
+ *
+ * @param path the generation's directory ({@code root/gen-<generation>})
+ * @param generation increasing number of the generation under its root
+ * @param documents establishments in the index (after duplicates were dropped)
+ * @param checksum order-independent checksum over every document's CNPJ and stored record, computed
+ *     while adding and re-checked on the committed index
+ * @param sourceLabel what the generation was built from (for example the dump month)
+ * @param publishedAt when it was published
+ */
+public record PublishedIndex(
+        Path path, long generation, long documents, long checksum, String sourceLabel, Instant publishedAt) {}

@@ -1,0 +1,13 @@
+/**
+ * The register index on Lucene: {@link dev.cadastro.register.RegisterIndexBuilder} writes a new
+ * generation of the index from the loader's establishments and publishes it atomically; {@link
+ * dev.cadastro.register.LuceneRegister} answers the core's {@code RegisterSearch} port (filtered
+ * search, exact or estimated counts, CNPJ lookup) over the published generation and switches to a newer
+ * one without failing a query.
+ */
+module dev.cadastro.register {
+    requires transitive dev.cadastro.core;
+    requires org.apache.lucene.core;
+
+    exports dev.cadastro.register;
+}
