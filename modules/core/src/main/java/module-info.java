@@ -5,7 +5,10 @@
  * live in the adapter modules beside it.
  */
 module dev.cadastro.core {
+    exports dev.cadastro.core.account;
     exports dev.cadastro.core.document;
+    exports dev.cadastro.core.ledger;
+    exports dev.cadastro.core.ratelimit;
     exports dev.cadastro.core.error;
     exports dev.cadastro.core.register;
 }

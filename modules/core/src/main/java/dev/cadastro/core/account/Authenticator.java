@@ -1,0 +1,80 @@
+package dev.cadastro.core.account;
+
+import dev.cadastro.core.error.CadastroException;
+import dev.cadastro.core.error.ErrorCode;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Use case: turns the raw {@code Authorization} and {@code X-API-Key} header values of a request into
+ * a {@link Principal}, or throws the specification's 401/403 codes: {@code SEM_CHAVE} (no key sent),
+ * {@code CHAVE_INVALIDA} (not one of our keys, unknown, or wrong secret), {@code CHAVE_REVOGADA}
+ * (revoked) and {@code API_DESATIVADA} (the account's API is disabled).
+ *
+ * <p>{@code Authorization: Bearer <key>} wins when both headers are sent. Each call reads the store,
+ * so a revocation is effective on the next request.
+ */
+public final class Authenticator {
+    private static final String BEARER = "bearer ";
+
+    private final ApiKeys keys;
+
+    public Authenticator(ApiKeys keys) {
+        this.keys = Objects.requireNonNull(keys, "keys");
+    }
+
+    /**
+     * @param authorization the {@code Authorization} header value, or null when absent
+     * @param xApiKey the {@code X-API-Key} header value, or null when absent
+     */
+    public Principal authenticate(String authorization, String xApiKey) {
+        String sent = presented(authorization, xApiKey);
+        ApiKeyToken token = ApiKeyToken.parse(sent)
+                .orElseThrow(() -> invalid("the API key sent does not have the form cad_<prefix>_<secret>"));
+        Credential credential = keys.findCredential(token.prefix())
+                .filter(c -> token.matches(c.secretHash()))
+                .orElseThrow(() -> invalid("the API key cad_" + token.prefix() + "_... is not valid"));
+        ApiKey key = credential.key();
+        if (key.revoked()) {
+            throw new CadastroException(
+                    ErrorCode.CHAVE_REVOGADA,
+                    "the API key " + key.prefix() + " was revoked at "
+                            + key.revokedAt().orElseThrow());
+        }
+        Account account = credential.account();
+        if (!account.apiEnabled()) {
+            throw new CadastroException(ErrorCode.API_DESATIVADA, "the API is disabled for account " + account.id());
+        }
+        return new Principal(key, account);
+    }
+
+    private static String presented(String authorization, String xApiKey) {
+        Optional<String> auth = nonBlank(authorization);
+        if (auth.isPresent()) {
+            String value = auth.get();
+            if (value.length() > BEARER.length()
+                    && value.substring(0, BEARER.length())
+                            .toLowerCase(Locale.ROOT)
+                            .equals(BEARER)) {
+                return value.substring(BEARER.length()).strip();
+            }
+            if (nonBlank(xApiKey).isEmpty()) {
+                throw invalid("the Authorization header must be 'Bearer <API key>'");
+            }
+        }
+        return nonBlank(xApiKey)
+                .map(String::strip)
+                .orElseThrow(() -> new CadastroException(
+                        ErrorCode.SEM_CHAVE,
+                        "no API key was sent: use 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'"));
+    }
+
+    private static Optional<String> nonBlank(String value) {
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value);
+    }
+
+    private static CadastroException invalid(String message) {
+        return new CadastroException(ErrorCode.CHAVE_INVALIDA, message);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.cadastro.core.ledger;
+
+import dev.cadastro.core.account.AccountId;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Port: the credit ledger. Every change of a balance is an immutable entry written in the same
+ * transaction as the balance, under an idempotency key unique per account, so:
+ *
+ * <ul>
+ *   <li>a replayed key changes nothing and reports {@code replay = true}, however many servers and
+ *       threads replay it at once;
+ *   <li>a balance never goes below zero, and charges and holds together never take more than it;
+ *   <li>the posted balance always equals the sum of the account's entries of that kind.
+ * </ul>
+ *
+ * Methods that address a missing account throw {@link dev.cadastro.core.error.NotFoundException}.
+ */
+public interface Ledger {
+
+    /**
+     * Charges once per key. A zero amount writes nothing and returns the current balance.
+     *
+     * @throws InsufficientCreditsException when the available balance (posted minus held) does not cover
+     *     the amount; nothing is charged. A replay never throws this: it reports {@code replay = true}.
+     */
+    ChargeResult charge(ChargeRequest request);
+
+    /** Adds bought credits once per key. */
+    CreditResult topUp(AccountId account, CreditKind kind, long amount, IdempotencyKey key, String description);
+
+    /**
+     * Reserves credits once per key: the hold counts against the available balance until posted or
+     * released. Placing a hold whose key exists returns the existing hold unchanged.
+     *
+     * @throws InsufficientCreditsException when the available balance does not cover the amount
+     */
+    Hold hold(HoldRequest request);
+
+    /**
+     * Settles a hold: charges {@code amount} (at most what was held; 0 allowed) as one entry under the
+     * hold's key and releases the rest. Posting a posted hold is a replay.
+     *
+     * @throws dev.cadastro.core.error.NotFoundException when the hold does not exist
+     * @throws IllegalStateException when the hold was released, or the amount exceeds the hold
+     */
+    ChargeResult post(AccountId account, IdempotencyKey holdKey, long amount);
+
+    /**
+     * Releases a hold without charging. Releasing a released hold changes nothing.
+     *
+     * @throws dev.cadastro.core.error.NotFoundException when the hold does not exist
+     * @throws IllegalStateException when the hold was posted
+     */
+    Hold release(AccountId account, IdempotencyKey holdKey);
+
+    Optional<Hold> findHold(AccountId account, IdempotencyKey holdKey);
+
+    /**
+     * Returns the credits of an earlier charge or hold post (a failed SMS delivery), once: the refund
+     * entry's key is {@code refund:} plus the charge's key.
+     *
+     * @throws dev.cadastro.core.error.NotFoundException when no debit has that key
+     */
+    CreditResult refund(AccountId account, IdempotencyKey chargeKey, String reason);
+
+    Balance balance(AccountId account, CreditKind kind);
+
+    /**
+     * The latest {@code limit} entries of one balance, oldest first, each with the running balance after
+     * it (the first line's running balance includes every older entry).
+     */
+    List<StatementLine> statement(AccountId account, CreditKind kind, int limit);
+}

@@ -1,0 +1,42 @@
+package dev.cadastro.core.ratelimit;
+
+import dev.cadastro.core.error.CadastroException;
+import dev.cadastro.core.error.ErrorCode;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A limit was reached: {@link ErrorCode#LIMITE_MINUTO} or {@link ErrorCode#LIMITE_DIARIO}. Carries the
+ * header values and how long to wait ({@code Retry-After}, in whole seconds, at least 1).
+ */
+public class RateLimitExceededException extends CadastroException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient RateLimitDecision decision;
+    private final long retryAfterSeconds;
+
+    public RateLimitExceededException(
+            ErrorCode code, String message, RateLimitDecision decision, long retryAfterSeconds) {
+        super(code, message, "retry after " + retryAfterSeconds + " s");
+        if (code != ErrorCode.LIMITE_MINUTO && code != ErrorCode.LIMITE_DIARIO) {
+            throw new IllegalArgumentException("a rate limit is LIMITE_MINUTO or LIMITE_DIARIO, not " + code);
+        }
+        this.decision = Objects.requireNonNull(decision, "decision");
+        this.retryAfterSeconds = Math.max(1, retryAfterSeconds);
+    }
+
+    public RateLimitDecision decision() {
+        return decision;
+    }
+
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+
+    /** The {@code X-RateLimit-*} headers plus {@code Retry-After}. */
+    public Map<String, String> headers() {
+        Map<String, String> headers = new java.util.LinkedHashMap<>(decision.headers());
+        headers.put("Retry-After", Long.toString(retryAfterSeconds));
+        return headers;
+    }
+}
