@@ -5,75 +5,98 @@ package dev.cadastro.core.document;
  *
  * <p>Since July 2026 the Receita Federal issues alphanumeric CNPJs (IN RFB 2.229/2024): the first
  * twelve characters are {@code [0-9A-Z]}, the last two are numeric check digits. Each character is
- * valued as its ASCII code minus 48 (so {@code 0-9} keep their value and {@code A} is 17), and both
- * check digits use the modulo-11 weights of the numeric CNPJ. The official example is {@code
- * 12.ABC.345/01DE-35}.
+ * valued as its ASCII code minus 48 (so {@code 0-9} keep their value and {@code A} is 17); the first
+ * check digit weighs the twelve characters with 5,4,3,2,9,8,7,6,5,4,3,2, the second weighs them and
+ * the first check digit with 6,5,4,3,2,9,8,7,6,5,4,3,2; a remainder modulo 11 below 2 gives 0,
+ * otherwise 11 minus the remainder. For an all-digit CNPJ this is exactly the classic rule. The
+ * official example is {@code 12.ABC.345/01DE-35}.
  *
- * <p>Accepted input: the 14 characters, or the mask {@code NN.NNN.NNN/NNNN-NN}, with surrounding
- * whitespace; lower-case letters are accepted and normalized to upper case. Sequences of one repeated
- * digit ({@code 00.000.000/0000-00}) are rejected.
+ * <p>Accepted input: the 14 characters, or the full mask {@code NN.NNN.NNN/NNNN-NN}, with surrounding
+ * whitespace; partial punctuation is rejected. Lower-case letters are accepted and normalized to upper
+ * case. Sequences of one repeated digit ({@code 00.000.000/0000-00}) are rejected. See {@code
+ * docs/adr/0006-alphanumeric-cnpj.md}.
  *
  * @param value the 14 canonical characters, upper case, no punctuation
  */
-public record Cnpj(String value) implements Comparable<Cnpj> {
+public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
     /** The field name used in violations. */
     public static final String FIELD = "cnpj";
 
     static final int LENGTH = 14;
-    private static final int FORMATTED_LENGTH = 18;
+    static final int FORMATTED_LENGTH = 18;
     private static final int BODY = 12;
 
+    /**
+     * Checks that {@code value} is already canonical (upper case, no punctuation) and valid; use {@link
+     * #parse} or {@link #of} for untrusted input.
+     *
+     * @throws IllegalArgumentException when it is not
+     */
     public Cnpj {
-        if (value == null || value.length() != LENGTH || !isValid(value) || !isCanonical(value)) {
-            throw new IllegalArgumentException("not a canonical valid CNPJ: use Cnpj.parse for untrusted input");
+        if (value == null || value.length() != LENGTH || !isValid(value) || !isUpperCase(value)) {
+            throw new IllegalArgumentException(
+                    "not a canonical valid CNPJ: "
+                            + (value == null ? "null" : Text.quote(value))
+                            + " (14 characters, upper case, no punctuation, matching check digits); use Cnpj.parse for untrusted input");
         }
     }
 
-    /** Parses untrusted text. Never throws for bad input. */
+    /**
+     * Parses untrusted text into a CNPJ or a {@link Violation} of field {@value #FIELD} with one of the
+     * rules {@code required}, {@code format}, {@code characters}, {@code check-digits-numeric}, {@code
+     * repeated-digits}, {@code check-digits}. Never throws for bad input.
+     */
     public static Parsed<Cnpj> parse(CharSequence text) {
         if (text == null) {
-            return Parsed.invalid(FIELD, "required", "cnpj is required");
+            return Parsed.invalid(FIELD, Violation.REQUIRED, "cnpj is required");
         }
         int from = Text.firstNonBlank(text);
         int len = Text.lastNonBlank(text) - from;
-        if (len == 0) {
-            return Parsed.invalid(FIELD, "required", "cnpj is required");
+        if (len <= 0) {
+            return Parsed.invalid(FIELD, Violation.REQUIRED, "cnpj is required");
         }
         boolean formatted = len == FORMATTED_LENGTH;
-        if ((len != LENGTH && !formatted) || (formatted && !punctuationOk(text, from))) {
-            return Parsed.invalid(FIELD, "format", formatMessage(text));
+        if (len != LENGTH && !formatted) {
+            return Parsed.invalid(FIELD, Violation.FORMAT, formatMessage(text, "it has " + len + " characters"));
+        }
+        if (formatted && !punctuationOk(text, from)) {
+            return Parsed.invalid(
+                    FIELD, Violation.FORMAT, formatMessage(text, "the punctuation is not NN.NNN.NNN/NNNN-NN"));
         }
         char[] c = new char[LENGTH];
         for (int i = 0; i < LENGTH; i++) {
-            char ch = upper(text.charAt(from + raw(i, formatted)));
-            boolean digit = ch >= '0' && ch <= '9';
-            if (i < BODY ? !(digit || (ch >= 'A' && ch <= 'Z')) : !digit) {
+            char raw = text.charAt(from + raw(i, formatted));
+            char ch = upper(raw);
+            if (i < BODY && !isDigitOrLetter(ch)) {
                 return Parsed.invalid(
                         FIELD,
-                        i < BODY ? "characters" : "check-digits-numeric",
-                        i < BODY
-                                ? "cnpj " + Text.quote(text)
-                                        + " must have digits or letters A-Z in its first 12 characters"
-                                : "cnpj " + Text.quote(text) + " must end with two numeric check digits");
+                        Violation.CHARACTERS,
+                        "cnpj " + Text.quote(text)
+                                + " must have only digits or letters A-Z in its first 12 characters; '" + raw
+                                + "' is neither");
+            }
+            if (i >= BODY && !isDigit(ch)) {
+                return Parsed.invalid(
+                        FIELD,
+                        Violation.CHECK_DIGITS_NUMERIC,
+                        "cnpj " + Text.quote(text) + " must end with two numeric check digits; '" + raw
+                                + "' is not a digit");
             }
             c[i] = ch;
         }
-        boolean repeated = true;
-        for (char ch : c) {
-            repeated &= ch == c[0];
+        if (repeated(c)) {
+            return Parsed.invalid(
+                    FIELD,
+                    Violation.REPEATED_DIGITS,
+                    "cnpj " + Text.quote(text) + " is one digit repeated, which is never a valid CNPJ");
         }
-        if (repeated) {
-            return Parsed.invalid(FIELD, "repeated-digits", "cnpj " + Text.quote(text) + " is one digit repeated");
-        }
-        int dv1 = checkDigit(c, 12);
-        char given = c[12];
-        c[12] = (char) ('0' + dv1);
-        int dv2 = checkDigit(c, 13);
-        c[12] = given;
+        int expected = checkDigits(text, from, formatted);
+        int dv1 = expected / 10;
+        int dv2 = expected % 10;
         if (c[12] - '0' != dv1 || c[13] - '0' != dv2) {
             return Parsed.invalid(
                     FIELD,
-                    "check-digits",
+                    Violation.CHECK_DIGITS,
                     "cnpj " + Text.quote(text) + " has check digits " + c[12] + c[13] + ", expected " + dv1 + dv2);
         }
         return Parsed.valid(new Cnpj(new String(c)));
@@ -84,7 +107,10 @@ public record Cnpj(String value) implements Comparable<Cnpj> {
         return parse(text).orThrow();
     }
 
-    /** True when the text is a valid CNPJ, numeric or alphanumeric; allocates nothing. */
+    /**
+     * True when the text is a valid CNPJ, numeric or alphanumeric (same rules as {@link #parse});
+     * allocates nothing.
+     */
     public static boolean isValid(CharSequence text) {
         if (text == null) {
             return false;
@@ -98,53 +124,52 @@ public record Cnpj(String value) implements Comparable<Cnpj> {
         if (formatted && !punctuationOk(text, from)) {
             return false;
         }
-        int sum1 = 0;
-        int sum2 = 0;
+        char first = text.charAt(from);
         boolean allSame = true;
-        char first = upper(text.charAt(from));
         for (int i = 0; i < BODY; i++) {
-            char ch = upper(text.charAt(from + raw(i, formatted)));
-            if (!((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z'))) {
+            char ch = text.charAt(from + raw(i, formatted));
+            if (!isDigitOrLetter(upper(ch))) {
                 return false;
             }
             allSame &= ch == first;
-            int v = ch - '0';
-            sum1 += v * WEIGHTS[i + 1];
-            sum2 += v * WEIGHTS[i];
         }
         char d1 = text.charAt(from + raw(12, formatted));
         char d2 = text.charAt(from + raw(13, formatted));
-        if (d1 < '0' || d1 > '9' || d2 < '0' || d2 > '9') {
+        if (!isDigit(d1) || !isDigit(d2) || (allSame && d1 == first && d2 == first)) {
             return false;
         }
-        if (allSame && d1 == first && d2 == first) {
-            return false;
-        }
-        int dv1 = mod11(sum1);
-        sum2 += dv1 * WEIGHTS[12];
-        return d1 - '0' == dv1 && d2 - '0' == mod11(sum2);
+        int expected = checkDigits(text, from, formatted);
+        return d1 - '0' == expected / 10 && d2 - '0' == expected % 10;
     }
 
     /**
      * The CNPJ whose first twelve characters are given (digits or letters; lower case accepted), with
      * its check digits computed.
+     *
+     * @throws IllegalArgumentException when the text is not twelve digits or letters, or gives a CNPJ
+     *     of one repeated digit
      */
     public static Cnpj withCheckDigits(CharSequence body) {
         if (body == null || body.length() != BODY) {
             throw new IllegalArgumentException(
-                    "need exactly 12 characters, got " + (body == null ? "null" : Text.quote(body)));
+                    "need exactly 12 digits or letters, got " + (body == null ? "null" : Text.quote(body)));
         }
         char[] c = new char[LENGTH];
         for (int i = 0; i < BODY; i++) {
             char ch = upper(body.charAt(i));
-            if (!((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z'))) {
+            if (!isDigitOrLetter(ch)) {
                 throw new IllegalArgumentException(
                         "not a digit or letter A-Z at position " + i + " of " + Text.quote(body));
             }
             c[i] = ch;
         }
-        c[12] = (char) ('0' + checkDigit(c, 12));
-        c[13] = (char) ('0' + checkDigit(c, 13));
+        int expected = checkDigits(body, 0, false);
+        c[12] = (char) ('0' + expected / 10);
+        c[13] = (char) ('0' + expected % 10);
+        if (repeated(c)) {
+            throw new IllegalArgumentException(
+                    Text.quote(body) + " gives a CNPJ of one repeated digit, which is never valid");
+        }
         return new Cnpj(new String(c));
     }
 
@@ -173,17 +198,23 @@ public record Cnpj(String value) implements Comparable<Cnpj> {
         return false;
     }
 
+    @Override
+    public String canonical() {
+        return value;
+    }
+
     /** The mask {@code NN.NNN.NNN/NNNN-NN}. */
+    @Override
     public String formatted() {
-        return value.substring(0, 2)
-                + '.'
-                + value.substring(2, 5)
-                + '.'
-                + value.substring(5, 8)
-                + '/'
-                + value.substring(8, 12)
-                + '-'
-                + value.substring(12);
+        char[] f = new char[FORMATTED_LENGTH];
+        for (int i = 0; i < LENGTH; i++) {
+            f[raw(i, true)] = value.charAt(i);
+        }
+        f[2] = '.';
+        f[6] = '.';
+        f[10] = '/';
+        f[15] = '-';
+        return new String(f);
     }
 
     @Override
@@ -199,26 +230,36 @@ public record Cnpj(String value) implements Comparable<Cnpj> {
     /** Weights 6,5,4,3,2,9,8,7,6,5,4,3,2: the first check digit uses [1..12], the second [0..12]. */
     private static final int[] WEIGHTS = {6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2};
 
-    /** Check digit over c[0..n), n = 12 or 13. */
-    private static int checkDigit(char[] c, int n) {
-        int offset = LENGTH - 1 - n;
-        int sum = 0;
-        for (int i = 0; i < n; i++) {
-            sum += (c[i] - '0') * WEIGHTS[i + offset];
+    /**
+     * Both check digits of the twelve body characters of {@code s} (already checked to be digits or
+     * letters, either case), as {@code 10 * dv1 + dv2}.
+     */
+    private static int checkDigits(CharSequence s, int from, boolean formatted) {
+        int sum1 = 0;
+        int sum2 = 0;
+        for (int i = 0; i < BODY; i++) {
+            int v = upper(s.charAt(from + raw(i, formatted))) - '0';
+            sum1 += v * WEIGHTS[i + 1];
+            sum2 += v * WEIGHTS[i];
         }
-        return mod11(sum);
+        int dv1 = Mod11.checkDigit(sum1);
+        int dv2 = Mod11.checkDigit(sum2 + dv1 * WEIGHTS[BODY]);
+        return dv1 * 10 + dv2;
     }
 
-    private static int mod11(int sum) {
-        int r = sum % 11;
-        return r < 2 ? 0 : 11 - r;
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean isDigitOrLetter(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
     }
 
     private static char upper(char c) {
-        return c >= 'a' && c <= 'z' ? (char) (c - 32) : c;
+        return c >= 'a' && c <= 'z' ? (char) (c - ('a' - 'A')) : c;
     }
 
-    private static boolean isCanonical(String s) {
+    private static boolean isUpperCase(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c >= 'a' && c <= 'z') {
@@ -228,6 +269,16 @@ public record Cnpj(String value) implements Comparable<Cnpj> {
         return true;
     }
 
+    private static boolean repeated(char[] c) {
+        for (char ch : c) {
+            if (ch != c[0]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Position in the masked text of canonical character {@code i}. */
     private static int raw(int i, boolean formatted) {
         if (!formatted) {
             return i;
@@ -242,7 +293,7 @@ public record Cnpj(String value) implements Comparable<Cnpj> {
                 && s.charAt(from + 15) == '-';
     }
 
-    private static String formatMessage(CharSequence text) {
-        return "cnpj " + Text.quote(text) + " must have 14 characters, plain or as NN.NNN.NNN/NNNN-NN";
+    private static String formatMessage(CharSequence text, String why) {
+        return "cnpj " + Text.quote(text) + " must have 14 characters, plain or as NN.NNN.NNN/NNNN-NN; " + why;
     }
 }

@@ -10,16 +10,23 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
     public static final String FIELD = "cnpj_basico";
     private static final int LENGTH = 8;
 
+    /**
+     * Checks that {@code value} is already canonical: 8 digits or upper-case letters.
+     *
+     * @throws IllegalArgumentException when it is not; use {@link #parse} for untrusted input
+     */
     public CnpjRoot {
-        if (value == null || !isValid(value) || value.length() != LENGTH) {
-            throw new IllegalArgumentException("not a canonical CNPJ root: use CnpjRoot.parse for untrusted input");
+        if (!isValid(value)) {
+            throw new IllegalArgumentException("not a canonical CNPJ root: "
+                    + (value == null ? "null" : Text.quote(value))
+                    + " (8 digits or upper-case letters A-Z); use CnpjRoot.parse for untrusted input");
         }
     }
 
     /** Parses untrusted text: 8 digits or upper/lower-case letters, optionally as {@code NN.NNN.NNN}. */
     public static Parsed<CnpjRoot> parse(CharSequence text) {
-        if (text == null) {
-            return Parsed.invalid(FIELD, "required", "cnpj_basico is required");
+        if (text == null || text.toString().isBlank()) {
+            return Parsed.invalid(FIELD, Violation.REQUIRED, "cnpj_basico is required");
         }
         String s = text.toString().strip();
         if (s.length() == 10 && s.charAt(2) == '.' && s.charAt(6) == '.') {
@@ -28,8 +35,9 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
         if (s.length() != LENGTH) {
             return Parsed.invalid(
                     FIELD,
-                    "format",
-                    "cnpj_basico " + Text.quote(text) + " must have 8 characters, digits or letters A-Z");
+                    Violation.FORMAT,
+                    "cnpj_basico " + Text.quote(text)
+                            + " must have 8 characters, digits or letters A-Z, plain or as NN.NNN.NNN");
         }
         char[] c = new char[LENGTH];
         for (int i = 0; i < LENGTH; i++) {
@@ -40,7 +48,7 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
             if (!((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z'))) {
                 return Parsed.invalid(
                         FIELD,
-                        "characters",
+                        Violation.CHARACTERS,
                         "cnpj_basico " + Text.quote(text) + " must have only digits or letters A-Z");
             }
             c[i] = ch;
@@ -48,6 +56,7 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
         return Parsed.valid(new CnpjRoot(new String(c)));
     }
 
+    /** Parses untrusted text, throwing {@link InvalidDocumentException} when it is not a CNPJ root. */
     public static CnpjRoot of(CharSequence text) {
         return parse(text).orThrow();
     }
@@ -66,8 +75,17 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
         return true;
     }
 
-    /** The establishment of this root with the given 4-character order, check digits computed. */
+    /**
+     * The establishment of this root with the given 4-character order ({@code 0001} for the head
+     * office), check digits computed.
+     *
+     * @throws IllegalArgumentException when the order is not 4 digits or letters
+     */
     public Cnpj establishment(CharSequence order) {
+        if (order == null || order.length() != 4) {
+            throw new IllegalArgumentException("the order of an establishment has 4 digits or letters, got "
+                    + (order == null ? "null" : Text.quote(order)));
+        }
         return Cnpj.withCheckDigits(value + order);
     }
 

@@ -3,62 +3,83 @@ package dev.cadastro.core.document;
 /**
  * A valid CPF (Cadastro de Pessoas Fisicas): 11 digits whose last two are check digits.
  *
- * <p>Accepted input: the 11 digits, or the mask {@code NNN.NNN.NNN-NN}, with surrounding whitespace.
- * Sequences of one repeated digit ({@code 111.111.111-11}) are rejected although their check digits
- * match. {@link #toString()} masks the number, as the Receita Federal does, so a CPF never lands
- * whole in a log by accident; {@link #digits()} gives it whole.
+ * <p>The check digits are modulo 11: the first over the nine base digits with weights 10 down to 2,
+ * the second over the nine digits and the first check digit with weights 11 down to 2; a remainder
+ * below 2 gives 0, otherwise 11 minus the remainder.
+ *
+ * <p>Accepted input: the 11 digits, or the mask {@code NNN.NNN.NNN-NN}, with surrounding whitespace;
+ * partial punctuation ({@code 111444777-35}) is rejected. Sequences of one repeated digit ({@code
+ * 111.111.111-11}) are rejected although their check digits match. {@link #toString()} masks the
+ * number, as the Receita Federal does, so a CPF never lands whole in a log by accident; {@link
+ * #digits()} gives it whole.
+ *
+ * @param digits the 11 canonical digits, no punctuation
  */
-public record Cpf(String digits) implements Comparable<Cpf> {
+public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
     /** The field name used in violations. */
     public static final String FIELD = "cpf";
 
-    private static final int LENGTH = 11;
-    private static final int FORMATTED_LENGTH = 14;
+    static final int LENGTH = 11;
+    static final int FORMATTED_LENGTH = 14;
+    private static final int BASE = 9;
 
+    /**
+     * Checks that {@code digits} is already canonical and valid; use {@link #parse} or {@link #of} for
+     * untrusted input.
+     *
+     * @throws IllegalArgumentException when it is not 11 digits with matching check digits
+     */
     public Cpf {
-        if (digits == null || !isValid(digits) || digits.length() != LENGTH) {
-            throw new IllegalArgumentException("not a canonical valid CPF: use Cpf.parse for untrusted input");
+        if (digits == null || digits.length() != LENGTH || !isValid(digits)) {
+            throw new IllegalArgumentException("not a canonical valid CPF: "
+                    + (digits == null ? "null" : Text.quote(digits))
+                    + " (11 digits, matching check digits, not one digit repeated); use Cpf.parse for untrusted input");
         }
     }
 
-    /** Parses untrusted text. Never throws for bad input. */
+    /**
+     * Parses untrusted text into a CPF or a {@link Violation} of field {@value #FIELD} with one of the
+     * rules {@code required}, {@code format}, {@code repeated-digits}, {@code check-digits}. Never
+     * throws for bad input.
+     */
     public static Parsed<Cpf> parse(CharSequence text) {
         if (text == null) {
-            return Parsed.invalid(FIELD, "required", "cpf is required");
+            return Parsed.invalid(FIELD, Violation.REQUIRED, "cpf is required");
         }
         int from = Text.firstNonBlank(text);
-        int to = Text.lastNonBlank(text);
-        int len = to - from;
-        if (len == 0) {
-            return Parsed.invalid(FIELD, "required", "cpf is required");
+        int len = Text.lastNonBlank(text) - from;
+        if (len <= 0) {
+            return Parsed.invalid(FIELD, Violation.REQUIRED, "cpf is required");
         }
         boolean formatted = len == FORMATTED_LENGTH;
         if (len != LENGTH && !formatted) {
-            return Parsed.invalid(FIELD, "format", formatMessage(text));
+            return Parsed.invalid(FIELD, Violation.FORMAT, formatMessage(text, "it has " + len + " characters"));
+        }
+        if (formatted && !punctuationOk(text, from)) {
+            return Parsed.invalid(
+                    FIELD, Violation.FORMAT, formatMessage(text, "the punctuation is not NNN.NNN.NNN-NN"));
         }
         char[] d = new char[LENGTH];
         for (int i = 0; i < LENGTH; i++) {
             char c = text.charAt(from + raw(i, formatted));
             if (c < '0' || c > '9') {
-                return Parsed.invalid(FIELD, "format", formatMessage(text));
+                return Parsed.invalid(FIELD, Violation.FORMAT, formatMessage(text, "'" + c + "' is not a digit"));
             }
             d[i] = c;
         }
-        if (formatted && !punctuationOk(text, from)) {
-            return Parsed.invalid(FIELD, "format", formatMessage(text));
-        }
         if (repeated(d)) {
-            return Parsed.invalid(FIELD, "repeated-digits", "cpf " + Text.quote(text) + " is one digit repeated");
+            return Parsed.invalid(
+                    FIELD,
+                    Violation.REPEATED_DIGITS,
+                    "cpf " + Text.quote(text) + " is one digit repeated, which is never a valid CPF");
         }
-        int dv1 = checkDigit(d, 9, 10);
-        char given = d[9];
-        d[9] = (char) ('0' + dv1);
-        int dv2 = checkDigit(d, 10, 11);
-        d[9] = given;
+        int expected = checkDigits(text, from, formatted);
+        int dv1 = expected / 10;
+        int dv2 = expected % 10;
         if (d[9] - '0' != dv1 || d[10] - '0' != dv2) {
             return Parsed.invalid(
                     FIELD,
-                    "check-digits",
+                    Violation.CHECK_DIGITS,
                     "cpf " + Text.quote(text) + " has check digits " + d[9] + d[10] + ", expected " + dv1 + dv2);
         }
         return Parsed.valid(new Cpf(new String(d)));
@@ -69,7 +90,7 @@ public record Cpf(String digits) implements Comparable<Cpf> {
         return parse(text).orThrow();
     }
 
-    /** True when the text is a valid CPF; allocates nothing. */
+    /** True when the text is a valid CPF (same rules as {@link #parse}); allocates nothing. */
     public static boolean isValid(CharSequence text) {
         if (text == null) {
             return false;
@@ -83,65 +104,69 @@ public record Cpf(String digits) implements Comparable<Cpf> {
         if (formatted && !punctuationOk(text, from)) {
             return false;
         }
-        int sum1 = 0;
-        int sum2 = 0;
-        boolean allSame = true;
         char first = text.charAt(from);
-        for (int i = 0; i < 9; i++) {
+        boolean allSame = true;
+        for (int i = 0; i < LENGTH; i++) {
             char c = text.charAt(from + raw(i, formatted));
             if (c < '0' || c > '9') {
                 return false;
             }
             allSame &= c == first;
-            int v = c - '0';
-            sum1 += v * (10 - i);
-            sum2 += v * (11 - i);
         }
-        char c9 = text.charAt(from + raw(9, formatted));
-        char c10 = text.charAt(from + raw(10, formatted));
-        if (c9 < '0' || c9 > '9' || c10 < '0' || c10 > '9') {
-            return false;
-        }
-        allSame &= c9 == first && c10 == first;
         if (allSame) {
             return false;
         }
-        int dv1 = mod11(sum1);
-        sum2 += dv1 * 2;
-        return c9 - '0' == dv1 && c10 - '0' == mod11(sum2);
+        int expected = checkDigits(text, from, formatted);
+        return text.charAt(from + raw(9, formatted)) - '0' == expected / 10
+                && text.charAt(from + raw(10, formatted)) - '0' == expected % 10;
     }
 
     /**
      * The CPF whose first nine digits are given, with its check digits computed. Useful to build test
      * data and synthetic dumps.
+     *
+     * @throws IllegalArgumentException when the text is not nine digits, or is nine equal digits (whose
+     *     CPF is one digit repeated)
      */
     public static Cpf withCheckDigits(CharSequence firstNine) {
-        if (firstNine == null || firstNine.length() != 9) {
+        if (firstNine == null || firstNine.length() != BASE) {
             throw new IllegalArgumentException(
                     "need exactly 9 digits, got " + (firstNine == null ? "null" : Text.quote(firstNine)));
         }
         char[] d = new char[LENGTH];
-        for (int i = 0; i < 9; i++) {
+        for (int i = 0; i < BASE; i++) {
             char c = firstNine.charAt(i);
             if (c < '0' || c > '9') {
                 throw new IllegalArgumentException("not a digit at position " + i + " of " + Text.quote(firstNine));
             }
             d[i] = c;
         }
-        d[9] = (char) ('0' + checkDigit(d, 9, 10));
-        d[10] = (char) ('0' + checkDigit(d, 10, 11));
+        int expected = checkDigits(firstNine, 0, false);
+        d[9] = (char) ('0' + expected / 10);
+        d[10] = (char) ('0' + expected % 10);
+        if (repeated(d)) {
+            throw new IllegalArgumentException(Text.quote(firstNine)
+                    + " gives a CPF of one repeated digit, which is never valid; use other base digits");
+        }
         return new Cpf(new String(d));
     }
 
+    @Override
+    public String canonical() {
+        return digits;
+    }
+
     /** The mask {@code NNN.NNN.NNN-NN}. */
+    @Override
     public String formatted() {
-        return digits.substring(0, 3)
-                + '.'
-                + digits.substring(3, 6)
-                + '.'
-                + digits.substring(6, 9)
-                + '-'
-                + digits.substring(9);
+        char[] f = new char[FORMATTED_LENGTH];
+        for (int i = 0; i < LENGTH; i++) {
+            f[raw(i, true)] = digits.charAt(i);
+        }
+        f[3] = '.';
+        f[7] = '.';
+        f[11] = '-';
+        return new String(f);
     }
 
     /** The Receita Federal's public mask, {@code ***NNNNNN**}: digits 4 to 9 only. */
@@ -149,6 +174,7 @@ public record Cpf(String digits) implements Comparable<Cpf> {
         return "***" + digits.substring(3, 9) + "**";
     }
 
+    /** The masked form ({@link #masked()}), so that a CPF never reaches a log whole by accident. */
     @Override
     public String toString() {
         return "Cpf[" + masked() + "]";
@@ -159,11 +185,23 @@ public record Cpf(String digits) implements Comparable<Cpf> {
         return digits.compareTo(other.digits);
     }
 
-    private static int raw(int i, boolean formatted) {
-        if (!formatted) {
-            return i;
+    /** Both check digits of the nine base digits of {@code s}, as {@code 10 * dv1 + dv2}. */
+    private static int checkDigits(CharSequence s, int from, boolean formatted) {
+        int sum1 = 0;
+        int sum2 = 0;
+        for (int i = 0; i < BASE; i++) {
+            int v = s.charAt(from + raw(i, formatted)) - '0';
+            sum1 += v * (10 - i);
+            sum2 += v * (11 - i);
         }
-        return i + (i >= 3 ? 1 : 0) + (i >= 6 ? 1 : 0) + (i >= 9 ? 1 : 0);
+        int dv1 = Mod11.checkDigit(sum1);
+        int dv2 = Mod11.checkDigit(sum2 + 2 * dv1);
+        return dv1 * 10 + dv2;
+    }
+
+    /** Position in the masked text of canonical digit {@code i}. */
+    private static int raw(int i, boolean formatted) {
+        return formatted ? i + i / 3 : i;
     }
 
     private static boolean punctuationOk(CharSequence s, int from) {
@@ -179,21 +217,7 @@ public record Cpf(String digits) implements Comparable<Cpf> {
         return true;
     }
 
-    /** Check digit over d[0..n): weights n+1 down to 2. */
-    private static int checkDigit(char[] d, int n, int firstWeight) {
-        int sum = 0;
-        for (int i = 0; i < n; i++) {
-            sum += (d[i] - '0') * (firstWeight - i);
-        }
-        return mod11(sum);
-    }
-
-    private static int mod11(int sum) {
-        int r = sum % 11;
-        return r < 2 ? 0 : 11 - r;
-    }
-
-    private static String formatMessage(CharSequence text) {
-        return "cpf " + Text.quote(text) + " must have 11 digits, plain or as NNN.NNN.NNN-NN";
+    private static String formatMessage(CharSequence text, String why) {
+        return "cpf " + Text.quote(text) + " must have 11 digits, plain or as NNN.NNN.NNN-NN; " + why;
     }
 }

@@ -4,8 +4,10 @@ import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.InvalidParameterException;
 
 /**
- * A CPF, CNPJ or phone number failed its rules. A CPF whose check digits are wrong carries {@link
- * ErrorCode#CPF_INVALIDO}; every other document fault is {@link ErrorCode#PARAMETRO_INVALIDO}.
+ * A CPF, CNPJ or phone number failed its rules. A CPF shaped right whose digits fail (wrong check
+ * digits, or one digit repeated) carries {@link ErrorCode#CPF_INVALIDO}, the code the company-data
+ * spec gives to "CPF check digits wrong"; every other document fault, including a CPF that is missing
+ * or malformed, is {@link ErrorCode#PARAMETRO_INVALIDO}.
  */
 public class InvalidDocumentException extends InvalidParameterException {
     private static final long serialVersionUID = 1L;
@@ -14,7 +16,10 @@ public class InvalidDocumentException extends InvalidParameterException {
         super(codeFor(violation), violation);
     }
 
-    private static ErrorCode codeFor(Violation v) {
-        return Cpf.FIELD.equals(v.field()) ? ErrorCode.CPF_INVALIDO : ErrorCode.PARAMETRO_INVALIDO;
+    /** The error code a document violation is reported with. */
+    public static ErrorCode codeFor(Violation v) {
+        boolean cpfDigits = Cpf.FIELD.equals(v.field())
+                && (Violation.CHECK_DIGITS.equals(v.rule()) || Violation.REPEATED_DIGITS.equals(v.rule()));
+        return cpfDigits ? ErrorCode.CPF_INVALIDO : ErrorCode.PARAMETRO_INVALIDO;
     }
 }

@@ -21,9 +21,16 @@ public record Phone(int ddd, String number, Kind kind) {
         FIXED
     }
 
+    /**
+     * Checks the parts: an area code in service and a subscriber number of the given kind.
+     *
+     * @throws IllegalArgumentException when they do not fit; use {@link #parse} for untrusted input
+     */
     public Phone {
-        if (!Ddd.isValid(ddd) || number == null || kindOf(number) != kind) {
-            throw new IllegalArgumentException("not a valid phone: use Phone.parse for untrusted input");
+        if (!Ddd.isValid(ddd) || number == null || kind == null || kindOf(number) != kind) {
+            throw new IllegalArgumentException("not a valid phone: ddd " + ddd + ", number "
+                    + (number == null ? "null" : Text.quote(number)) + ", kind " + kind
+                    + "; use Phone.parse for untrusted input");
         }
     }
 
@@ -40,7 +47,7 @@ public record Phone(int ddd, String number, Kind kind) {
     /** Parses a number; {@code field} names it in violations. */
     public static Parsed<Phone> parse(CharSequence text, String field, boolean mobileOnly) {
         if (text == null || text.toString().isBlank()) {
-            return Parsed.invalid(field, "required", field + " is required");
+            return Parsed.invalid(field, Violation.REQUIRED, field + " is required");
         }
         StringBuilder d = new StringBuilder(16);
         boolean plus = false;
@@ -51,17 +58,17 @@ public record Phone(int ddd, String number, Kind kind) {
             } else if (c == '+' && d.isEmpty() && !plus) {
                 plus = true;
             } else if (c != ' ' && c != '(' && c != ')' && c != '-' && c != '.') {
-                return Parsed.invalid(field, "format", formatMessage(field, text));
+                return Parsed.invalid(field, Violation.FORMAT, formatMessage(field, text));
             }
             if (d.length() > 13) {
-                return Parsed.invalid(field, "format", formatMessage(field, text));
+                return Parsed.invalid(field, Violation.FORMAT, formatMessage(field, text));
             }
         }
         String digits = d.toString();
         if (plus) {
             if (!digits.startsWith("55")) {
                 return Parsed.invalid(
-                        field, "country", field + " " + Text.quote(text) + " must be a Brazilian number (+55)");
+                        field, Violation.COUNTRY, field + " " + Text.quote(text) + " must be a Brazilian number (+55)");
             }
             digits = digits.substring(2);
         } else if ((digits.length() == 12 || digits.length() == 13) && digits.startsWith("55")) {
@@ -70,13 +77,13 @@ public record Phone(int ddd, String number, Kind kind) {
             digits = digits.substring(1);
         }
         if (digits.length() != 10 && digits.length() != 11) {
-            return Parsed.invalid(field, "format", formatMessage(field, text));
+            return Parsed.invalid(field, Violation.FORMAT, formatMessage(field, text));
         }
         int ddd = (digits.charAt(0) - '0') * 10 + (digits.charAt(1) - '0');
         if (!Ddd.isValid(ddd)) {
             return Parsed.invalid(
                     field,
-                    "ddd",
+                    Violation.DDD,
                     field + " " + Text.quote(text) + " has area code " + digits.substring(0, 2)
                             + ", which is not in service");
         }
@@ -85,20 +92,21 @@ public record Phone(int ddd, String number, Kind kind) {
         if (kind == null) {
             return Parsed.invalid(
                     field,
-                    "subscriber-number",
+                    Violation.SUBSCRIBER_NUMBER,
                     field + " " + Text.quote(text)
                             + " must have 9 digits starting with 9 (mobile) or 8 digits starting with 2 to 5 (fixed line) after the area code");
         }
         if (mobileOnly && kind != Kind.MOBILE) {
             return Parsed.invalid(
                     field,
-                    "mobile-only",
+                    Violation.MOBILE_ONLY,
                     field + " " + Text.quote(text)
                             + " is a fixed line; only mobile numbers (area code plus 9 digits starting with 9) are accepted");
         }
         return Parsed.valid(new Phone(ddd, number, kind));
     }
 
+    /** Parses untrusted text, throwing {@link InvalidDocumentException} when it is not a phone number. */
     public static Phone of(CharSequence text) {
         return parse(text).orThrow();
     }
@@ -130,7 +138,8 @@ public record Phone(int ddd, String number, Kind kind) {
 
     /** Area code and number as digits only: {@code 11912345678}. */
     public String national() {
-        return String.format("%02d%s", ddd, number);
+        // Plain concatenation: String.format would use the default locale's digits.
+        return Integer.toString(ddd) + number;
     }
 
     /** E.164: {@code +5511912345678}. */
@@ -141,7 +150,7 @@ public record Phone(int ddd, String number, Kind kind) {
     /** {@code (11) 91234-5678} or {@code (11) 3234-5678}. */
     public String formatted() {
         int split = number.length() - 4;
-        return String.format("(%02d) %s-%s", ddd, number.substring(0, split), number.substring(split));
+        return "(" + ddd + ") " + number.substring(0, split) + '-' + number.substring(split);
     }
 
     @Override

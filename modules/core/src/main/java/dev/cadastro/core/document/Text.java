@@ -14,7 +14,7 @@ final class Text {
         for (int i = 0; i < n; i++) {
             char c = value.charAt(i);
             if (c < 0x20 || c == 0x7f) {
-                sb.append(String.format("\\u%04x", (int) c));
+                sb.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xf, 16));
             } else {
                 sb.append(c);
             }

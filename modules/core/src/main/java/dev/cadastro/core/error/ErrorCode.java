@@ -1,5 +1,8 @@
 package dev.cadastro.core.error;
 
+import java.util.Locale;
+import java.util.Optional;
+
 /**
  * The closed set of error codes of both specifications, as clients see them on the wire.
  *
@@ -40,10 +43,22 @@ public enum ErrorCode {
 
     private final Service service;
     private final String meaning;
+    private final String wire;
 
     ErrorCode(Service service, String meaning) {
         this.service = service;
         this.meaning = meaning;
+        this.wire = service == Service.CALL_RECORDS ? name().toLowerCase(Locale.ROOT) : name();
+    }
+
+    /** The code whose {@link #wire()} form is exactly {@code wire}, if any. */
+    public static Optional<ErrorCode> fromWire(String wire) {
+        for (ErrorCode code : values()) {
+            if (code.wire.equals(wire)) {
+                return Optional.of(code);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The service whose envelope carries this code. */
@@ -53,7 +68,7 @@ public enum ErrorCode {
 
     /** The code exactly as it appears on the wire. */
     public String wire() {
-        return service == Service.CALL_RECORDS ? name().toLowerCase(java.util.Locale.ROOT) : name();
+        return wire;
     }
 
     /** A short English sentence saying what the code means; the default message. */
