@@ -6,6 +6,7 @@
  */
 module dev.cadastro.core {
     exports dev.cadastro.core.account;
+    exports dev.cadastro.core.company;
     exports dev.cadastro.core.document;
     exports dev.cadastro.core.ledger;
     exports dev.cadastro.core.ratelimit;

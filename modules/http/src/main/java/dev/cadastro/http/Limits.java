@@ -1,0 +1,131 @@
+package dev.cadastro.http;
+
+/**
+ * Request size limits the adapter enforces before a handler runs, each answered with the envelope:
+ * a request target longer than {@link #maxUriLength()} gets 414, header fields beyond {@link
+ * #maxHeaderBytes()} or {@link #maxHeaderCount()} get 431, a body beyond {@link #maxBodyBytes()} gets
+ * 413, more than {@link #maxQueryParameters()} query parameters get 422. Immutable; validated when
+ * built.
+ */
+public final class Limits {
+    private static final Limits DEFAULTS = builder().build();
+
+    private final int maxUriLength;
+    private final int maxHeaderBytes;
+    private final int maxHeaderCount;
+    private final long maxBodyBytes;
+    private final int maxQueryParameters;
+
+    private Limits(Builder b) {
+        this.maxUriLength = b.maxUriLength;
+        this.maxHeaderBytes = b.maxHeaderBytes;
+        this.maxHeaderCount = b.maxHeaderCount;
+        this.maxBodyBytes = b.maxBodyBytes;
+        this.maxQueryParameters = b.maxQueryParameters;
+    }
+
+    /** 8 KiB URIs, 16 KiB and 64 fields of headers, 1 MiB bodies, 100 query parameters. */
+    public static Limits defaults() {
+        return DEFAULTS;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The longest request target (path and query, still encoded) accepted, in characters. */
+    public int maxUriLength() {
+        return maxUriLength;
+    }
+
+    /** The most bytes of header fields accepted, counted as {@code name: value CRLF}. */
+    public int maxHeaderBytes() {
+        return maxHeaderBytes;
+    }
+
+    /** The most header field lines accepted. */
+    public int maxHeaderCount() {
+        return maxHeaderCount;
+    }
+
+    /** The largest request body accepted, in bytes. */
+    public long maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    /** The most name=value pairs accepted in the query string. */
+    public int maxQueryParameters() {
+        return maxQueryParameters;
+    }
+
+    public Builder toBuilder() {
+        return new Builder()
+                .maxUriLength(maxUriLength)
+                .maxHeaderBytes(maxHeaderBytes)
+                .maxHeaderCount(maxHeaderCount)
+                .maxBodyBytes(maxBodyBytes)
+                .maxQueryParameters(maxQueryParameters);
+    }
+
+    @Override
+    public String toString() {
+        return "Limits[maxUriLength=" + maxUriLength + ", maxHeaderBytes=" + maxHeaderBytes + ", maxHeaderCount="
+                + maxHeaderCount + ", maxBodyBytes=" + maxBodyBytes + ", maxQueryParameters=" + maxQueryParameters
+                + "]";
+    }
+
+    public static final class Builder {
+        private int maxUriLength = 8 * 1024;
+        private int maxHeaderBytes = 16 * 1024;
+        private int maxHeaderCount = 64;
+        private long maxBodyBytes = 1024 * 1024;
+        private int maxQueryParameters = 100;
+
+        private Builder() {}
+
+        public Builder maxUriLength(int chars) {
+            this.maxUriLength = chars;
+            return this;
+        }
+
+        public Builder maxHeaderBytes(int bytes) {
+            this.maxHeaderBytes = bytes;
+            return this;
+        }
+
+        public Builder maxHeaderCount(int lines) {
+            this.maxHeaderCount = lines;
+            return this;
+        }
+
+        public Builder maxBodyBytes(long bytes) {
+            this.maxBodyBytes = bytes;
+            return this;
+        }
+
+        public Builder maxQueryParameters(int count) {
+            this.maxQueryParameters = count;
+            return this;
+        }
+
+        /** Validates and builds; every limit must be positive, and the URI limit at least 256. */
+        public Limits build() {
+            if (maxUriLength < 256) {
+                throw new IllegalArgumentException("maxUriLength " + maxUriLength + " is below the minimum 256");
+            }
+            if (maxHeaderBytes < 1024) {
+                throw new IllegalArgumentException("maxHeaderBytes " + maxHeaderBytes + " is below the minimum 1024");
+            }
+            if (maxHeaderCount < 8) {
+                throw new IllegalArgumentException("maxHeaderCount " + maxHeaderCount + " is below the minimum 8");
+            }
+            if (maxBodyBytes < 0) {
+                throw new IllegalArgumentException("maxBodyBytes " + maxBodyBytes + " must not be negative");
+            }
+            if (maxQueryParameters < 1) {
+                throw new IllegalArgumentException("maxQueryParameters " + maxQueryParameters + " must be at least 1");
+            }
+            return new Limits(this);
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package dev.cadastro.http;
+
+import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Service;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Routes requests by method and path template ({@code /v1/empresas/{cnpj}}) to handlers, and is
+ * itself the {@link Handler} a runtime mounts.
+ *
+ * <p>Templates match raw (still encoded) path segments, so an encoded slash stays inside its segment;
+ * a path parameter is then decoded strictly. Literal segments win over parameters. A path no template
+ * matches answers 404; a path that matches with another method answers 405 with {@code Allow} (the
+ * call-records service answers both with its own 404 {@code rota_inexistente}, as its spec says).
+ * Every answer, errors included, carries {@code X-Request-Id}; a handler's exception becomes its
+ * envelope through {@link ErrorResponses}.
+ */
+public final class Router implements Handler {
+    private final Service envelope;
+    private final List<Route> routes;
+
+    private Router(Service envelope, List<Route> routes) {
+        this.envelope = envelope;
+        this.routes = List.copyOf(routes);
+    }
+
+    /** A router answering with the envelope of the given service. */
+    public static Builder builder(Service envelope) {
+        return new Builder(envelope);
+    }
+
+    /** The service whose envelope this router's errors use. */
+    public Service envelope() {
+        return envelope;
+    }
+
+    @Override
+    public Response handle(Request request) {
+        Response response;
+        try {
+            response = dispatch(request);
+        } catch (Throwable t) {
+            if (t instanceof VirtualMachineError vme && !(t instanceof StackOverflowError)) {
+                throw vme;
+            }
+            response = ErrorResponses.render(envelope, t, request.requestId());
+        }
+        return response.headers().contains(ErrorResponses.REQUEST_ID)
+                ? response
+                : response.withHeader(ErrorResponses.REQUEST_ID, request.requestId());
+    }
+
+    private Response dispatch(Request request) throws Exception {
+        String[] segments = split(request.rawPath());
+        Route best = null;
+        Map<String, String> bestParams = null;
+        Set<String> allowed = new LinkedHashSet<>();
+        int bestLiterals = -1;
+        for (Route r : routes) {
+            if (!r.template.matches(segments)) {
+                continue;
+            }
+            if (!r.method.equals(request.method())) {
+                allowed.add(r.method);
+                continue;
+            }
+            if (r.template.literals > bestLiterals) {
+                best = r;
+                bestLiterals = r.template.literals;
+            }
+        }
+        if (best == null) {
+            throw noRoute(request, allowed);
+        }
+        bestParams = best.template.parameters(segments);
+        return best.handler.handle(bestParams.isEmpty() ? request : request.withPathParameters(bestParams));
+    }
+
+    private HttpStatusException noRoute(Request request, Set<String> allowed) {
+        String target = Shown.quote(request.rawPath());
+        return switch (envelope) {
+            case CALL_RECORDS ->
+                new HttpStatusException(
+                        404,
+                        ErrorCode.ROTA_INEXISTENTE,
+                        "no route for " + request.method() + " " + target,
+                        null,
+                        Headers.empty());
+            case COMPANY_DATA ->
+                allowed.isEmpty()
+                        ? new HttpStatusException(
+                                404,
+                                ErrorCode.NAO_ENCONTRADO,
+                                "no resource at " + target,
+                                "path=" + request.rawPath(),
+                                Headers.empty())
+                        : new HttpStatusException(
+                                405,
+                                ErrorCode.NAO_ENCONTRADO,
+                                "method " + request.method() + " is not allowed on " + target + "; allowed: "
+                                        + String.join(", ", allowed),
+                                "method=" + request.method(),
+                                Headers.of("Allow", String.join(", ", allowed)));
+        };
+    }
+
+    private static String[] split(String rawPath) {
+        if (rawPath.isEmpty() || rawPath.charAt(0) != '/') {
+            return new String[] {rawPath};
+        }
+        return rawPath.substring(1).split("/", -1);
+    }
+
+    private record Route(String method, Template template, Handler handler) {}
+
+    /** A parsed template: literal segments and {@code {name}} parameters. */
+    private static final class Template {
+        private final String[] literal;
+        private final String[] parameter;
+        private final int literals;
+
+        Template(String text) {
+            if (!text.startsWith("/")) {
+                throw new IllegalArgumentException("path template " + text + " must start with /");
+            }
+            String[] parts = text.substring(1).split("/", -1);
+            literal = new String[parts.length];
+            parameter = new String[parts.length];
+            int lits = 0;
+            Set<String> names = new LinkedHashSet<>();
+            for (int i = 0; i < parts.length; i++) {
+                String p = parts[i];
+                if (p.startsWith("{") && p.endsWith("}") && p.length() > 2) {
+                    String name = p.substring(1, p.length() - 1);
+                    if (!names.add(name)) {
+                        throw new IllegalArgumentException("path template " + text + " repeats {" + name + "}");
+                    }
+                    parameter[i] = name;
+                } else if (p.contains("{") || p.contains("}") || p.contains("%")) {
+                    throw new IllegalArgumentException(
+                            "path template " + text + " has a malformed segment '" + p + "'");
+                } else {
+                    literal[i] = p;
+                    lits++;
+                }
+            }
+            literals = lits;
+        }
+
+        boolean matches(String[] segments) {
+            if (segments.length != literal.length) {
+                return false;
+            }
+            for (int i = 0; i < segments.length; i++) {
+                if (literal[i] != null ? !literal[i].equals(segments[i]) : segments[i].isEmpty()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        Map<String, String> parameters(String[] segments) {
+            Map<String, String> params = new LinkedHashMap<>();
+            for (int i = 0; i < segments.length; i++) {
+                if (parameter[i] != null) {
+                    params.put(parameter[i], PercentDecoding.decode(parameter[i], segments[i], false));
+                }
+            }
+            return params;
+        }
+    }
+
+    /** Collects routes; each method and template pair may be registered once. */
+    public static final class Builder {
+        private final Service envelope;
+        private final List<Route> routes = new ArrayList<>();
+        private final Set<String> seen = new LinkedHashSet<>();
+
+        private Builder(Service envelope) {
+            this.envelope = Objects.requireNonNull(envelope, "envelope");
+        }
+
+        public Builder get(String template, Handler handler) {
+            return route("GET", template, handler);
+        }
+
+        public Builder post(String template, Handler handler) {
+            return route("POST", template, handler);
+        }
+
+        public Builder route(String method, String template, Handler handler) {
+            Objects.requireNonNull(method, "method");
+            Objects.requireNonNull(handler, "handler");
+            if (!seen.add(method + " " + template)) {
+                throw new IllegalArgumentException("route " + method + " " + template + " is registered twice");
+            }
+            routes.add(new Route(method, new Template(template), handler));
+            return this;
+        }
+
+        public Router build() {
+            return new Router(envelope, routes);
+        }
+    }
+}

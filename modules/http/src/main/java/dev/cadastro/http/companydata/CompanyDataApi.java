@@ -1,0 +1,203 @@
+package dev.cadastro.http.companydata;
+
+import dev.cadastro.core.account.Authenticator;
+import dev.cadastro.core.account.Principal;
+import dev.cadastro.core.company.CompanyService;
+import dev.cadastro.core.company.LookupOutcome;
+import dev.cadastro.core.company.SearchOutcome;
+import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Service;
+import dev.cadastro.core.ratelimit.RateLimitDecision;
+import dev.cadastro.core.ratelimit.RateLimitExceededException;
+import dev.cadastro.core.ratelimit.RateLimiter;
+import dev.cadastro.core.register.Empresa;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.http.ErrorResponses;
+import dev.cadastro.http.Headers;
+import dev.cadastro.http.Request;
+import dev.cadastro.http.Response;
+import dev.cadastro.http.Router;
+import dev.cadastro.http.internal.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The company-data endpoints implemented so far, as a {@link Router} any runtime can mount:
+ *
+ * <ul>
+ *   <li>{@code GET /v1/empresas}: register search (spec 4.1);
+ *   <li>{@code GET /v1/empresas/{cnpj}}: CNPJ lookup (spec 4.2);
+ *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
+ * </ul>
+ *
+ * <p>Each data endpoint authenticates ({@code Authorization: Bearer <key>} or {@code X-API-Key}),
+ * counts the request against the rate limits, then runs the use case, which checks the scope and the
+ * cost rules. From the rate limit on, every answer, errors included, carries the {@code X-RateLimit-*}
+ * headers; a 429 adds {@code Retry-After}. A paid answer carries the balance after the charge in
+ * {@value #BALANCE_HEADER}. A search may send {@value #IDEMPOTENCY_HEADER}: a retry with the same
+ * value is not charged twice.
+ */
+public final class CompanyDataApi {
+    /** The balance after a charge, on answers that touched the ledger. */
+    public static final String BALANCE_HEADER = "X-Creditos-Saldo";
+    /** Optional client reference of a search; a retry with the same one is not charged again. */
+    public static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+    static final int MAX_IDEMPOTENCY_KEY = 64;
+    private static final String OPENAPI_RESOURCE = "openapi.json";
+
+    private final Authenticator authenticator;
+    private final RateLimiter rateLimiter;
+    private final CompanyService companies;
+    private final byte[] openApi;
+
+    private CompanyDataApi(Authenticator authenticator, RateLimiter rateLimiter, CompanyService companies) {
+        this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+        this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+        this.companies = Objects.requireNonNull(companies, "companies");
+        this.openApi = openApiDocument();
+    }
+
+    /** The router of the company-data service, with its envelope. */
+    public static Router router(Authenticator authenticator, RateLimiter rateLimiter, CompanyService companies) {
+        CompanyDataApi api = new CompanyDataApi(authenticator, rateLimiter, companies);
+        return Router.builder(Service.COMPANY_DATA)
+                .get("/v1/empresas", api::search)
+                .get("/v1/empresas/{cnpj}", api::lookup)
+                .get("/v1/openapi.json", api::openApi)
+                .build();
+    }
+
+    /** The OpenAPI 3.1 document served at {@code /v1/openapi.json}. */
+    public static byte[] openApiDocument() {
+        try (InputStream in = CompanyDataApi.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the module lacks its resource " + OPENAPI_RESOURCE);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Response search(Request request) throws Exception {
+        return guarded(request, (principal, rateHeaders) -> {
+            RegisterQuery query = RegisterQuery.parse(request.query().asMap());
+            SearchOutcome outcome = companies.search(principal, query, reference(request));
+            SearchResult page = outcome.page();
+            byte[] body = Json.bytes(256 + page.retornados() * 640, g -> {
+                g.writeStartObject();
+                g.writeArrayFieldStart("dados");
+                for (Empresa e : page.dados()) {
+                    EmpresaJson.write(g, e);
+                }
+                g.writeEndArray();
+                g.writeObjectFieldStart("paginacao");
+                g.writeNumberField("pagina", page.pagina());
+                g.writeNumberField("limite", page.limite());
+                g.writeNumberField("retornados", page.retornados());
+                g.writeNumberField("total", page.total());
+                g.writeEndObject();
+                if (outcome.countOnly()) {
+                    g.writeNumberField("total", page.total());
+                }
+                g.writeBooleanField("aproximado", page.aproximado());
+                g.writeNumberField("creditos_consumidos", outcome.creditsCharged());
+                g.writeEndObject();
+            });
+            Response response = Response.json(200, body).withHeaders(rateHeaders);
+            return outcome.balanceAfter().isPresent()
+                    ? response.withHeader(
+                            BALANCE_HEADER, Long.toString(outcome.balanceAfter().getAsLong()))
+                    : response;
+        });
+    }
+
+    private Response lookup(Request request) throws Exception {
+        return guarded(request, (principal, rateHeaders) -> {
+            if (!request.query().isEmpty()) {
+                String name = request.query().asMap().keySet().iterator().next();
+                throw InvalidParameterException.of(
+                        name,
+                        "unknown-parameter",
+                        "parameter " + name + " is not accepted by GET /v1/empresas/{cnpj}, which takes none");
+            }
+            LookupOutcome outcome =
+                    companies.lookup(principal, request.pathParameter("cnpj").orElse(""));
+            byte[] body = Json.bytes(768, g -> {
+                g.writeStartObject();
+                g.writeFieldName("dados");
+                EmpresaJson.write(g, outcome.empresa());
+                g.writeNumberField("creditos_consumidos", outcome.creditsCharged());
+                g.writeEndObject();
+            });
+            return Response.json(200, body)
+                    .withHeaders(rateHeaders)
+                    .withHeader(BALANCE_HEADER, Long.toString(outcome.balanceAfter()));
+        });
+    }
+
+    private Response openApi(Request request) {
+        return Response.json(200, openApi).withHeader("Cache-Control", "public, max-age=3600");
+    }
+
+    @FunctionalInterface
+    private interface Authorized {
+        Response handle(Principal principal, Headers rateHeaders) throws Exception;
+    }
+
+    /**
+     * Authentication, then the rate limit, then the operation; from the rate limit on, errors carry
+     * the rate-limit headers too.
+     */
+    private Response guarded(Request request, Authorized operation) throws Exception {
+        Principal principal = authenticator.authenticate(
+                request.headers().first("Authorization").orElse(null),
+                request.headers().first("X-API-Key").orElse(null));
+        RateLimitDecision decision;
+        try {
+            decision = rateLimiter.check(principal);
+        } catch (RateLimitExceededException e) {
+            return ErrorResponses.render(Service.COMPANY_DATA, e, request.requestId())
+                    .withHeaders(headers(e.headers()));
+        }
+        Headers rateHeaders = headers(decision.headers());
+        try {
+            return operation.handle(principal, rateHeaders);
+        } catch (Exception | StackOverflowError e) {
+            return ErrorResponses.render(Service.COMPANY_DATA, e, request.requestId())
+                    .withHeaders(rateHeaders);
+        }
+    }
+
+    /** The ledger reference of a search: the client's idempotency key, or this request's id. */
+    private static String reference(Request request) {
+        String key = request.headers().first(IDEMPOTENCY_HEADER).orElse(null);
+        if (key == null) {
+            return "r." + request.requestId();
+        }
+        boolean ok = !key.isEmpty() && key.length() <= MAX_IDEMPOTENCY_KEY;
+        for (int i = 0; ok && i < key.length(); i++) {
+            char c = key.charAt(i);
+            ok = c > ' ' && c <= '~' && c != ':';
+        }
+        if (!ok) {
+            throw InvalidParameterException.of(
+                    IDEMPOTENCY_HEADER,
+                    "format",
+                    "header " + IDEMPOTENCY_HEADER + " must have 1 to " + MAX_IDEMPOTENCY_KEY
+                            + " printable ASCII characters without spaces or ':'");
+        }
+        return "c." + key;
+    }
+
+    private static Headers headers(Map<String, String> map) {
+        Headers.Builder b = Headers.builder();
+        map.forEach(b::add);
+        return b.build();
+    }
+}

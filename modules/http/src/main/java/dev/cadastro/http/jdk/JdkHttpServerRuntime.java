@@ -1,0 +1,309 @@
+package dev.cadastro.http.jdk;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Service;
+import dev.cadastro.http.ErrorResponses;
+import dev.cadastro.http.Handler;
+import dev.cadastro.http.Headers;
+import dev.cadastro.http.HttpStatusException;
+import dev.cadastro.http.Limits;
+import dev.cadastro.http.Request;
+import dev.cadastro.http.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The default runtime: the JDK's built-in {@code com.sun.net.httpserver.HttpServer}, one virtual
+ * thread per exchange, tuned through {@link RuntimeOptions}.
+ *
+ * <p>Before the handler runs, the runtime enforces the {@link Limits} and answers with the envelope:
+ * 414 for a request target beyond {@code maxUriLength}, 431 for header fields beyond {@code
+ * maxHeaderBytes} or {@code maxHeaderCount}, 413 for a declared or streamed body beyond {@code
+ * maxBodyBytes}. The JDK server's own hard limits are set four times wider, so the adapter answers
+ * first; what the JDK rejects itself (a request line or header block beyond its hard limit, a target
+ * that is not a syntactically valid URI) is answered by the JDK, with a plain 400 or a closed
+ * connection. docs/http.md lists both layers.
+ */
+public final class JdkHttpServerRuntime implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(JdkHttpServerRuntime.class.getName());
+    private static final Object TUNING_LOCK = new Object();
+    private static RuntimeOptions appliedTuning;
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final RuntimeOptions options;
+
+    private JdkHttpServerRuntime(HttpServer server, ExecutorService executor, RuntimeOptions options) {
+        this.server = server;
+        this.executor = executor;
+        this.options = options;
+    }
+
+    /**
+     * Starts a server.
+     *
+     * @param address where to listen; port 0 picks a free port ({@link #port()} tells which)
+     * @param handler the application, usually a {@link dev.cadastro.http.Router}
+     * @param envelope the envelope of errors raised before the handler runs
+     */
+    public static JdkHttpServerRuntime start(
+            InetSocketAddress address, Handler handler, Service envelope, RuntimeOptions options) throws IOException {
+        Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(envelope, "envelope");
+        applyTuning(options);
+        HttpServer server = HttpServer.create(address, options.backlog());
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        server.setExecutor(executor);
+        server.createContext("/", new Exchanges(handler, envelope, options.limits(), new RequestIds()));
+        server.start();
+        JdkHttpServerRuntime runtime = new JdkHttpServerRuntime(server, executor, options);
+        LOG.log(Level.INFO, "HTTP server listening on {0}", runtime.address());
+        return runtime;
+    }
+
+    /** The address the server listens on. */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** Stops accepting, waits up to the stop grace for exchanges in flight, then stops. */
+    @Override
+    public void close() {
+        server.stop((int) Math.max(0, options.stopGrace().toSeconds()));
+        executor.shutdownNow();
+    }
+
+    /** The JDK reads its tuning once per process: set the properties before its first server. */
+    private static void applyTuning(RuntimeOptions o) {
+        synchronized (TUNING_LOCK) {
+            if (appliedTuning != null) {
+                if (appliedTuning != o) {
+                    LOG.log(
+                            Level.DEBUG,
+                            "the JDK HTTP server tuning is per process; this server shares the first one's");
+                }
+                return;
+            }
+            Limits limits = o.limits();
+            setIfAbsent("sun.net.httpserver.idleInterval", o.idleInterval().toSeconds());
+            setIfAbsent("sun.net.httpserver.maxIdleConnections", o.maxIdleConnections());
+            setIfAbsent("jdk.httpserver.maxConnections", o.maxConnections());
+            setIfAbsent("sun.net.httpserver.maxReqTime", o.maxRequestTime().toSeconds());
+            setIfAbsent("sun.net.httpserver.maxRspTime", o.maxResponseTime().toSeconds());
+            setIfAbsent("sun.net.httpserver.nodelay", o.tcpNoDelay());
+            // Hard limits, four times the adapter's, so that the adapter's enveloped 414/431 come first.
+            setIfAbsent("sun.net.httpserver.maxReqHeaders", 4L * limits.maxHeaderCount());
+            setIfAbsent(
+                    "sun.net.httpserver.maxReqHeaderSize",
+                    4L * Math.max((long) limits.maxHeaderBytes(), limits.maxUriLength()));
+            appliedTuning = o;
+        }
+    }
+
+    private static void setIfAbsent(String key, Object value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, String.valueOf(value));
+        }
+    }
+
+    /** Request ids: a random per-server prefix and a counter; unique within a run, cheap, not secret. */
+    private static final class RequestIds {
+        private final String prefix;
+        private final AtomicLong counter = new AtomicLong();
+
+        RequestIds() {
+            this.prefix = HexFormat.of().toHexDigits(new SecureRandom().nextInt());
+        }
+
+        String next() {
+            return prefix + "-" + Long.toHexString(counter.incrementAndGet());
+        }
+    }
+
+    /** Adapts one exchange to the handler and back. */
+    private static final class Exchanges implements com.sun.net.httpserver.HttpHandler {
+        private final Handler handler;
+        private final Service envelope;
+        private final Limits limits;
+        private final RequestIds ids;
+
+        Exchanges(Handler handler, Service envelope, Limits limits, RequestIds ids) {
+            this.handler = handler;
+            this.envelope = envelope;
+            this.limits = limits;
+            this.ids = ids;
+        }
+
+        @Override
+        public void handle(HttpExchange exchange) throws IOException {
+            String id = ids.next();
+            Response response;
+            boolean closeAfter;
+            try {
+                Request request = toRequest(exchange, id);
+                response = handler.handle(request);
+            } catch (Throwable t) {
+                if (t instanceof VirtualMachineError vme && !(t instanceof StackOverflowError)) {
+                    throw vme;
+                }
+                response = ErrorResponses.render(envelope, t, id);
+            }
+            // After a refused body the rest of it is still on the wire: do not reuse the connection.
+            closeAfter = response.status() == 413;
+            if (!response.headers().contains(ErrorResponses.REQUEST_ID)) {
+                response = response.withHeader(ErrorResponses.REQUEST_ID, id);
+            }
+            if (closeAfter) {
+                response = response.withHeader("Connection", "close");
+            }
+            write(exchange, response);
+        }
+
+        private Request toRequest(HttpExchange exchange, String id) {
+            URI uri = exchange.getRequestURI();
+            String rawPath = uri.getRawPath() == null ? "" : uri.getRawPath();
+            String rawQuery = uri.getRawQuery();
+            int targetLength = rawPath.length() + (rawQuery == null ? 0 : rawQuery.length() + 1);
+            if (targetLength > limits.maxUriLength()) {
+                throw new HttpStatusException(
+                        414,
+                        ErrorCode.PARAMETRO_INVALIDO,
+                        "the request target has " + targetLength + " characters, more than the maximum "
+                                + limits.maxUriLength() + " (Limits.maxUriLength)",
+                        "field=uri; rule=max-length",
+                        Headers.empty());
+            }
+            Headers headers = Headers.copyOf(exchange.getRequestHeaders());
+            if (headers.lineCount() > limits.maxHeaderCount()) {
+                throw new HttpStatusException(
+                        431,
+                        ErrorCode.PARAMETRO_INVALIDO,
+                        "the request has " + headers.lineCount() + " header fields, more than the maximum "
+                                + limits.maxHeaderCount() + " (Limits.maxHeaderCount)",
+                        "field=headers; rule=max-count",
+                        Headers.empty());
+            }
+            long headerBytes = headers.wireSize();
+            if (headerBytes > limits.maxHeaderBytes()) {
+                throw new HttpStatusException(
+                        431,
+                        ErrorCode.PARAMETRO_INVALIDO,
+                        "the request header fields take " + headerBytes + " bytes, more than the maximum "
+                                + limits.maxHeaderBytes() + " (Limits.maxHeaderBytes)",
+                        "field=headers; rule=max-bytes",
+                        Headers.empty());
+            }
+            String declared = headers.first("Content-Length").orElse(null);
+            if (declared != null) {
+                long length;
+                try {
+                    length = Long.parseLong(declared.trim());
+                } catch (NumberFormatException e) {
+                    length = -1;
+                }
+                if (length > limits.maxBodyBytes()) {
+                    throw tooLarge("declares " + length + " bytes");
+                }
+            }
+            InputStream body = new BoundedInputStream(exchange.getRequestBody(), limits.maxBodyBytes());
+            return Request.of(
+                    exchange.getRequestMethod(),
+                    rawPath,
+                    rawQuery,
+                    headers,
+                    body,
+                    id,
+                    exchange.getRemoteAddress(),
+                    limits);
+        }
+
+        private HttpStatusException tooLarge(String what) {
+            return new HttpStatusException(
+                    413,
+                    ErrorCode.PARAMETRO_INVALIDO,
+                    "the request body " + what + ", more than the maximum " + limits.maxBodyBytes()
+                            + " (Limits.maxBodyBytes)",
+                    "field=body; rule=max-bytes",
+                    Headers.empty());
+        }
+
+        private static void write(HttpExchange exchange, Response response) throws IOException {
+            try (exchange) {
+                com.sun.net.httpserver.Headers out = exchange.getResponseHeaders();
+                response.headers().forEach(out::add);
+                byte[] body = response.body();
+                boolean noBody = body.length == 0
+                        || "HEAD".equals(exchange.getRequestMethod())
+                        || response.status() == 204
+                        || response.status() == 304;
+                exchange.sendResponseHeaders(response.status(), noBody ? -1 : body.length);
+                if (!noBody) {
+                    try (OutputStream os = exchange.getResponseBody()) {
+                        os.write(body);
+                    }
+                }
+            } catch (IOException e) {
+                // The client went away mid-answer; nothing to tell it.
+                LOG.log(Level.DEBUG, "writing the response failed: {0}", e.toString());
+            }
+        }
+
+        /** Fails with a 413 once more than {@code max} bytes have been read. */
+        private final class BoundedInputStream extends InputStream {
+            private final InputStream in;
+            private final long max;
+            private long read;
+
+            BoundedInputStream(InputStream in, long max) {
+                this.in = in;
+                this.max = max;
+            }
+
+            @Override
+            public int read() throws IOException {
+                int b = in.read();
+                if (b >= 0) {
+                    count(1);
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] buf, int off, int len) throws IOException {
+                int n = in.read(buf, off, len);
+                if (n > 0) {
+                    count(n);
+                }
+                return n;
+            }
+
+            private void count(int n) {
+                read += n;
+                if (read > max) {
+                    throw tooLarge("has more than " + max + " bytes");
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                in.close();
+            }
+        }
+    }
+}
