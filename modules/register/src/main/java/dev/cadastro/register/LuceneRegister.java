@@ -1,57 +1,243 @@
 package dev.cadastro.register;
 
 import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.error.CadastroException;
+import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterSearch;
 import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.register.internal.Durable;
+import dev.cadastro.register.internal.GenerationReader;
+import dev.cadastro.register.internal.Generations;
+import dev.cadastro.register.internal.QueryEngine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The core's {@link RegisterSearch} port over the published register index under a root directory.
- * Follows {@code root/CURRENT}; switches to a newly published generation without failing in-flight or
- * new queries. Thread-safe.
+ *
+ * <p>Follows {@code root/CURRENT}: {@link #refresh()} (called every {@link SearchOptions#refreshInterval()}
+ * by a daemon thread, or by the caller) opens a newly published generation and swaps it in. Each query
+ * holds a reference to the generation it started on, so a swap never fails an in-flight query; the old
+ * generation's reader closes when its last query ends, and its directory is then deleted unless {@code
+ * CURRENT} names it. Thread-safe.
  */
 public final class LuceneRegister implements RegisterSearch, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(LuceneRegister.class.getName());
 
-    private LuceneRegister() {}
+    private final Path root;
+    private final SearchOptions options;
+    private final AtomicReference<GenerationReader> current = new AtomicReference<>();
+    private final ScheduledExecutorService refresher;
+    private final Object refreshLock = new Object();
+    private volatile boolean closed;
+
+    private LuceneRegister(Path root, SearchOptions options) {
+        this.root = root;
+        this.options = options;
+        if (options.refreshInterval().isZero()) {
+            this.refresher = null;
+        } else {
+            this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "register-refresh " + root);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
 
     /** Opens the generation {@code root/CURRENT} names, with {@link SearchOptions#defaults()}. */
     public static LuceneRegister open(Path root) {
         return open(root, SearchOptions.defaults());
     }
 
+    /**
+     * Opens the generation {@code root/CURRENT} names.
+     *
+     * @throws IllegalStateException when nothing was published under {@code root}
+     * @throws UncheckedIOException when the generation cannot be read
+     */
     public static LuceneRegister open(Path root, SearchOptions options) {
-        throw new UnsupportedOperationException("being implemented");
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(options, "options");
+        LuceneRegister register = new LuceneRegister(root, options);
+        try {
+            Path dir = Generations.current(root)
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no register index is published under " + root + " (no CURRENT file): load a dump first"));
+            register.current.set(register.openGeneration(dir));
+        } catch (IOException e) {
+            register.close();
+            throw new UncheckedIOException("cannot open the register index under " + root, e);
+        } catch (RuntimeException e) {
+            register.close();
+            throw e;
+        }
+        if (register.refresher != null) {
+            long ms = options.refreshInterval().toMillis();
+            register.refresher.scheduleWithFixedDelay(register::refreshQuietly, ms, ms, TimeUnit.MILLISECONDS);
+        }
+        return register;
     }
 
-    /** Checks {@code CURRENT} now and switches when a newer generation was published; true if it did. */
+    /**
+     * Checks {@code CURRENT} now and switches when it names another generation.
+     *
+     * @return true when a newer generation was opened and swapped in
+     */
     public boolean refresh() {
-        throw new UnsupportedOperationException("being implemented");
+        synchronized (refreshLock) {
+            ensureOpen();
+            try {
+                Optional<Path> dir = Generations.current(root);
+                GenerationReader old = current.get();
+                if (dir.isEmpty() || dir.get().equals(old.meta().path())) {
+                    return false;
+                }
+                GenerationReader fresh = openGeneration(dir.get());
+                current.set(fresh);
+                old.release();
+                LOG.log(
+                        Level.INFO,
+                        "register switched to {0} ({1} establishments)",
+                        dir.get(),
+                        fresh.meta().documents());
+                return true;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot open the generation CURRENT names under " + root, e);
+            }
+        }
     }
 
-    /** The generation queries are answered from. */
+    /** The generation queries are answered from now. */
     public PublishedIndex published() {
-        throw new UnsupportedOperationException("being implemented");
+        return current.get().meta();
+    }
+
+    /** Heap held by cached filter bitsets of the current generation, in bytes. */
+    public long cachedBitsetBytes() {
+        return current.get().cacheBytes();
     }
 
     @Override
     public SearchResult search(RegisterQuery query) {
-        throw new UnsupportedOperationException("being implemented");
+        Objects.requireNonNull(query, "query");
+        GenerationReader g = acquire();
+        try {
+            return new QueryEngine(g, options).search(query);
+        } catch (IOException e) {
+            throw failure(e);
+        } finally {
+            g.release();
+        }
     }
 
     @Override
     public CountResult count(RegisterQuery query) {
-        throw new UnsupportedOperationException("being implemented");
+        Objects.requireNonNull(query, "query");
+        GenerationReader g = acquire();
+        try {
+            return new QueryEngine(g, options).count(query);
+        } catch (IOException e) {
+            throw failure(e);
+        } finally {
+            g.release();
+        }
     }
 
     @Override
     public Optional<Empresa> lookup(Cnpj cnpj) {
-        throw new UnsupportedOperationException("being implemented");
+        Objects.requireNonNull(cnpj, "cnpj");
+        GenerationReader g = acquire();
+        try {
+            return g.lookup(cnpj);
+        } catch (IOException e) {
+            throw failure(e);
+        } finally {
+            g.release();
+        }
     }
 
+    /** Stops refreshing and releases the current generation (closed once its last query ends). */
     @Override
-    public void close() {}
+    public void close() {
+        synchronized (refreshLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (refresher != null) {
+                refresher.shutdownNow();
+            }
+            GenerationReader g = current.getAndSet(null);
+            if (g != null) {
+                g.release();
+            }
+        }
+    }
+
+    private GenerationReader acquire() {
+        for (; ; ) {
+            GenerationReader g = current.get();
+            if (g == null) {
+                throw new IllegalStateException("the register of " + root + " is closed");
+            }
+            if (g.tryAcquire()) {
+                return g;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private GenerationReader openGeneration(Path dir) throws IOException {
+        long cacheBytes = (long) options.bitsetCacheMb() << 20;
+        return GenerationReader.open(dir, cacheBytes, () -> deleteIfObsolete(dir));
+    }
+
+    /** After its last reader closed: a generation CURRENT does not name is deleted. */
+    private void deleteIfObsolete(Path dir) {
+        try {
+            Optional<Path> cur = Generations.current(root);
+            if (cur.isPresent() && !cur.get().equals(dir)) {
+                Durable.deleteTree(dir);
+                LOG.log(Level.INFO, "deleted obsolete generation {0}", dir);
+            }
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "cannot delete obsolete generation " + dir, e);
+        }
+    }
+
+    private void refreshQuietly() {
+        try {
+            if (!closed) {
+                refresh();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "register refresh failed; still answering from "
+                            + published().path(),
+                    e);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the register of " + root + " is closed");
+        }
+    }
+
+    private static CadastroException failure(IOException e) {
+        return new CadastroException(ErrorCode.ERRO_INTERNO, "the register index could not be read", null, e);
+    }
 }

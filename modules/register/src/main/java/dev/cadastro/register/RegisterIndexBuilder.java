@@ -2,51 +2,361 @@ package dev.cadastro.register;
 
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Lookups;
+import dev.cadastro.register.internal.Durable;
+import dev.cadastro.register.internal.GenerationReader;
+import dev.cadastro.register.internal.Generations;
+import dev.cadastro.register.internal.LookupsFile;
+import dev.cadastro.register.internal.RecordCodec;
+import dev.cadastro.register.internal.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.MultiTerms;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Writes one new generation of the register index and publishes it atomically.
  *
- * <p>{@link #create} starts the generation in a staging directory beside the published ones under
- * {@code root}; {@link #add} may be called from several threads; {@link #publish} commits, drops
- * duplicate CNPJs (the establishment added last wins), force-merges when the options say so, verifies
- * the committed index (document count and content checksum) and only then replaces {@code root/CURRENT}
- * by an atomic rename. {@link #close()} without {@link #publish} abandons the build and deletes its
- * staging directory; a crash leaves {@code CURRENT} and its generation untouched.
+ * <p>{@link #create} starts the generation in a staging directory ({@code root/staging-<n>}) beside the
+ * published ones; {@link #add} may be called from several threads; {@link #publish} commits, drops
+ * duplicate CNPJs (the establishment whose {@code add} call came last wins), force-merges when the
+ * options say so, verifies the committed index (document count, and a checksum over every stored record
+ * recomputed from the index and compared with the one summed while adding), renames the staging
+ * directory to {@code root/gen-<n>} and only then replaces {@code root/CURRENT} by the atomic rename of a
+ * fsynced temporary file. {@link #close()} without {@link #publish} abandons the build and deletes its
+ * staging directory; a crash leaves {@code CURRENT} and its generation untouched (the next build
+ * removes the stale staging directory). One build at a time per root ({@code root/build.lock}).
  */
 public final class RegisterIndexBuilder implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(RegisterIndexBuilder.class.getName());
 
-    private RegisterIndexBuilder() {
-        throw new UnsupportedOperationException("being implemented");
+    private final Path root;
+    private final long generation;
+    private final Path staging;
+    private final BuildOptions options;
+    private final Clock clock;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final IndexWriter writer;
+    private final AtomicLong sequence = new AtomicLong();
+    private final LongAdder checksum = new LongAdder();
+    private volatile State state = State.OPEN;
+
+    private enum State {
+        OPEN,
+        PUBLISHED,
+        CLOSED
     }
 
-    /** Starts a new generation under {@code root} (created when absent). */
+    private RegisterIndexBuilder(
+            Path root,
+            long generation,
+            Path staging,
+            BuildOptions options,
+            Clock clock,
+            FileChannel lockChannel,
+            FileLock lock,
+            IndexWriter writer) {
+        this.root = root;
+        this.generation = generation;
+        this.staging = staging;
+        this.options = options;
+        this.clock = clock;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.writer = writer;
+    }
+
+    /** Starts a new generation under {@code root} (created when absent); publication time from the UTC clock. */
     public static RegisterIndexBuilder create(Path root, Lookups lookups, BuildOptions options) {
-        throw new UnsupportedOperationException("being implemented");
+        return create(root, lookups, options, Clock.systemUTC());
+    }
+
+    /**
+     * Starts a new generation under {@code root}.
+     *
+     * @throws IllegalStateException when another build holds the root's lock
+     * @throws UncheckedIOException when the root cannot be written
+     */
+    public static RegisterIndexBuilder create(Path root, Lookups lookups, BuildOptions options, Clock clock) {
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(lookups, "lookups");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(clock, "clock");
+        FileChannel channel = null;
+        FileLock lock = null;
+        try {
+            Files.createDirectories(root);
+            channel = FileChannel.open(
+                    root.resolve(Generations.LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                throw new IllegalStateException("another build of " + root + " is running (it holds "
+                        + root.resolve(Generations.LOCK) + "); builds of one root run one at a time");
+            }
+            for (Path stale : Generations.stagingDirs(root)) {
+                LOG.log(Level.INFO, "removing {0}, left by an abandoned or crashed build", stale);
+                Durable.deleteTree(stale);
+            }
+            long generation = Generations.nextGeneration(root);
+            Path staging = Generations.stagingDir(root, generation);
+            Files.createDirectories(staging);
+            LookupsFile.write(staging.resolve(LookupsFile.NAME), lookups);
+            IndexWriterConfig config = new IndexWriterConfig();
+            Schema.configure(config);
+            config.setOpenMode(IndexWriterConfig.OpenMode.CREATE);
+            config.setRAMBufferSizeMB(options.ramBufferMb());
+            config.setCommitOnClose(false);
+            ConcurrentMergeScheduler cms = new ConcurrentMergeScheduler();
+            cms.setMaxMergesAndThreads(options.indexingThreads() + 5, options.indexingThreads());
+            config.setMergeScheduler(cms);
+            IndexWriter writer = new IndexWriter(FSDirectory.open(staging), config);
+            return new RegisterIndexBuilder(root, generation, staging, options, clock, channel, lock, writer);
+        } catch (IOException e) {
+            release(channel, lock);
+            throw new UncheckedIOException("cannot start a register build under " + root, e);
+        } catch (RuntimeException e) {
+            release(channel, lock);
+            throw e;
+        }
     }
 
     /** Adds one establishment. Thread-safe. */
-    public void add(dev.cadastro.core.register.Establishment establishment) {
-        throw new UnsupportedOperationException("being implemented");
+    public void add(Establishment establishment) {
+        Objects.requireNonNull(establishment, "establishment");
+        ensureOpen();
+        long seq = sequence.incrementAndGet();
+        byte[] record = RecordCodec.encode(establishment, seq);
+        try {
+            writer.addDocument(Schema.document(establishment, record));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot add " + establishment.cnpj() + " to " + staging, e);
+        }
+        checksum.add(RecordCodec.hash(record, 0, record.length));
     }
 
     /** Establishments added so far (duplicates included). */
     public long added() {
-        throw new UnsupportedOperationException("being implemented");
+        return sequence.get();
     }
 
-    /** Commits, verifies and publishes the generation; the builder is done afterwards. */
-    public PublishedIndex publish(String sourceLabel) {
-        throw new UnsupportedOperationException("being implemented");
+    /** The staging directory of this build (renamed to {@code gen-<n>} by {@link #publish}). */
+    public Path stagingDirectory() {
+        return staging;
     }
 
-    /** Abandons an unpublished build and deletes its staging directory. */
+    /**
+     * Commits, deduplicates, merges, verifies and publishes the generation; the builder is done afterwards.
+     * On failure nothing is published and the staging directory is deleted.
+     *
+     * @param sourceLabel what the generation was built from (for example {@code dump 2026-08})
+     */
+    public synchronized PublishedIndex publish(String sourceLabel) {
+        Objects.requireNonNull(sourceLabel, "sourceLabel");
+        ensureOpen();
+        try {
+            long docs = sequence.get();
+            long sum = checksum.sum();
+            writer.commit();
+            if (options.forceMerge()) {
+                writer.forceMerge(1);
+            }
+            long[] dropped = dropDuplicates();
+            docs -= dropped[0];
+            sum -= dropped[1];
+            if (dropped[0] > 0 && options.forceMerge()) {
+                writer.forceMergeDeletes(true);
+            }
+            writer.commit();
+            writer.close();
+            verify(docs, sum);
+            Generations.writeMeta(staging, generation, docs, sum, sourceLabel, clock.instant());
+            Durable.syncDirectory(staging);
+            Path published = Generations.generationDir(root, generation);
+            Files.move(staging, published, StandardCopyOption.ATOMIC_MOVE);
+            Durable.syncDirectory(root);
+            Generations.point(root, published);
+            state = State.PUBLISHED;
+            LOG.log(Level.INFO, "published {0}: {1} establishments from {2}", published, docs, sourceLabel);
+            return Generations.readMeta(published);
+        } catch (IOException e) {
+            abandon();
+            throw new UncheckedIOException("publishing generation " + generation + " under " + root + " failed", e);
+        } catch (RuntimeException e) {
+            abandon();
+            throw e;
+        } finally {
+            release(lockChannel, lock);
+        }
+    }
+
+    /** Abandons an unpublished build and deletes its staging directory; after publish, does nothing. */
     @Override
-    public void close() {
-        throw new UncheckedIOException(new IOException("being implemented"));
+    public synchronized void close() {
+        if (state == State.OPEN) {
+            abandon();
+            release(lockChannel, lock);
+        }
     }
 
-    static void unused(Establishment e) {}
+    private void abandon() {
+        state = State.CLOSED;
+        try {
+            writer.rollback();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "rollback of an abandoned build failed", e);
+        }
+        try {
+            Durable.deleteTree(staging);
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "cannot delete abandoned staging directory " + staging, e);
+        }
+    }
+
+    private void ensureOpen() {
+        if (state != State.OPEN) {
+            throw new IllegalStateException(
+                    "this build was already " + state.name().toLowerCase(java.util.Locale.ROOT));
+        }
+    }
+
+    /** Deletes all but the last-added document of each duplicated CNPJ; returns {count, hash sum} dropped. */
+    private long[] dropDuplicates() throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            long count = 0;
+            long hashes = 0;
+            boolean failed = false;
+            try (DirectoryReader reader = DirectoryReader.open(writer)) {
+                if (!mayHaveDuplicates(reader)) {
+                    return new long[] {0, 0};
+                }
+                Terms terms = MultiTerms.getTerms(reader, Schema.CNPJ);
+                StoredFields stored = reader.storedFields();
+                Bits live = org.apache.lucene.index.MultiBits.getLiveDocs(reader);
+                TermsEnum te = terms.iterator();
+                PostingsEnum pe = null;
+                List<Integer> docs = new ArrayList<>();
+                for (BytesRef t = te.next(); t != null && !failed; t = te.next()) {
+                    if (te.docFreq() < 2) {
+                        continue;
+                    }
+                    docs.clear();
+                    pe = te.postings(pe, PostingsEnum.NONE);
+                    for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
+                        if (live == null || live.get(d)) {
+                            docs.add(d);
+                        }
+                    }
+                    int keep = -1;
+                    long best = Long.MIN_VALUE;
+                    for (int d : docs) {
+                        BytesRef rec = stored.document(d).getBinaryValue(Schema.RECORD);
+                        long seq = RecordCodec.sequence(rec.bytes, rec.offset);
+                        if (seq > best) {
+                            best = seq;
+                            keep = d;
+                        }
+                    }
+                    for (int d : docs) {
+                        if (d == keep) {
+                            continue;
+                        }
+                        BytesRef rec = stored.document(d).getBinaryValue(Schema.RECORD);
+                        if (writer.tryDeleteDocument(reader, d) < 0) {
+                            failed = true;
+                            break;
+                        }
+                        count++;
+                        hashes += RecordCodec.hash(rec.bytes, rec.offset, rec.length);
+                    }
+                }
+            }
+            if (!failed) {
+                return new long[] {count, hashes};
+            }
+            if (attempt >= 3) {
+                throw new IOException("could not delete duplicate CNPJs while segments kept merging");
+            }
+            // A merge moved the documents: the deletions made so far are kept; count them again.
+            writer.commit();
+        }
+    }
+
+    private static boolean mayHaveDuplicates(DirectoryReader reader) throws IOException {
+        if (reader.leaves().size() != 1) {
+            return true;
+        }
+        LeafReaderContext leaf = reader.leaves().get(0);
+        Terms t = leaf.reader().terms(Schema.CNPJ);
+        return t != null && t.size() != leaf.reader().maxDoc();
+    }
+
+    private void verify(long expectedDocs, long expectedChecksum) throws IOException {
+        try (FSDirectory dir = FSDirectory.open(staging);
+                DirectoryReader reader = DirectoryReader.open(dir)) {
+            if (reader.numDocs() != expectedDocs) {
+                throw new IllegalStateException("generation " + generation + " holds " + reader.numDocs()
+                        + " documents after commit, expected " + expectedDocs + "; not published");
+            }
+            long sum = 0;
+            for (LeafReaderContext leaf : reader.leaves()) {
+                StoredFields stored = leaf.reader().storedFields();
+                Bits live = leaf.reader().getLiveDocs();
+                for (int d = 0; d < leaf.reader().maxDoc(); d++) {
+                    if (live != null && !live.get(d)) {
+                        continue;
+                    }
+                    BytesRef rec = stored.document(d).getBinaryValue(Schema.RECORD);
+                    sum += RecordCodec.hash(rec.bytes, rec.offset, rec.length);
+                }
+            }
+            if (sum != expectedChecksum) {
+                throw new IllegalStateException("generation " + generation + " fails its content checksum (index "
+                        + Long.toHexString(sum) + ", built " + Long.toHexString(expectedChecksum) + "); not published");
+            }
+            GenerationReader.checkLayout(reader);
+        }
+    }
+
+    private static void release(FileChannel channel, FileLock lock) {
+        try {
+            if (lock != null && lock.isValid()) {
+                lock.release();
+            }
+            if (channel != null) {
+                channel.close();
+            }
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "cannot release the build lock", e);
+        }
+    }
 }

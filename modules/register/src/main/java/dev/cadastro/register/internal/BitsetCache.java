@@ -1,0 +1,72 @@
+package dev.cadastro.register.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.util.FixedBitSet;
+
+/**
+ * Per-term bitsets of dense filter terms (a status, a size, a flag value, a year), built from the
+ * postings on first use and kept for the generation's lifetime within a heap budget. A conjunction of
+ * cached terms is then a word-wise AND with popcount. First come, first cached: once the budget is
+ * spent, further terms are read from their postings.
+ */
+final class BitsetCache {
+    /** A term is dense, and worth a bitset, when at least 1 document in this many has it. */
+    static final int DENSITY = 64;
+
+    private final long budgetBytes;
+    private final AtomicLong used = new AtomicLong();
+    private final ConcurrentHashMap<String, FixedBitSet> sets = new ConcurrentHashMap<>();
+
+    BitsetCache(long budgetBytes) {
+        this.budgetBytes = budgetBytes;
+    }
+
+    /**
+     * The bitset of the term the enum is positioned on, or null when the term is not dense or the budget
+     * is spent.
+     */
+    FixedBitSet get(int leafOrd, LeafReader leaf, String field, String term, TermsEnum positioned) throws IOException {
+        int maxDoc = leaf.maxDoc();
+        if ((long) positioned.docFreq() * DENSITY < maxDoc) {
+            return null;
+        }
+        String key = leafOrd + "\u0000" + field + "\u0000" + term;
+        FixedBitSet cached = sets.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        long bytes = (long) FixedBitSet.bits2words(maxDoc) * Long.BYTES;
+        if (used.get() + bytes > budgetBytes) {
+            return null;
+        }
+        try {
+            return sets.computeIfAbsent(key, k -> {
+                if (used.addAndGet(bytes) > budgetBytes) {
+                    used.addAndGet(-bytes);
+                    return null;
+                }
+                try {
+                    FixedBitSet bits = new FixedBitSet(maxDoc);
+                    PostingsEnum pe = positioned.postings(null, PostingsEnum.NONE);
+                    bits.or(pe);
+                    return bits;
+                } catch (IOException e) {
+                    used.addAndGet(-bytes);
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    long usedBytes() {
+        return used.get();
+    }
+}

@@ -1,0 +1,355 @@
+package dev.cadastro.register.internal;
+
+import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.register.Empresa;
+import dev.cadastro.core.register.Lookups;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.register.PublishedIndex;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * One opened, published generation: its reader, lookup tables, the doc-id range of every (state,
+ * municipality) in every segment, and the bitset cache. Reference-counted: the register holds one
+ * reference while the generation is current, each query one while it runs; the last release closes the
+ * reader.
+ */
+public final class GenerationReader {
+    private final PublishedIndex meta;
+    private final Directory directory;
+    private final DirectoryReader reader;
+    private final Lookups lookups;
+    private final LeafGeo[] geo;
+    private final TreeSet<Long> geoKeys = new TreeSet<>();
+    private final Map<String, List<String>> municipiosByName = new HashMap<>();
+    private final Map<String, String> receitaByIbge = new HashMap<>();
+    final BitsetCache cache;
+    private final AtomicInteger refs = new AtomicInteger(1);
+    private final Runnable onClose;
+
+    private GenerationReader(
+            PublishedIndex meta,
+            Directory directory,
+            DirectoryReader reader,
+            Lookups lookups,
+            long cacheBytes,
+            Runnable onClose)
+            throws IOException {
+        this.meta = meta;
+        this.directory = directory;
+        this.reader = reader;
+        this.lookups = lookups;
+        this.geo = checkLayout(reader);
+        for (LeafGeo g : geo) {
+            for (long k : g.keys) {
+                geoKeys.add(k);
+            }
+        }
+        for (Map.Entry<String, String> e : lookups.municipios().entrySet()) {
+            municipiosByName
+                    .computeIfAbsent(RegisterQuery.normalizeText(e.getValue()), k -> new ArrayList<>())
+                    .add(e.getKey());
+        }
+        for (Map.Entry<String, String> e : lookups.municipiosIbge().entrySet()) {
+            receitaByIbge.put(e.getValue(), e.getKey());
+        }
+        this.cache = new BitsetCache(cacheBytes);
+        this.onClose = onClose;
+    }
+
+    /** Opens a published generation directory. */
+    public static GenerationReader open(Path dir, long cacheBytes, Runnable onClose) throws IOException {
+        PublishedIndex meta = Generations.readMeta(dir);
+        Lookups lookups = LookupsFile.read(dir.resolve(LookupsFile.NAME));
+        Directory directory = FSDirectory.open(dir);
+        DirectoryReader reader = null;
+        try {
+            reader = DirectoryReader.open(directory);
+            if (reader.numDocs() != meta.documents()) {
+                throw new IOException(
+                        dir + " holds " + reader.numDocs() + " documents, its metadata says " + meta.documents());
+            }
+            return new GenerationReader(meta, directory, reader, lookups, cacheBytes, onClose);
+        } catch (IOException | RuntimeException e) {
+            if (reader != null) {
+                reader.close();
+            }
+            directory.close();
+            throw e;
+        }
+    }
+
+    public PublishedIndex meta() {
+        return meta;
+    }
+
+    public Lookups lookups() {
+        return lookups;
+    }
+
+    DirectoryReader reader() {
+        return reader;
+    }
+
+    LeafGeo geo(int leafOrd) {
+        return geo[leafOrd];
+    }
+
+    /** Takes a reference; false when the generation was already closed. */
+    public boolean tryAcquire() {
+        for (; ; ) {
+            int r = refs.get();
+            if (r <= 0) {
+                return false;
+            }
+            if (refs.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Drops a reference; the last one closes the reader and runs the close hook. */
+    public void release() {
+        if (refs.decrementAndGet() == 0) {
+            try {
+                reader.close();
+                directory.close();
+            } catch (IOException e) {
+                System.getLogger(GenerationReader.class.getName())
+                        .log(System.Logger.Level.WARNING, "closing generation " + meta.path() + " failed", e);
+            }
+            onClose.run();
+        }
+    }
+
+    public long cacheBytes() {
+        return cache.usedBytes();
+    }
+
+    // ---- lookup
+
+    public Optional<Empresa> lookup(Cnpj cnpj) throws IOException {
+        BytesRef term = new BytesRef(cnpj.value());
+        for (LeafReaderContext ctx : reader.leaves()) {
+            LeafReader leaf = ctx.reader();
+            Terms terms = leaf.terms(Schema.CNPJ);
+            if (terms == null) {
+                continue;
+            }
+            TermsEnum te = terms.iterator();
+            if (!te.seekExact(term)) {
+                continue;
+            }
+            PostingsEnum pe = te.postings(null, PostingsEnum.NONE);
+            Bits live = leaf.getLiveDocs();
+            for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
+                if (live == null || live.get(d)) {
+                    return Optional.of(record(leaf, d));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    Empresa record(LeafReader leaf, int doc) throws IOException {
+        BytesRef rec = leaf.storedFields().document(doc).getBinaryValue(Schema.RECORD);
+        return RecordCodec.decode(rec.bytes, rec.offset, lookups);
+    }
+
+    // ---- geography
+
+    /**
+     * The (state, municipality) keys a query selects, or null when it has no geography filter.
+     *
+     * @throws InvalidParameterException when a municipality is unknown or ambiguous
+     */
+    Set<Long> selectGeo(RegisterQuery q) {
+        Set<Integer> ufOrds = new TreeSet<>();
+        for (String uf : q.ufs()) {
+            ufOrds.add(Schema.ufOrdinal(uf));
+        }
+        if (q.municipios().isEmpty()) {
+            if (ufOrds.isEmpty()) {
+                return null;
+            }
+            Set<Long> out = new TreeSet<>();
+            for (int uf : ufOrds) {
+                out.addAll(geoKeys.subSet(uf * 10_000L, true, uf * 10_000L + 9_999L, true));
+            }
+            return out;
+        }
+        Set<Integer> codes = new LinkedHashSet<>();
+        for (String m : q.municipios()) {
+            codes.addAll(resolveMunicipio(m, q.ufs()));
+        }
+        Set<Long> out = new TreeSet<>();
+        for (long k : geoKeys) {
+            if (codes.contains((int) (k % 10_000)) && (ufOrds.isEmpty() || ufOrds.contains((int) (k / 10_000)))) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    private List<Integer> resolveMunicipio(String value, Set<String> ufs) {
+        String v = value.strip();
+        boolean digits = !v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9');
+        if (digits && v.length() == 4) {
+            int code = Schema.municipioCode(v);
+            boolean inIndex = false;
+            for (long k : geoKeys) {
+                inIndex |= k % 10_000 == code;
+            }
+            if (!lookups.municipios().containsKey(v) && !inIndex) {
+                throw InvalidParameterException.of(
+                        RegisterQuery.MUNICIPIOS,
+                        "unknown-municipality",
+                        "municipios " + quote(value) + " is not a known Receita municipality code");
+            }
+            return List.of(code);
+        }
+        if (digits && v.length() == 7) {
+            String receita = receitaByIbge.get(v);
+            if (receita == null) {
+                throw InvalidParameterException.of(
+                        RegisterQuery.MUNICIPIOS,
+                        "unknown-municipality",
+                        "municipios " + quote(value) + " is not a known IBGE municipality code");
+            }
+            return List.of(Schema.municipioCode(receita));
+        }
+        List<String> named = municipiosByName.get(RegisterQuery.normalizeText(v));
+        if (named == null || named.isEmpty()) {
+            throw InvalidParameterException.of(
+                    RegisterQuery.MUNICIPIOS,
+                    "unknown-municipality",
+                    "municipios " + quote(value)
+                            + " is not a known municipality: give its name, its Receita code (4 digits) or its"
+                            + " IBGE code (7 digits)");
+        }
+        List<Integer> out = new ArrayList<>();
+        TreeMap<String, String> ufOf = new TreeMap<>();
+        for (String code : named) {
+            String uf = lookups.municipiosUf().get(code);
+            ufOf.put(uf == null ? "?" : uf, code);
+            if (ufs.isEmpty() || uf == null || ufs.contains(uf)) {
+                out.add(Schema.municipioCode(code));
+            }
+        }
+        if (ufs.isEmpty() && out.size() > 1) {
+            throw InvalidParameterException.of(
+                    RegisterQuery.MUNICIPIOS,
+                    "ambiguous-municipality",
+                    "municipios " + quote(value) + " names " + out.size() + " municipalities (in "
+                            + String.join(", ", ufOf.keySet()) + "); add ufs to choose, or give the IBGE code");
+        }
+        return out;
+    }
+
+    private static String quote(String s) {
+        String cut = s.length() > 40 ? s.substring(0, 40) + "..." : s;
+        return "'" + cut.replaceAll("\\p{Cntrl}", "?") + "'";
+    }
+
+    /** The doc-id ranges of every (state, municipality) key in one segment, in key order. */
+    static final class LeafGeo {
+        final long[] keys;
+        final int[] starts;
+        final int[] ends;
+
+        LeafGeo(long[] keys, int[] starts, int[] ends) {
+            this.keys = keys;
+            this.starts = starts;
+            this.ends = ends;
+        }
+
+        /** Merged ranges [start, end) of the selected keys (all documents when {@code selected} is null). */
+        int[][] ranges(Set<Long> selected, int maxDoc) {
+            if (selected == null) {
+                return maxDoc == 0 ? new int[0][] : new int[][] {{0, maxDoc}};
+            }
+            List<int[]> out = new ArrayList<>();
+            for (int i = 0; i < keys.length; i++) {
+                if (!selected.contains(keys[i])) {
+                    continue;
+                }
+                if (!out.isEmpty() && out.get(out.size() - 1)[1] == starts[i]) {
+                    out.get(out.size() - 1)[1] = ends[i];
+                } else {
+                    out.add(new int[] {starts[i], ends[i]});
+                }
+            }
+            return out.toArray(new int[0][]);
+        }
+    }
+
+    /**
+     * Reads the (state, municipality) ranges of every segment and checks the index sort made them
+     * contiguous and tiling; a generation that fails is not searchable.
+     */
+    public static LeafGeo[] checkLayout(DirectoryReader reader) throws IOException {
+        LeafGeo[] out = new LeafGeo[reader.leaves().size()];
+        for (LeafReaderContext ctx : reader.leaves()) {
+            LeafReader leaf = ctx.reader();
+            if (leaf.getMetaData().sort() == null || !leaf.getMetaData().sort().equals(Schema.indexSort())) {
+                throw new IOException("segment " + ctx.ord + " is not sorted by " + Schema.indexSort());
+            }
+            List<Long> keys = new ArrayList<>();
+            List<int[]> ranges = new ArrayList<>();
+            Terms terms = leaf.terms(Schema.GEO);
+            if (terms != null) {
+                TermsEnum te = terms.iterator();
+                PostingsEnum pe = null;
+                int expected = 0;
+                for (BytesRef t = te.next(); t != null; t = te.next()) {
+                    pe = te.postings(pe, PostingsEnum.NONE);
+                    int first = pe.nextDoc();
+                    int end = first + te.docFreq();
+                    if (first != expected) {
+                        throw new IOException("segment " + ctx.ord + ": geography " + t.utf8ToString()
+                                + " starts at document " + first + ", expected " + expected);
+                    }
+                    keys.add(Long.parseLong(t.utf8ToString()));
+                    ranges.add(new int[] {first, end});
+                    expected = end;
+                }
+                if (expected != leaf.maxDoc()) {
+                    throw new IOException("segment " + ctx.ord + ": geography ranges end at " + expected + " of "
+                            + leaf.maxDoc() + " documents");
+                }
+            }
+            long[] k = new long[keys.size()];
+            int[] s = new int[keys.size()];
+            int[] e = new int[keys.size()];
+            for (int i = 0; i < k.length; i++) {
+                k[i] = keys.get(i);
+                s[i] = ranges.get(i)[0];
+                e[i] = ranges.get(i)[1];
+            }
+            out[ctx.ord] = new LeafGeo(k, s, e);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.cadastro.register.internal;
+
+import dev.cadastro.register.PublishedIndex;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The layout of an index root: {@code CURRENT} names the published generation directory ({@code
+ * gen-<n>}); a build writes {@code staging-<n>} and renames it to {@code gen-<n>} once verified, then
+ * replaces {@code CURRENT} atomically; {@code build.lock} keeps builds one at a time.
+ */
+public final class Generations {
+    public static final String CURRENT = "CURRENT";
+    public static final String LOCK = "build.lock";
+    public static final String META = "generation.properties";
+    private static final String GEN = "gen-";
+    private static final String STAGING = "staging-";
+
+    private Generations() {}
+
+    public static Path generationDir(Path root, long generation) {
+        return root.resolve(GEN + generation);
+    }
+
+    public static Path stagingDir(Path root, long generation) {
+        return root.resolve(STAGING + generation);
+    }
+
+    /** The generation directory {@code CURRENT} names, if any. */
+    public static Optional<Path> current(Path root) throws IOException {
+        Path pointer = root.resolve(CURRENT);
+        if (!Files.exists(pointer)) {
+            return Optional.empty();
+        }
+        String name = Files.readString(pointer, StandardCharsets.UTF_8).strip();
+        if (!name.startsWith(GEN) || generationOf(name) < 0) {
+            throw new IOException(pointer + " names " + name + ", not a generation directory");
+        }
+        return Optional.of(root.resolve(name));
+    }
+
+    /** Publishes: {@code CURRENT} is replaced atomically by the name of {@code genDir}. */
+    public static void point(Path root, Path genDir) throws IOException {
+        Durable.replace(
+                root.resolve(CURRENT), (genDir.getFileName().toString() + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** One more than every generation or staging number under the root. */
+    public static long nextGeneration(Path root) throws IOException {
+        long max = 0;
+        for (Path p : list(root)) {
+            max = Math.max(max, generationOf(p.getFileName().toString()));
+        }
+        return max + 1;
+    }
+
+    /** Staging directories left by crashed or abandoned builds. */
+    public static List<Path> stagingDirs(Path root) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path p : list(root)) {
+            if (p.getFileName().toString().startsWith(STAGING)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** Published generation directories by number. */
+    public static TreeMap<Long, Path> generationDirs(Path root) throws IOException {
+        TreeMap<Long, Path> out = new TreeMap<>();
+        for (Path p : list(root)) {
+            String n = p.getFileName().toString();
+            if (n.startsWith(GEN) && generationOf(n) >= 0) {
+                out.put(generationOf(n), p);
+            }
+        }
+        return out;
+    }
+
+    /** The number in {@code gen-<n>} or {@code staging-<n>}; -1 for other names. */
+    public static long generationOf(String name) {
+        String digits = name.startsWith(GEN)
+                ? name.substring(GEN.length())
+                : name.startsWith(STAGING) ? name.substring(STAGING.length()) : "";
+        if (digits.isEmpty() || digits.length() > 18 || !digits.chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        return Long.parseLong(digits);
+    }
+
+    public static void writeMeta(Path dir, long generation, long documents, long checksum, String label, Instant at)
+            throws IOException {
+        String text = "generation=" + generation + "\ndocuments=" + documents + "\nchecksum="
+                + Long.toHexString(checksum) + "\npublishedAt=" + at + "\nsourceLabel=" + escape(label) + "\n";
+        Durable.write(dir.resolve(META), text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static PublishedIndex readMeta(Path dir) throws IOException {
+        Properties p = new Properties();
+        p.load(new StringReader(Files.readString(dir.resolve(META), StandardCharsets.UTF_8)));
+        return new PublishedIndex(
+                dir,
+                Long.parseLong(p.getProperty("generation")),
+                Long.parseLong(p.getProperty("documents")),
+                Long.parseUnsignedLong(p.getProperty("checksum"), 16),
+                p.getProperty("sourceLabel"),
+                Instant.parse(p.getProperty("publishedAt")));
+    }
+
+    private static String escape(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : s.toCharArray()) {
+            if (c == '\\' || c == '\n' || c == '\r' || c == '=' || c == ':' || c == '#' || c == '!' || c > 0x7e) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static List<Path> list(Path root) throws IOException {
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(root)) {
+            for (Path p : ds) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+}

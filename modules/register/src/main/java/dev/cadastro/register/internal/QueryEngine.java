@@ -1,0 +1,546 @@
+package dev.cadastro.register.internal;
+
+import dev.cadastro.core.register.CountResult;
+import dev.cadastro.core.register.Empresa;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.register.SearchOptions;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.FixedBitSet;
+
+/**
+ * Counts and pages a query over one generation. Geography filters become doc-id ranges (the index is
+ * sorted by state and municipality); every other filter is a {@link Clause}; a window of documents is
+ * the AND of the clauses' bitsets, counted with popcount. Counts are exact when the estimated work is
+ * small; otherwise stratified window sampling gives an estimate with a 95% interval, returned only
+ * when it is tight enough (see docs/register.md).
+ */
+public final class QueryEngine {
+    /** Documents per window of an exact pass. */
+    static final int EXACT_WINDOW = 1 << 16;
+    /** Fewest sampled strata for which a variance estimate is trusted. */
+    static final int MIN_STRATA = 30;
+
+    private final GenerationReader gen;
+    private final SearchOptions options;
+
+    public QueryEngine(GenerationReader gen, SearchOptions options) {
+        this.gen = gen;
+        this.options = options;
+    }
+
+    public CountResult count(RegisterQuery q) throws IOException {
+        Plan plan = plan(q);
+        if (plan.candidates == 0) {
+            return CountResult.exact(0);
+        }
+        Long direct = plan.directCount();
+        if (direct != null) {
+            return CountResult.exact(direct);
+        }
+        if (plan.cost() > options.exactCostThreshold()) {
+            CountResult estimate = estimate(plan, seed(q));
+            if (estimate != null) {
+                return estimate;
+            }
+            plan = plan(q);
+        }
+        return CountResult.exact(scan(plan, 0, 0, null));
+    }
+
+    public SearchResult search(RegisterQuery q) throws IOException {
+        if (q.countOnly()) {
+            CountResult c = count(q);
+            return new SearchResult(List.of(), q.pagina(), q.limite(), 0, c.total(), c.aproximado());
+        }
+        Plan plan = plan(q);
+        List<int[]> hits = new ArrayList<>();
+        long total;
+        boolean approximate = false;
+        if (plan.candidates == 0) {
+            total = 0;
+        } else if (plan.cost() > options.exactCostThreshold()) {
+            CountResult estimate = estimate(plan, seed(q));
+            plan = plan(q);
+            if (estimate != null) {
+                total = estimate.total();
+                approximate = true;
+                long seen = scan(plan, q.offset(), q.limite(), hits);
+                if (hits.size() < q.limite()) {
+                    // The pass reached the end: the count is known exactly now.
+                    total = seen;
+                    approximate = false;
+                }
+            } else {
+                total = scan(plan, q.offset(), q.limite(), hits);
+            }
+        } else {
+            total = scan(plan, q.offset(), q.limite(), hits);
+        }
+        List<Empresa> page = new ArrayList<>(hits.size());
+        for (int[] h : hits) {
+            page.add(gen.record(gen.reader().leaves().get(h[0]).reader(), h[1]));
+        }
+        return new SearchResult(page, q.pagina(), q.limite(), page.size(), total, approximate);
+    }
+
+    private long seed(RegisterQuery q) {
+        return options.seed() ^ q.toParameters().hashCode() * 0x9E3779B97F4A7C15L;
+    }
+
+    // ---- plan
+
+    /** A query compiled against every segment: candidate ranges and clauses. */
+    final class Plan {
+        final List<LeafPlan> leaves = new ArrayList<>();
+        long candidates;
+
+        long cost() {
+            long c = 0;
+            for (LeafPlan l : leaves) {
+                c += l.cost();
+            }
+            return c;
+        }
+
+        /** The count without a pass, when each segment's count is a sum of document frequencies. */
+        Long directCount() {
+            long total = 0;
+            for (LeafPlan l : leaves) {
+                if (l.live != null) {
+                    return null;
+                }
+                boolean whole = l.ranges.length == 1 && l.ranges[0][0] == 0 && l.ranges[0][1] == l.leaf.maxDoc();
+                if (l.clauses.isEmpty()) {
+                    total += l.candidates;
+                } else if (whole && l.clauses.size() == 1 && l.clauses.get(0).exactDocFreq()) {
+                    total += l.clauses.get(0).docFreq();
+                } else {
+                    return null;
+                }
+            }
+            return total;
+        }
+    }
+
+    static final class LeafPlan {
+        final int ord;
+        final LeafReader leaf;
+        final int[][] ranges;
+        final long candidates;
+        final List<Clause> clauses;
+        final Bits live;
+
+        LeafPlan(int ord, LeafReader leaf, int[][] ranges, List<Clause> clauses) {
+            this.ord = ord;
+            this.leaf = leaf;
+            this.ranges = ranges;
+            long c = 0;
+            for (int[] r : ranges) {
+                c += r[1] - r[0];
+            }
+            this.candidates = c;
+            this.clauses = clauses;
+            this.live = leaf.getLiveDocs();
+        }
+
+        long cost() {
+            long c = live == null ? 0 : candidates >>> 6;
+            for (Clause cl : clauses) {
+                c += cl.cost(candidates, leaf.maxDoc());
+            }
+            return c + (candidates >>> 6);
+        }
+    }
+
+    Plan plan(RegisterQuery q) throws IOException {
+        Set<Long> geo = gen.selectGeo(q);
+        Plan plan = new Plan();
+        for (LeafReaderContext ctx : gen.reader().leaves()) {
+            LeafReader leaf = ctx.reader();
+            int[][] ranges = gen.geo(ctx.ord).ranges(geo, leaf.maxDoc());
+            if (ranges.length == 0) {
+                continue;
+            }
+            List<Clause> clauses = new ArrayList<>();
+            boolean empty = false;
+            empty |= terms(clauses, ctx, Schema.BAIRRO, q.bairros(), true);
+            empty |= terms(clauses, ctx, Schema.DDD, q.ddds(), false);
+            empty |= terms(clauses, ctx, Schema.CNAE, q.cnaes(), true);
+            empty |= terms(clauses, ctx, Schema.CNAE2, q.cnaesSecundarios(), false);
+            empty |= terms(clauses, ctx, Schema.NATUREZA, q.naturezas(), true);
+            empty |= terms(clauses, ctx, Schema.SITUACAO, q.situacaoCadastral(), true);
+            empty |= terms(clauses, ctx, Schema.PORTE, q.portes(), true);
+            empty |= flag(clauses, ctx, Schema.MEI, q.mei().orElse(null));
+            empty |= flag(clauses, ctx, Schema.SIMPLES, q.simples().orElse(null));
+            empty |= flag(clauses, ctx, Schema.TELEFONE, q.comTelefone().orElse(null));
+            empty |= flag(clauses, ctx, Schema.MOVEL, q.comTelefoneMovel().orElse(null));
+            empty |= flag(clauses, ctx, Schema.EMAIL, q.comEmail().orElse(null));
+            empty |= flag(clauses, ctx, Schema.DIVIDA, q.divida().orElse(null));
+            if (q.aberturaDe().isPresent() || q.aberturaAte().isPresent()) {
+                empty |= dates(
+                        clauses,
+                        ctx,
+                        q.aberturaDe().orElse(null),
+                        q.aberturaAte().orElse(null));
+            }
+            if (q.capitalMin().isPresent() || q.capitalMax().isPresent()) {
+                empty |= capital(
+                        clauses,
+                        ctx,
+                        q.capitalMin().orElse(null),
+                        q.capitalMax().orElse(null));
+            }
+            if (empty) {
+                continue;
+            }
+            clauses.sort(Comparator.comparingLong(Clause::docFreq));
+            LeafPlan lp = new LeafPlan(ctx.ord, leaf, ranges, clauses);
+            plan.leaves.add(lp);
+            plan.candidates += lp.candidates;
+        }
+        return plan;
+    }
+
+    /** Adds the OR of the field's terms; true when none exists in the segment (the query matches nothing). */
+    private boolean terms(List<Clause> out, LeafReaderContext ctx, String field, Set<String> values, boolean disjoint)
+            throws IOException {
+        if (values.isEmpty()) {
+            return false;
+        }
+        Clause c = new Clause(disjoint);
+        Terms terms = ctx.reader().terms(field);
+        if (terms != null) {
+            TermsEnum te = terms.iterator();
+            for (String v : values) {
+                if (te.seekExact(new BytesRef(v))) {
+                    addTerm(c, ctx, field, v, te);
+                }
+            }
+        }
+        out.add(c);
+        return c.isEmpty();
+    }
+
+    private boolean flag(List<Clause> out, LeafReaderContext ctx, String field, Boolean value) throws IOException {
+        return value != null && terms(out, ctx, field, Set.of(value ? "1" : "0"), true);
+    }
+
+    private void addTerm(Clause c, LeafReaderContext ctx, String field, String term, TermsEnum te) throws IOException {
+        FixedBitSet bits = gen.cache.get(ctx.ord, ctx.reader(), field, term, te);
+        if (bits != null) {
+            c.addBitset(bits, te.docFreq());
+        } else {
+            c.addPostings(te.postings(null, PostingsEnum.NONE), te.docFreq());
+        }
+    }
+
+    /** Year terms for whole years inside the range, month terms for whole months, edge months refined by day. */
+    private boolean dates(List<Clause> out, LeafReaderContext ctx, LocalDate from, LocalDate to) throws IOException {
+        LocalDate lo = from == null ? LocalDate.of(1000, 1, 1) : from;
+        LocalDate hi = to == null ? LocalDate.of(9999, 12, 31) : to;
+        Clause c = new Clause(true);
+        LeafReader leaf = ctx.reader();
+        Terms years = leaf.terms(Schema.ANO);
+        Terms months = leaf.terms(Schema.MES);
+        if (years != null && months != null) {
+            TermsEnum ye = years.iterator();
+            TermsEnum me = months.iterator();
+            for (BytesRef t = ye.next(); t != null; t = ye.next()) {
+                String ys = t.utf8ToString();
+                int y = Integer.parseInt(ys);
+                LocalDate first = LocalDate.of(y, 1, 1);
+                LocalDate last = LocalDate.of(y, 12, 31);
+                if (last.isBefore(lo) || first.isAfter(hi)) {
+                    continue;
+                }
+                if (!first.isBefore(lo) && !last.isAfter(hi)) {
+                    addTerm(c, ctx, Schema.ANO, ys, ye);
+                    continue;
+                }
+                for (int m = 1; m <= 12; m++) {
+                    LocalDate mf = LocalDate.of(y, m, 1);
+                    LocalDate ml = mf.withDayOfMonth(mf.lengthOfMonth());
+                    if (ml.isBefore(lo) || mf.isAfter(hi)) {
+                        continue;
+                    }
+                    String mt = Schema.monthTerm(mf);
+                    if (!me.seekExact(new BytesRef(mt))) {
+                        continue;
+                    }
+                    if (!mf.isBefore(lo) && !ml.isAfter(hi)) {
+                        addTerm(c, ctx, Schema.MES, mt, me);
+                    } else {
+                        NumericDocValues dv = leaf.getNumericDocValues(Schema.ABERTURA);
+                        c.addEdge(
+                                me.postings(null, PostingsEnum.NONE),
+                                dv,
+                                lo.toEpochDay(),
+                                hi.toEpochDay(),
+                                me.docFreq());
+                    }
+                }
+            }
+        }
+        out.add(c);
+        return c.isEmpty();
+    }
+
+    /** Capital buckets inside the range as terms, straddling buckets refined by the exact centavos. */
+    private boolean capital(List<Clause> out, LeafReaderContext ctx, BigDecimal min, BigDecimal max)
+            throws IOException {
+        long lo = min == null ? 0 : min.movePointRight(2).longValueExact();
+        long hi = max == null ? Long.MAX_VALUE : max.movePointRight(2).longValueExact();
+        Clause c = new Clause(true);
+        LeafReader leaf = ctx.reader();
+        Terms buckets = leaf.terms(Schema.CAPITAL_BUCKET);
+        if (buckets != null) {
+            TermsEnum te = buckets.iterator();
+            for (BytesRef t = te.next(); t != null; t = te.next()) {
+                String b = t.utf8ToString();
+                long bl = Schema.bucketLow(b);
+                long bh = Schema.bucketHigh(b);
+                if (bh < lo || bl > hi) {
+                    continue;
+                }
+                if (bl >= lo && bh <= hi) {
+                    addTerm(c, ctx, Schema.CAPITAL_BUCKET, b, te);
+                } else {
+                    NumericDocValues dv = leaf.getNumericDocValues(Schema.CAPITAL);
+                    c.addEdge(te.postings(null, PostingsEnum.NONE), dv, lo, hi, te.docFreq());
+                }
+            }
+        }
+        out.add(c);
+        return c.isEmpty();
+    }
+
+    // ---- evaluation
+
+    /** Evaluates windows of one segment in increasing order. */
+    static final class WindowEvaluator {
+        private final LeafPlan plan;
+        private final FixedBitSet acc;
+        private final FixedBitSet tmp;
+
+        WindowEvaluator(LeafPlan plan, int windowDocs) {
+            this.plan = plan;
+            this.acc = new FixedBitSet(windowDocs + 128);
+            this.tmp = new FixedBitSet(windowDocs + 128);
+        }
+
+        /** Matches in [from, to); leaves them in {@link #acc} with bit 0 = document {@code from & ~63}. */
+        int evaluate(int from, int to) throws IOException {
+            int offset = from & ~63;
+            int nWords = ((to - 1) >>> 6) - (offset >>> 6) + 1;
+            long[] a = acc.getBits();
+            int base = offset >>> 6;
+            List<Clause> clauses = plan.clauses;
+            if (clauses.isEmpty()) {
+                java.util.Arrays.fill(a, 0, nWords, -1L);
+            } else {
+                java.util.Arrays.fill(a, 0, nWords, 0L);
+                clauses.get(0).fill(acc, offset, from, to);
+                for (int c = 1; c < clauses.size(); c++) {
+                    if (allZero(a, nWords)) {
+                        break;
+                    }
+                    Clause clause = clauses.get(c);
+                    FixedBitSet sole = clause.soleBitset();
+                    if (sole != null) {
+                        long[] s = sole.getBits();
+                        for (int i = 0; i < nWords; i++) {
+                            a[i] &= s[base + i];
+                        }
+                    } else {
+                        long[] t = tmp.getBits();
+                        java.util.Arrays.fill(t, 0, nWords, 0L);
+                        clause.fill(tmp, offset, from, to);
+                        for (int i = 0; i < nWords; i++) {
+                            a[i] &= t[i];
+                        }
+                    }
+                }
+            }
+            // Keep only [from, to).
+            a[0] &= -1L << (from - offset);
+            int endBit = to - offset;
+            if ((endBit & 63) != 0) {
+                a[nWords - 1] &= -1L >>> (64 - (endBit & 63));
+            }
+            if (plan.live != null) {
+                for (int i = 0; i < nWords; i++) {
+                    long w = a[i];
+                    while (w != 0) {
+                        int bit = Long.numberOfTrailingZeros(w);
+                        if (!plan.live.get(offset + (i << 6) + bit)) {
+                            a[i] &= ~(1L << bit);
+                        }
+                        w &= w - 1;
+                    }
+                }
+            }
+            int count = 0;
+            for (int i = 0; i < nWords; i++) {
+                count += Long.bitCount(a[i]);
+            }
+            return count;
+        }
+
+        /** Appends the documents of the last window from its {@code skip}-th match on, up to {@code max}. */
+        void collect(int from, int to, int skip, int max, List<int[]> out) {
+            int offset = from & ~63;
+            int seen = 0;
+            for (int d = acc.nextSetBit(from - offset, to - offset);
+                    d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
+                    d = d + 1 < to - offset
+                            ? acc.nextSetBit(d + 1, to - offset)
+                            : org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) {
+                if (seen++ >= skip) {
+                    if (max-- <= 0) {
+                        return;
+                    }
+                    out.add(new int[] {plan.ord, offset + d});
+                }
+            }
+        }
+
+        private static boolean allZero(long[] a, int n) {
+            for (int i = 0; i < n; i++) {
+                if (a[i] != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /**
+     * The exact count; when {@code hits} is given, also the matches at positions [offset, offset + limit)
+     * in index order. With a limit and an estimated total, stops once the page is full (then the return
+     * value is only the matches seen).
+     */
+    long scan(Plan plan, long offset, int limit, List<int[]> hits) throws IOException {
+        long total = 0;
+        for (LeafPlan lp : plan.leaves) {
+            WindowEvaluator ev = new WindowEvaluator(lp, EXACT_WINDOW);
+            for (int[] r : lp.ranges) {
+                for (int from = r[0]; from < r[1]; ) {
+                    int to = (int) Math.min((long) r[1], ((long) from & ~63L) + EXACT_WINDOW);
+                    int n = ev.evaluate(from, to);
+                    if (hits != null && n > 0 && hits.size() < limit && total + n > offset) {
+                        int skip = (int) Math.max(0, offset - total);
+                        ev.collect(from, to, skip, limit - hits.size(), hits);
+                    }
+                    total += n;
+                    from = to;
+                }
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Stratified window sampling: the candidate documents are cut into windows, the windows into strata
+     * of {@code 2 * sampleEvery}, and two random windows of each stratum are counted exactly. The total is
+     * the sum of stratum means times stratum sizes; its variance the textbook stratified estimator with
+     * two draws per stratum. Returns null when the estimate would not be honest: too few strata, below
+     * the minimum, or a 95% interval wider than the target.
+     */
+    CountResult estimate(Plan plan, long seed) throws IOException {
+        int w = options.windowDocs();
+        // Windows: per leaf, per range, cut every w documents from the range start.
+        List<long[]> windows = new ArrayList<>(); // {leafIndex, from, to}
+        for (int li = 0; li < plan.leaves.size(); li++) {
+            for (int[] r : plan.leaves.get(li).ranges) {
+                for (long from = r[0]; from < r[1]; from += w) {
+                    windows.add(new long[] {li, from, Math.min(r[1], from + w)});
+                }
+            }
+        }
+        int m = windows.size();
+        int strataSize = 2 * options.sampleEvery();
+        int strata = m / strataSize;
+        if (strata < MIN_STRATA) {
+            return null;
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        WindowEvaluator[] evaluators = new WindowEvaluator[plan.leaves.size()];
+        double total = 0;
+        double variance = 0;
+        long observed = 0;
+        for (int h = 0; h * strataSize < m; h++) {
+            int start = h * strataSize;
+            int size = Math.min(strataSize, m - start);
+            if (size < strataSize) {
+                // The last, partial stratum is counted in full.
+                for (int i = start; i < start + size; i++) {
+                    long y = evalWindow(plan, evaluators, windows.get(i));
+                    total += y;
+                    observed += y;
+                }
+                continue;
+            }
+            int a = random.nextInt(size);
+            int b = random.nextInt(size - 1);
+            if (b >= a) {
+                b++;
+            }
+            int first = Math.min(a, b);
+            int second = Math.max(a, b);
+            long y1 = evalWindow(plan, evaluators, windows.get(start + first));
+            long y2 = evalWindow(plan, evaluators, windows.get(start + second));
+            observed += y1 + y2;
+            double mean = (y1 + y2) / 2.0;
+            double s2 = (y1 - y2) * (double) (y1 - y2) / 2.0;
+            total += size * mean;
+            variance += (double) size * size * (1 - 2.0 / size) * s2 / 2.0;
+        }
+        double half = tQuantile(strata) * Math.sqrt(variance);
+        if (total < options.estimateMinimum() || half > options.maxRelativeHalfWidth() * total) {
+            return null;
+        }
+        long estimate = Math.round(total);
+        long low = Math.max(observed, (long) Math.floor(total - half));
+        long high = Math.min(plan.candidates, (long) Math.ceil(total + half));
+        estimate = Math.max(low, Math.min(high, estimate));
+        return CountResult.estimate(estimate, low, high);
+    }
+
+    private long evalWindow(Plan plan, WindowEvaluator[] evaluators, long[] win) throws IOException {
+        int li = (int) win[0];
+        if (evaluators[li] == null) {
+            evaluators[li] = new WindowEvaluator(plan.leaves.get(li), options.windowDocs());
+        }
+        return evaluators[li].evaluate((int) win[1], (int) win[2]);
+    }
+
+    /** Two-sided 95% quantile of Student's t with {@code df} degrees of freedom (conservative steps). */
+    static double tQuantile(int df) {
+        if (df >= 120) {
+            return 1.98;
+        }
+        if (df >= 60) {
+            return 2.0;
+        }
+        if (df >= 40) {
+            return 2.021;
+        }
+        return 2.042; // df >= 30, the minimum accepted
+    }
+}

@@ -1,0 +1,111 @@
+package dev.cadastro.register;
+
+import dev.cadastro.core.register.RegisterQuery;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/** Random filter combinations shaped like real use: one to four filters, frequent values more likely. */
+final class RandomQueries {
+    private static final String[] UFS = {"SP", "SP", "MG", "RJ", "RS", "PR", "BA", "RR", "AC", "EX"};
+    private static final String[] NAMES = {"SAO PAULO", "São Paulo", "rio de janeiro", "BELO HORIZONTE", "Boa Vista"};
+
+    private final SyntheticRegister shape;
+
+    RandomQueries(SyntheticRegister shape) {
+        this.shape = shape;
+    }
+
+    RegisterQuery next(SplittableRandom r) {
+        for (; ; ) {
+            RegisterQuery.Builder b = RegisterQuery.builder();
+            int filters = 1 + r.nextInt(4);
+            for (int i = 0; i < filters; i++) {
+                addFilter(b, r);
+            }
+            try {
+                return b.build();
+            } catch (dev.cadastro.core.error.InvalidParameterException e) {
+                // Two date or capital filters drawn into an empty range: draw again.
+            }
+        }
+    }
+
+    private void addFilter(RegisterQuery.Builder b, SplittableRandom r) {
+        List<String> cnaes = shape.cnaesByFrequency();
+        switch (r.nextInt(19)) {
+            case 0 -> {
+                b.ufs(UFS[r.nextInt(UFS.length)]);
+                if (r.nextBoolean()) {
+                    b.ufs(UFS[r.nextInt(UFS.length)]);
+                }
+            }
+            case 1 -> {
+                int kind = r.nextInt(3);
+                String uf = r.nextBoolean() ? "SP" : "MG";
+                List<String> muns = shape.municipiosByFrequency(uf);
+                String code = muns.get(Math.min(muns.size() - 1, (int) Math.abs(r.nextGaussian() * 5)));
+                if (kind == 0) {
+                    b.municipios(code);
+                } else if (kind == 1) {
+                    b.municipios(SyntheticRegister.lookups().municipiosIbge().get(code));
+                } else {
+                    String name = NAMES[r.nextInt(NAMES.length)];
+                    b.municipios(name);
+                    if (name.equalsIgnoreCase("Boa Vista")) {
+                        b.ufs("RR");
+                    }
+                }
+            }
+            case 2 -> b.bairros(r.nextBoolean() ? "centro" : "Sao Jose");
+            case 3 -> b.ddds(r.nextBoolean() ? "11" : "31");
+            case 4 -> {
+                b.cnaes(cnaes.get(r.nextInt(5)));
+                if (r.nextBoolean()) {
+                    b.cnaes(cnaes.get(r.nextInt(200)));
+                }
+            }
+            case 5 -> b.cnaesSecundarios(cnaes.get(r.nextInt(10)), cnaes.get(r.nextInt(100)));
+            case 6 -> b.naturezas(r.nextBoolean() ? "2135" : "2062");
+            case 7 -> b.situacaoCadastral(r.nextInt(3) == 0 ? "08" : "02");
+            case 8 -> b.portes(r.nextBoolean() ? "01" : "05", r.nextInt(4) == 0 ? "00" : "01");
+            case 9 -> b.mei(r.nextBoolean());
+            case 10 -> b.simples(r.nextBoolean());
+            case 11 -> b.comTelefone(r.nextBoolean());
+            case 12 -> b.comTelefoneMovel(r.nextBoolean());
+            case 13 -> b.comEmail(r.nextBoolean());
+            case 14 -> b.divida(r.nextBoolean());
+            case 15, 16 -> {
+                LocalDate from = LocalDate.of(1990 + r.nextInt(36), 1 + r.nextInt(12), 1 + r.nextInt(28));
+                if (r.nextInt(3) > 0) {
+                    b.aberturaDe(r.nextBoolean() ? from : from.withDayOfYear(1));
+                }
+                if (r.nextInt(3) > 0) {
+                    LocalDate to = from.plusDays(r.nextInt(4000));
+                    b.aberturaAte(r.nextBoolean() ? to : to.withMonth(12).withDayOfMonth(31));
+                } else {
+                    b.aberturaDe(from);
+                }
+            }
+            default -> {
+                BigDecimal min = round(r, r.nextInt(8));
+                if (r.nextBoolean()) {
+                    b.capitalMin(min);
+                }
+                if (r.nextBoolean()) {
+                    b.capitalMax(min.multiply(BigDecimal.valueOf(1 + r.nextInt(100))));
+                } else {
+                    b.capitalMin(min);
+                }
+            }
+        }
+    }
+
+    private static BigDecimal round(SplittableRandom r, int digits) {
+        if (r.nextInt(3) == 0) {
+            return BigDecimal.valueOf(r.nextLong(1, 100_000_000L), 2);
+        }
+        return BigDecimal.TEN.pow(digits).multiply(BigDecimal.valueOf(1 + r.nextInt(9)));
+    }
+}
