@@ -1,0 +1,155 @@
+package dev.cadastro.store;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Where the store lives: a PostgreSQL JDBC URL (production), or a folder for an embedded PostgreSQL
+ * that keeps its data there across restarts (the default, and tests). Immutable; built and validated
+ * by {@link #builder()}.
+ */
+public final class Database {
+    /** The folder {@code ./cadastro} uses when neither {@code --database} nor {@code --embedded-db} is given. */
+    public static final Path DEFAULT_EMBEDDED_DIR = Path.of(".cadastro", "db");
+
+    private final Optional<String> url;
+    private final Optional<String> user;
+    private final Optional<String> password;
+    private final Optional<Path> embeddedDir;
+    private final int poolSize;
+    private final Duration connectionTimeout;
+    private final boolean durableCommits;
+
+    private Database(Builder b) {
+        this.url = Optional.ofNullable(b.url);
+        this.user = Optional.ofNullable(b.user);
+        this.password = Optional.ofNullable(b.password);
+        this.embeddedDir = Optional.ofNullable(b.embeddedDir);
+        this.poolSize = b.poolSize;
+        this.connectionTimeout = b.connectionTimeout;
+        this.durableCommits = b.durableCommits;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** An embedded PostgreSQL keeping its data in {@code dir}. */
+    public static Database embedded(Path dir) {
+        return builder().embedded(dir).build();
+    }
+
+    /** An external PostgreSQL at a {@code jdbc:postgresql://...} URL (credentials may be in the URL). */
+    public static Database url(String jdbcUrl) {
+        return builder().url(jdbcUrl).build();
+    }
+
+    public Optional<String> url() {
+        return url;
+    }
+
+    public Optional<String> user() {
+        return user;
+    }
+
+    public Optional<String> password() {
+        return password;
+    }
+
+    public Optional<Path> embeddedDir() {
+        return embeddedDir;
+    }
+
+    /** Maximum connections in the pool. */
+    public int poolSize() {
+        return poolSize;
+    }
+
+    public Duration connectionTimeout() {
+        return connectionTimeout;
+    }
+
+    /**
+     * Embedded only: whether a commit waits for its WAL to reach the disk ({@code synchronous_commit=on},
+     * the default). Off trades the last fraction of a second of commits after an OS crash for speed; it
+     * never corrupts data. Tests turn it off; an external server keeps its own setting.
+     */
+    public boolean durableCommits() {
+        return durableCommits;
+    }
+
+    @Override
+    public String toString() {
+        return url.map(u -> "Database[url=" + u.replaceAll("password=[^&]*", "password=***") + "]")
+                .orElseGet(() -> "Database[embedded=" + embeddedDir.orElseThrow() + "]");
+    }
+
+    /** Builds a {@link Database}; {@link #build()} checks that exactly one of URL and folder is set. */
+    public static final class Builder {
+        private String url;
+        private String user;
+        private String password;
+        private Path embeddedDir;
+        private int poolSize = 10;
+        private Duration connectionTimeout = Duration.ofSeconds(10);
+        private boolean durableCommits = true;
+
+        private Builder() {}
+
+        public Builder url(String jdbcUrl) {
+            this.url = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+            return this;
+        }
+
+        public Builder user(String user) {
+            this.user = user;
+            return this;
+        }
+
+        public Builder password(String password) {
+            this.password = password;
+            return this;
+        }
+
+        public Builder embedded(Path dir) {
+            this.embeddedDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        public Builder poolSize(int poolSize) {
+            this.poolSize = poolSize;
+            return this;
+        }
+
+        public Builder connectionTimeout(Duration timeout) {
+            this.connectionTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        public Builder durableCommits(boolean durable) {
+            this.durableCommits = durable;
+            return this;
+        }
+
+        public Database build() {
+            if ((url == null) == (embeddedDir == null)) {
+                throw new IllegalArgumentException(
+                        "database: give exactly one of a JDBC URL (--database) or an embedded folder (--embedded-db)");
+            }
+            if (url != null && !url.startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException(
+                        "database URL '" + url + "' must start with jdbc:postgresql: (only PostgreSQL is supported)");
+            }
+            if (poolSize < 1 || poolSize > 500) {
+                throw new IllegalArgumentException("pool size " + poolSize + " must be between 1 and 500");
+            }
+            if (connectionTimeout.compareTo(Duration.ofMillis(250)) < 0) {
+                throw new IllegalArgumentException(
+                        "connection timeout " + connectionTimeout + " must be at least 250 ms (HikariCP's minimum)");
+            }
+            return new Database(this);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package dev.cadastro.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.cadastro.core.account.Accounts;
+import dev.cadastro.core.account.ApiKeys;
+import dev.cadastro.core.ledger.Ledger;
+import dev.cadastro.core.ratelimit.RateLimiter;
+import dev.cadastro.store.internal.Migrations;
+import dev.cadastro.store.internal.PgAccounts;
+import dev.cadastro.store.internal.PgApiKeys;
+import dev.cadastro.store.internal.PgLedger;
+import dev.cadastro.store.internal.PgRateLimiter;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The opened store: a connection pool on the configured PostgreSQL (started first when embedded),
+ * the schema migrated to this build's version, and the adapters of the core's ports. Thread-safe;
+ * open one per process and close it at shutdown. Several processes may share one database: every
+ * count and balance lives in it, none in memory.
+ */
+public final class Store implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Store.class.getName());
+
+    private final Optional<EmbeddedDatabase> embedded;
+    private final HikariDataSource dataSource;
+    private final List<Integer> migrated;
+    private final Accounts accounts;
+    private final ApiKeys apiKeys;
+    private final Ledger ledger;
+    private final RateLimiter rateLimiter;
+
+    private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock) {
+        this.embedded = embedded;
+        this.dataSource = dataSource;
+        this.migrated = Migrations.apply(dataSource, clock);
+        this.accounts = new PgAccounts(dataSource, clock);
+        this.apiKeys = new PgApiKeys(dataSource);
+        this.ledger = new PgLedger(dataSource, clock);
+        this.rateLimiter = new PgRateLimiter(dataSource, clock, RateLimiter.REQUESTS_PER_MINUTE);
+    }
+
+    /**
+     * Opens the store: starts the embedded server when configured, connects, and applies missing
+     * migrations (safe when several servers start at once).
+     *
+     * @param clock the time of entries, keys and rate-limit windows
+     */
+    public static Store open(Database database, Clock clock) {
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(clock, "clock");
+        Optional<EmbeddedDatabase> embedded =
+                database.embeddedDir().map(dir -> EmbeddedDatabase.start(dir, database.durableCommits()));
+        HikariDataSource pool = null;
+        try {
+            HikariConfig config = new HikariConfig();
+            config.setPoolName("cadastro-store");
+            config.setJdbcUrl(embedded.map(EmbeddedDatabase::jdbcUrl)
+                    .orElseGet(() -> database.url().orElseThrow()));
+            database.user().ifPresent(config::setUsername);
+            database.password().ifPresent(config::setPassword);
+            config.setMaximumPoolSize(database.poolSize());
+            config.setConnectionTimeout(database.connectionTimeout().toMillis());
+            config.setAutoCommit(true);
+            config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+            config.addDataSourceProperty("ApplicationName", "cadastro");
+            config.addDataSourceProperty("reWriteBatchedInserts", "true");
+            pool = new HikariDataSource(config);
+            Store store = new Store(embedded, pool, clock);
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "store open on {0}; migrations applied now: {1}",
+                    database,
+                    store.migrated);
+            return store;
+        } catch (RuntimeException e) {
+            if (pool != null) {
+                pool.close();
+            }
+            embedded.ifPresent(EmbeddedDatabase::close);
+            throw e;
+        }
+    }
+
+    public Accounts accounts() {
+        return accounts;
+    }
+
+    public ApiKeys apiKeys() {
+        return apiKeys;
+    }
+
+    public Ledger ledger() {
+        return ledger;
+    }
+
+    /** The limiter with the specification's 120 requests per minute per key. */
+    public RateLimiter rateLimiter() {
+        return rateLimiter;
+    }
+
+    /** A limiter with another per-minute limit (tests, private deployments), sharing this store's counters. */
+    public RateLimiter rateLimiter(long requestsPerMinute, Clock clock) {
+        return new PgRateLimiter(dataSource, clock, requestsPerMinute);
+    }
+
+    /** The versions {@link #open} applied (empty when the schema was current). */
+    public List<Integer> migrationsApplied() {
+        return migrated;
+    }
+
+    /** The pool, for adapters of other ports that live in the same database. */
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    /** The embedded server, when this store started one. */
+    public Optional<EmbeddedDatabase> embedded() {
+        return embedded;
+    }
+
+    /** Closes the pool, then stops the embedded server if any; its data stays in its folder. */
+    @Override
+    public void close() {
+        try {
+            dataSource.close();
+        } finally {
+            embedded.ifPresent(EmbeddedDatabase::close);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.cadastro.store.internal;
+
+import dev.cadastro.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import javax.sql.DataSource;
+
+/** Connection handling shared by the adapters: one place for commit, rollback and error wrapping. */
+final class Jdbc {
+    /** SQLSTATE of a unique violation: the idempotency key (or prefix) was already used. */
+    static final String UNIQUE_VIOLATION = "23505";
+
+    /** SQLSTATE of a check violation: the database refused an overdraft the code let through. */
+    static final String CHECK_VIOLATION = "23514";
+
+    private Jdbc() {}
+
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Runs work on a connection in auto-commit mode: each statement is its own transaction. */
+    static <T> T autoCommit(DataSource dataSource, String what, Work<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    /** Runs work in one READ COMMITTED transaction, committed when it returns, rolled back when it throws. */
+    static <T> T transaction(DataSource dataSource, String what, Work<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException | Error e) {
+                rollbackQuietly(c, e);
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    static StoreException failure(String what, SQLException e) {
+        return new StoreException(what + " failed: " + e.getMessage() + " (SQLSTATE " + e.getSQLState() + ")", e);
+    }
+
+    static boolean isUniqueViolation(SQLException e) {
+        return UNIQUE_VIOLATION.equals(e.getSQLState());
+    }
+
+    static Timestamp timestamp(Instant instant) {
+        return Timestamp.from(instant);
+    }
+
+    static void set(PreparedStatement ps, Object... values) throws SQLException {
+        setFrom(ps, 1, values);
+    }
+
+    /** Sets parameters {@code first}, {@code first + 1}, ... to the values. */
+    static void setFrom(PreparedStatement ps, int first, Object... values) throws SQLException {
+        for (int i = 0; i < values.length; i++) {
+            ps.setObject(first + i, values[i]);
+        }
+    }
+
+    private static void rollbackQuietly(Connection c, Throwable cause) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+}

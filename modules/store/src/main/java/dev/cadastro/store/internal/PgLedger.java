@@ -1,0 +1,433 @@
+package dev.cadastro.store.internal;
+
+import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.error.NotFoundException;
+import dev.cadastro.core.ledger.Balance;
+import dev.cadastro.core.ledger.ChargeRequest;
+import dev.cadastro.core.ledger.ChargeResult;
+import dev.cadastro.core.ledger.CreditKind;
+import dev.cadastro.core.ledger.CreditResult;
+import dev.cadastro.core.ledger.EntryType;
+import dev.cadastro.core.ledger.Hold;
+import dev.cadastro.core.ledger.HoldRequest;
+import dev.cadastro.core.ledger.IdempotencyKey;
+import dev.cadastro.core.ledger.InsufficientCreditsException;
+import dev.cadastro.core.ledger.Ledger;
+import dev.cadastro.core.ledger.StatementLine;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The ledger on PostgreSQL.
+ *
+ * <p>A charge is one auto-committed statement: a conditional {@code UPDATE} of the balance row
+ * ({@code posted - held >= amount}) feeding the {@code INSERT} of the entry. The update takes the row
+ * lock, so changes of one balance are serialized and entry ids follow the order they took effect. The
+ * {@code NOT EXISTS} in the update skips the common replay without an error; a replay racing the
+ * first use of its key waits on the row lock, then hits the unique index on {@code (account_id,
+ * idem_key)}, which aborts the whole statement, debit included, and is reported as a replay. The
+ * balances {@code CHECK} refuses any overdraft the SQL might let through.
+ *
+ * <p>Holds add to {@code held}; post and release run in a transaction that locks the balance row
+ * before reading the hold, so every transition of a hold sees the latest state.
+ */
+public final class PgLedger implements Ledger {
+    private static final int ATTEMPTS = 3;
+
+    private static final String DEBIT = "WITH debit AS ("
+            + " UPDATE balances SET posted = posted - ?"
+            + " WHERE account_id = ? AND kind = ? AND posted - held >= ?"
+            + " AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE account_id = ? AND idem_key = ?)"
+            + " RETURNING posted)"
+            + " INSERT INTO ledger_entries (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, posted FROM debit RETURNING balance_after";
+
+    private static final String CREDIT = "WITH credit AS ("
+            + " UPDATE balances SET posted = posted + ?"
+            + " WHERE account_id = ? AND kind = ?"
+            + " AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE account_id = ? AND idem_key = ?)"
+            + " RETURNING posted)"
+            + " INSERT INTO ledger_entries (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, posted FROM credit RETURNING balance_after";
+
+    private static final String RESERVE = "WITH reserve AS ("
+            + " UPDATE balances SET held = held + ?"
+            + " WHERE account_id = ? AND kind = ? AND posted - held >= ?"
+            + " AND NOT EXISTS (SELECT 1 FROM holds WHERE account_id = ? AND idem_key = ?)"
+            + " RETURNING 1)"
+            + " INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)"
+            + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING created_at";
+
+    private final DataSource dataSource;
+    private final Clock clock;
+
+    public PgLedger(DataSource dataSource, Clock clock) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public ChargeResult charge(ChargeRequest r) {
+        if (r.amount() == 0) {
+            return new ChargeResult(0, balance(r.account(), r.kind()).posted(), false);
+        }
+        return Jdbc.autoCommit(dataSource, "charge " + r.key(), c -> {
+            for (int attempt = 1; ; attempt++) {
+                try (PreparedStatement ps = c.prepareStatement(DEBIT)) {
+                    long account = r.account().value();
+                    String kind = r.kind().name();
+                    String key = r.key().value();
+                    Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, key);
+                    Jdbc.setFrom(
+                            ps, 7, account, kind, EntryType.CHARGE.name(), -r.amount(), key, r.description(), now());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            return new ChargeResult(r.amount(), rs.getLong(1), false);
+                        }
+                    }
+                } catch (SQLException e) {
+                    if (!Jdbc.isUniqueViolation(e)) {
+                        throw e;
+                    }
+                    // A concurrent first use of the key committed while we waited for the row lock.
+                }
+                State state = state(c, r.account(), r.kind(), r.key());
+                if (state.entryAmount != null) {
+                    requireSameDebit(r.key(), r.kind(), -r.amount(), state);
+                    return new ChargeResult(0, state.posted, true);
+                }
+                long available = state.posted - state.held;
+                if (available < r.amount() || attempt == ATTEMPTS) {
+                    throw new InsufficientCreditsException(r.account(), r.kind(), r.amount(), available);
+                }
+                // The balance moved between the two statements (a top-up or release): try again.
+            }
+        });
+    }
+
+    @Override
+    public CreditResult topUp(AccountId account, CreditKind kind, long amount, IdempotencyKey key, String description) {
+        if (amount <= 0) {
+            throw new IllegalArgumentException("top-up amount " + amount + " must be positive");
+        }
+        Objects.requireNonNull(description, "description");
+        return Jdbc.autoCommit(
+                dataSource, "top-up " + key, c -> credit(c, account, kind, amount, key, EntryType.TOP_UP, description));
+    }
+
+    @Override
+    public CreditResult refund(AccountId account, IdempotencyKey chargeKey, String reason) {
+        Objects.requireNonNull(reason, "reason");
+        IdempotencyKey refundKey =
+                IdempotencyKey.of(truncate("refund:" + chargeKey.value(), IdempotencyKey.MAX_LENGTH));
+        return Jdbc.autoCommit(dataSource, "refund " + chargeKey, c -> {
+            CreditKind kind;
+            long amount;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT kind, amount, type FROM ledger_entries WHERE account_id = ? AND idem_key = ?")) {
+                Jdbc.set(ps, account.value(), chargeKey.value());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next() || rs.getLong(2) >= 0) {
+                        throw new NotFoundException("account " + account + " has no debit with key " + chargeKey);
+                    }
+                    kind = CreditKind.valueOf(rs.getString(1));
+                    amount = -rs.getLong(2);
+                }
+            }
+            return credit(c, account, kind, amount, refundKey, EntryType.REFUND, truncate("estorno: " + reason, 200));
+        });
+    }
+
+    private CreditResult credit(
+            Connection c,
+            AccountId account,
+            CreditKind kind,
+            long amount,
+            IdempotencyKey key,
+            EntryType type,
+            String description)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(CREDIT)) {
+            Jdbc.set(ps, amount, account.value(), kind.name(), account.value(), key.value());
+            Jdbc.setFrom(ps, 6, account.value(), kind.name(), type.name(), amount, key.value(), description, now());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return new CreditResult(amount, rs.getLong(1), false);
+                }
+            }
+        } catch (SQLException e) {
+            if (!Jdbc.isUniqueViolation(e)) {
+                throw e;
+            }
+        }
+        State state = state(c, account, kind, key);
+        if (state.entryAmount == null) {
+            throw new IllegalStateException("credit " + key + " neither applied nor found: concurrent schema change?");
+        }
+        if (state.entryAmount != amount || !kind.equals(state.entryKind)) {
+            throw new IllegalStateException("idempotency key " + key + " was used for " + state.entryAmount + " "
+                    + state.entryKind + ", now " + amount + " " + kind);
+        }
+        return new CreditResult(0, state.posted, true);
+    }
+
+    @Override
+    public Hold hold(HoldRequest r) {
+        return Jdbc.autoCommit(dataSource, "hold " + r.key(), c -> {
+            for (int attempt = 1; ; attempt++) {
+                try (PreparedStatement ps = c.prepareStatement(RESERVE)) {
+                    long account = r.account().value();
+                    String kind = r.kind().name();
+                    String key = r.key().value();
+                    Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, key);
+                    Jdbc.setFrom(ps, 7, account, key, kind, r.amount(), r.description(), now());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            return new Hold(
+                                    r.account(),
+                                    r.kind(),
+                                    r.key(),
+                                    r.amount(),
+                                    Hold.State.HELD,
+                                    Optional.empty(),
+                                    rs.getTimestamp(1).toInstant());
+                        }
+                    }
+                } catch (SQLException e) {
+                    if (!Jdbc.isUniqueViolation(e)) {
+                        throw e;
+                    }
+                }
+                Optional<Hold> existing = findHold(c, r.account(), r.key(), false);
+                if (existing.isPresent()) {
+                    Hold h = existing.get();
+                    if (h.amount() != r.amount() || h.kind() != r.kind()) {
+                        throw new IllegalStateException("hold key " + r.key() + " was used for " + h.amount() + " "
+                                + h.kind() + ", now " + r.amount() + " " + r.kind());
+                    }
+                    return h;
+                }
+                Balance b = balance(c, r.account(), r.kind(), false);
+                if (b.available() < r.amount() || attempt == ATTEMPTS) {
+                    throw new InsufficientCreditsException(r.account(), r.kind(), r.amount(), b.available());
+                }
+            }
+        });
+    }
+
+    @Override
+    public ChargeResult post(AccountId account, IdempotencyKey holdKey, long amount) {
+        if (amount < 0) {
+            throw new IllegalArgumentException("post amount " + amount + " must not be negative");
+        }
+        return Jdbc.transaction(dataSource, "post hold " + holdKey, c -> {
+            Hold hold = lockHold(c, account, holdKey);
+            switch (hold.state()) {
+                case POSTED -> {
+                    return new ChargeResult(
+                            0, balance(c, account, hold.kind(), false).posted(), true);
+                }
+                case RELEASED ->
+                    throw new IllegalStateException("hold " + holdKey + " was released; it cannot be posted");
+                case HELD -> {
+                    /* settle below */
+                }
+            }
+            if (amount > hold.amount()) {
+                throw new IllegalStateException(
+                        "post of " + amount + " exceeds hold " + holdKey + " of " + hold.amount());
+            }
+            long posted;
+            try (PreparedStatement ps = c.prepareStatement("UPDATE balances SET posted = posted - ?, held = held - ?"
+                    + " WHERE account_id = ? AND kind = ? RETURNING posted")) {
+                Jdbc.set(ps, amount, hold.amount(), account.value(), hold.kind().name());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    posted = rs.getLong(1);
+                }
+            }
+            settle(c, account, holdKey, Hold.State.POSTED, amount);
+            if (amount > 0) {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_entries"
+                        + " (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
+                        + " SELECT account_id, kind, 'HOLD_POST', ?, idem_key, description, ?, ? FROM holds"
+                        + " WHERE account_id = ? AND idem_key = ?")) {
+                    Jdbc.set(ps, -amount, now(), posted, account.value(), holdKey.value());
+                    ps.executeUpdate();
+                }
+            }
+            return new ChargeResult(amount, posted, false);
+        });
+    }
+
+    @Override
+    public Hold release(AccountId account, IdempotencyKey holdKey) {
+        return Jdbc.transaction(dataSource, "release hold " + holdKey, c -> {
+            Hold hold = lockHold(c, account, holdKey);
+            switch (hold.state()) {
+                case RELEASED -> {
+                    return hold;
+                }
+                case POSTED ->
+                    throw new IllegalStateException("hold " + holdKey + " was posted; it cannot be released");
+                case HELD -> {
+                    /* release below */
+                }
+            }
+            try (PreparedStatement ps =
+                    c.prepareStatement("UPDATE balances SET held = held - ? WHERE account_id = ? AND kind = ?")) {
+                Jdbc.set(ps, hold.amount(), account.value(), hold.kind().name());
+                ps.executeUpdate();
+            }
+            settle(c, account, holdKey, Hold.State.RELEASED, null);
+            return findHold(c, account, holdKey, false).orElseThrow();
+        });
+    }
+
+    @Override
+    public Optional<Hold> findHold(AccountId account, IdempotencyKey holdKey) {
+        return Jdbc.autoCommit(dataSource, "find hold " + holdKey, c -> findHold(c, account, holdKey, false));
+    }
+
+    @Override
+    public Balance balance(AccountId account, CreditKind kind) {
+        return Jdbc.autoCommit(dataSource, "balance of " + account, c -> balance(c, account, kind, false));
+    }
+
+    @Override
+    public List<StatementLine> statement(AccountId account, CreditKind kind, int limit) {
+        if (limit < 1 || limit > 10_000) {
+            throw new IllegalArgumentException("statement limit " + limit + " must be between 1 and 10000");
+        }
+        return Jdbc.autoCommit(dataSource, "statement of " + account, c -> {
+            balance(c, account, kind, false); // NotFoundException for an unknown account
+            List<StatementLine> lines = new ArrayList<>();
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT id, created_at, type, amount, idem_key, description, running"
+                            + " FROM (SELECT id, created_at, type, amount, idem_key, description,"
+                            + " sum(amount) OVER (ORDER BY id) AS running"
+                            + " FROM ledger_entries WHERE account_id = ? AND kind = ?) AS entries"
+                            + " ORDER BY id DESC LIMIT ?")) {
+                Jdbc.set(ps, account.value(), kind.name(), limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        lines.add(new StatementLine(
+                                rs.getLong(1),
+                                rs.getTimestamp(2).toInstant(),
+                                EntryType.valueOf(rs.getString(3)),
+                                rs.getLong(4),
+                                IdempotencyKey.of(rs.getString(5)),
+                                rs.getString(6),
+                                rs.getLong(7)));
+                    }
+                }
+            }
+            Collections.reverse(lines);
+            return lines;
+        });
+    }
+
+    private Hold lockHold(Connection c, AccountId account, IdempotencyKey holdKey) throws SQLException {
+        Hold unlocked = findHold(c, account, holdKey, false)
+                .orElseThrow(() -> new NotFoundException("account " + account + " has no hold with key " + holdKey));
+        balance(c, account, unlocked.kind(), true); // the balance row lock orders every hold transition
+        return findHold(c, account, holdKey, false).orElseThrow();
+    }
+
+    private static void settle(Connection c, AccountId account, IdempotencyKey key, Hold.State state, Long postedAmount)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE holds SET state = ?, posted_amount = ?, settled_at = now()"
+                        + " WHERE account_id = ? AND idem_key = ? AND state = 'HELD'")) {
+            Jdbc.set(ps, state.name(), postedAmount, account.value(), key.value());
+            if (ps.executeUpdate() != 1) {
+                throw new IllegalStateException("hold " + key + " changed state under the balance lock");
+            }
+        }
+    }
+
+    private static Optional<Hold> findHold(Connection c, AccountId account, IdempotencyKey key, boolean lock)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT kind, amount, state, posted_amount, created_at FROM holds"
+                        + " WHERE account_id = ? AND idem_key = ?" + (lock ? " FOR UPDATE" : ""))) {
+            Jdbc.set(ps, account.value(), key.value());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                long posted = rs.getLong(4);
+                return Optional.of(new Hold(
+                        account,
+                        CreditKind.valueOf(rs.getString(1)),
+                        key,
+                        rs.getLong(2),
+                        Hold.State.valueOf(rs.getString(3)),
+                        rs.wasNull() ? Optional.empty() : Optional.of(posted),
+                        rs.getTimestamp(5).toInstant()));
+            }
+        }
+    }
+
+    private static Balance balance(Connection c, AccountId account, CreditKind kind, boolean lock) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT posted, held FROM balances WHERE account_id = ? AND kind = ?" + (lock ? " FOR UPDATE" : ""))) {
+            Jdbc.set(ps, account.value(), kind.name());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new NotFoundException("account " + account + " does not exist");
+                }
+                return new Balance(kind, rs.getLong(1), rs.getLong(2));
+            }
+        }
+    }
+
+    /** The balance and, when the key was used, the entry it wrote: read in one statement. */
+    private static State state(Connection c, AccountId account, CreditKind kind, IdempotencyKey key)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT b.posted, b.held, e.amount, e.kind FROM balances b"
+                + " LEFT JOIN ledger_entries e ON e.account_id = b.account_id AND e.idem_key = ?"
+                + " WHERE b.account_id = ? AND b.kind = ?")) {
+            Jdbc.set(ps, key.value(), account.value(), kind.name());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new NotFoundException("account " + account + " does not exist");
+                }
+                long entry = rs.getLong(3);
+                Long entryAmount = rs.wasNull() ? null : entry;
+                String entryKind = rs.getString(4);
+                return new State(
+                        rs.getLong(1),
+                        rs.getLong(2),
+                        entryAmount,
+                        entryKind == null ? null : CreditKind.valueOf(entryKind));
+            }
+        }
+    }
+
+    private static void requireSameDebit(IdempotencyKey key, CreditKind kind, long amount, State state) {
+        if (state.entryAmount != amount || state.entryKind != kind) {
+            throw new IllegalStateException("idempotency key " + key + " was used for " + state.entryAmount + " "
+                    + state.entryKind + ", now " + amount + " " + kind);
+        }
+    }
+
+    private java.sql.Timestamp now() {
+        return Jdbc.timestamp(clock.instant());
+    }
+
+    private static String truncate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max);
+    }
+
+    private record State(long posted, long held, Long entryAmount, CreditKind entryKind) {}
+}
