@@ -1,0 +1,69 @@
+package dev.cadastro.loader;
+
+import dev.cadastro.register.BuildOptions;
+import dev.cadastro.register.PublishedIndex;
+import dev.cadastro.register.RegisterIndexBuilder;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Loads a monthly dump into a new generation of the register index and publishes it: the structure is
+ * checked and the lookup tables read first, the establishments are built beside the serving index
+ * (the register's staging directory), and only a complete read is published, atomically, after the
+ * register verified the document count and checksum. Any failure (a structural fault, a crash, a kill)
+ * leaves the previously published index serving, complete.
+ */
+public final class DumpLoader {
+    private static final System.Logger LOG = System.getLogger(DumpLoader.class.getName());
+
+    private DumpLoader() {}
+
+    /** The result of a load: what was read and what was published. */
+    public record Result(LoadSummary summary, PublishedIndex published) {}
+
+    /**
+     * Loads {@code options.dump()} into the register index under {@code indexRoot}.
+     *
+     * @throws StructuralFaultException when the dump is unusable; nothing is published
+     * @throws LoaderException when the index could not be written; nothing is published
+     */
+    public static Result load(LoadOptions options, Path indexRoot, BuildOptions buildOptions) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(indexRoot, "indexRoot");
+        DumpReader reader = DumpReader.open(options);
+        try (RegisterIndexBuilder builder = RegisterIndexBuilder.create(indexRoot, reader.lookups(), buildOptions)) {
+            LoadSummary summary = reader.readInto(builder::add);
+            if (builder.added() != summary.establishments()) {
+                throw new LoaderException("the index received " + builder.added()
+                        + " establishments, the reader handed " + summary.establishments() + "; not published");
+            }
+            String label = "Receita Federal dump " + reader.dateCode() + " ("
+                    + options.dump().toAbsolutePath().normalize() + ")"
+                    + (options.debt() == null ? "" : " with PGFN debt");
+            PublishedIndex published = builder.publish(label);
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "published {0} establishments at {1}",
+                    published.documents(),
+                    published.path());
+            LoadSummary done = new LoadSummary(
+                    summary.dateCode(),
+                    summary.families(),
+                    summary.notes(),
+                    summary.establishments(),
+                    summary.elapsed(),
+                    summary.rejectsFile(),
+                    "generation " + published.generation() + " at " + published.path() + ", " + published.documents()
+                            + " documents");
+            return new Result(done, published);
+        }
+    }
+
+    /** Build options suited to a load with these loader options: one indexing thread per loader index thread. */
+    public static BuildOptions buildOptionsFor(LoadOptions options, long expectedCount) {
+        return BuildOptions.builder()
+                .indexingThreads(options.indexThreads())
+                .expectedCount(expectedCount)
+                .build();
+    }
+}

@@ -1,0 +1,473 @@
+package dev.cadastro.loader;
+
+import dev.cadastro.core.register.Establishment;
+import dev.cadastro.core.register.Lookups;
+import dev.cadastro.loader.LoadSummary.FamilyCount;
+import dev.cadastro.loader.internal.Arena;
+import dev.cadastro.loader.internal.CompanyStore;
+import dev.cadastro.loader.internal.CsvReader;
+import dev.cadastro.loader.internal.DebtReader;
+import dev.cadastro.loader.internal.DumpFile;
+import dev.cadastro.loader.internal.DumpFolder;
+import dev.cadastro.loader.internal.EstablishmentAssembler;
+import dev.cadastro.loader.internal.Family;
+import dev.cadastro.loader.internal.RejectsLog;
+import dev.cadastro.loader.internal.RootSet;
+import dev.cadastro.loader.internal.SimplesStore;
+import dev.cadastro.loader.internal.Tables;
+import dev.cadastro.loader.internal.Values;
+import dev.cadastro.loader.internal.VerifiedEntryStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Reads one monthly dump into a sink, in the order the join needs: the structure is checked and the
+ * lookup tables read when the reader is opened; then {@link #readInto} reads Empresas and Simples into
+ * off-heap stores keyed by root, flags PGFN debt, streams Estabelecimentos through the join to the sink
+ * on {@link LoadOptions#indexThreads()} threads, and finally reads the Socios ZIPs through their CRC
+ * check. Every byte comes straight from the ZIP entries.
+ *
+ * <p>A bad row goes to the rejects file and the count of its reason; a structural fault (see {@link
+ * StructuralFaultException}) stops the read with the exception.
+ */
+public final class DumpReader {
+    private static final System.Logger LOG = System.getLogger(DumpReader.class.getName());
+    private static final int TICK = 1 << 13;
+    private static final List<Establishment> POISON = List.of();
+
+    private final LoadOptions options;
+    private final DumpFolder folder;
+    private final Lookups lookups;
+    private final long[] notes = new long[Note.values().length];
+    private final Map<String, long[]> counts = new LinkedHashMap<>();
+    private final long startNanos = System.nanoTime();
+    private final long bytesTotal;
+    private final AtomicLong delivered = new AtomicLong();
+    private long bytesDone;
+    private long nextReport;
+    private String phase = "Lookups";
+
+    private DumpReader(LoadOptions options, DumpFolder folder, Lookups lookups) {
+        this.options = options;
+        this.folder = folder;
+        this.lookups = lookups;
+        this.bytesTotal = folder.size(Family.values()) + DebtReader.size(options.debt());
+    }
+
+    /** Checks the dump's structure and reads its lookup tables. */
+    public static DumpReader open(LoadOptions options) {
+        DumpFolder folder = DumpFolder.scan(options.dump());
+        Map<Family, Map<String, String>> tables = new EnumMap<>(Family.class);
+        for (Family f : Family.values()) {
+            if (f.isLookup()) {
+                try (CsvReader r = new CsvReader(VerifiedEntryStream.open(folder.file(f)))) {
+                    tables.put(f, Tables.codeTable(r));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(
+                            "cannot read " + folder.file(f).zipName(), e);
+                }
+            }
+        }
+        DumpReader reader = new DumpReader(options, folder, Tables.lookups(tables));
+        reader.bytesDone = folder.size(
+                Family.CNAES, Family.MOTIVOS, Family.MUNICIPIOS, Family.NATUREZAS, Family.PAISES, Family.QUALIFICACOES);
+        return reader;
+    }
+
+    /** The dump's lookup tables (with the bundled IBGE codes). */
+    public Lookups lookups() {
+        return lookups;
+    }
+
+    /** The extraction date code shared by every file ({@code D60808}). */
+    public String dateCode() {
+        return folder.dateCode();
+    }
+
+    /**
+     * Reads the dump into the sink.
+     *
+     * @throws StructuralFaultException when a ZIP fails its CRC check or is corrupt
+     */
+    public LoadSummary readInto(EstablishmentSink sink) {
+        long estimated = Math.max(1024, folder.size(Family.ESTABELECIMENTOS) / 180);
+        try (RejectsLog rejects = new RejectsLog(options.rejects());
+                CompanyStore companies = new CompanyStore(new Arena(options.scratch(), "empresas"));
+                Arena simplesArena = new Arena(options.scratch(), "simples")) {
+            SimplesStore simples = new SimplesStore(simplesArena);
+            for (DumpFile f : folder.files(Family.EMPRESAS)) {
+                readEmpresas(f, companies, rejects);
+            }
+            readSimples(folder.file(Family.SIMPLES), simples, rejects);
+            RootSet debt = new RootSet();
+            if (options.debt() != null) {
+                phase = "PGFN";
+                long[] c = counts.computeIfAbsent("PGFN", k -> new long[2 + RejectReason.values().length]);
+                bytesDone += DebtReader.read(options.debt(), debt, rejects, c, notes);
+            }
+            EstablishmentAssembler assembler =
+                    new EstablishmentAssembler(companies, simples, debt, (int) Math.min(estimated, 1 << 28), notes);
+            readEstabelecimentos(assembler, sink, rejects);
+            if (options.verifyUnread()) {
+                for (DumpFile f : folder.files(Family.SOCIOS)) {
+                    drain(f);
+                }
+            } else {
+                bytesDone += folder.size(Family.SOCIOS);
+            }
+            report(true);
+        }
+        Map<String, FamilyCount> families = new LinkedHashMap<>();
+        counts.forEach((family, c) -> {
+            Map<RejectReason, Long> rejected = new EnumMap<>(RejectReason.class);
+            for (RejectReason reason : RejectReason.values()) {
+                if (c[2 + reason.ordinal()] > 0) {
+                    rejected.put(reason, c[2 + reason.ordinal()]);
+                }
+            }
+            families.put(family, new FamilyCount(c[0], c[1], rejected));
+        });
+        Map<Note, Long> noted = new EnumMap<>(Note.class);
+        for (Note n : Note.values()) {
+            if (notes[n.ordinal()] > 0) {
+                noted.put(n, notes[n.ordinal()]);
+            }
+        }
+        return new LoadSummary(folder.dateCode(), families, noted, delivered.get(), elapsed(), options.rejects(), null);
+    }
+
+    private long[] counts(Family family) {
+        return counts.computeIfAbsent(family.zipBase(), k -> new long[2 + RejectReason.values().length]);
+    }
+
+    /** Common row checks; the reason, or null when the row is well-formed. */
+    private static RejectReason shape(CsvReader r, Family family) {
+        if (r.oversized()) {
+            return RejectReason.OVERSIZED;
+        }
+        if (r.unterminated()) {
+            return RejectReason.UNTERMINATED_QUOTE;
+        }
+        return r.fieldCount() == family.columns() ? null : RejectReason.COLUMN_COUNT;
+    }
+
+    private void reject(RejectsLog rejects, long[] c, DumpFile f, CsvReader r, RejectReason reason) {
+        c[2 + reason.ordinal()]++;
+        rejects.reject(f.entryName(), r.lineNumber(), reason, r.rawText());
+    }
+
+    private CsvReader open(DumpFile f) {
+        phase = f.family().zipBase();
+        LOG.log(System.Logger.Level.DEBUG, "reading {0} ({1})", f.zipName(), f.entryName());
+        return new CsvReader(VerifiedEntryStream.open(f));
+    }
+
+    private void readEmpresas(DumpFile f, CompanyStore companies, RejectsLog rejects) {
+        long[] c = counts(Family.EMPRESAS);
+        try (CsvReader r = open(f)) {
+            long base = bytesDone;
+            while (r.next()) {
+                c[0]++;
+                RejectReason bad = shape(r, Family.EMPRESAS);
+                if (bad == null) {
+                    byte[] b = r.bytes();
+                    int cs = r.start(4);
+                    int cl = r.length(4);
+                    long capital = Values.capitalCentavos(b, cs, cl);
+                    bad = switch (companies.add(r, capital)) {
+                        case ADDED -> {
+                            if (capital == Values.NO_CAPITAL && cl > 0) {
+                                notes[
+                                        (isPlaceholder(b, cs, cl) ? Note.CAPITAL_PLACEHOLDER : Note.CAPITAL_INVALID)
+                                                .ordinal()]++;
+                            }
+                            yield null;
+                        }
+                        case DUPLICATE -> RejectReason.DUPLICATE;
+                        case INVALID_ROOT -> RejectReason.INVALID_CNPJ;
+                        case FIELD_TOO_LONG -> RejectReason.FIELD_TOO_LONG;
+                    };
+                }
+                if (bad == null) {
+                    c[1]++;
+                } else {
+                    reject(rejects, c, f, r, bad);
+                }
+                if ((c[0] & (TICK - 1)) == 0) {
+                    bytesDone = base + r.bytesRead();
+                    report(false);
+                }
+            }
+            bytesDone = base + r.bytesRead();
+            notes[Note.BLANK_LINE.ordinal()] += r.blankLines();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + f.zipName(), e);
+        }
+    }
+
+    private static boolean isPlaceholder(byte[] b, int s, int len) {
+        int digits = 0;
+        for (int i = s; i < s + len && b[i] != ',' && b[i] != '.'; i++) {
+            if (b[i] != '9') {
+                return false;
+            }
+            digits++;
+        }
+        return digits == 12;
+    }
+
+    private void readSimples(DumpFile f, SimplesStore simples, RejectsLog rejects) {
+        long[] c = counts(Family.SIMPLES);
+        try (CsvReader r = open(f)) {
+            long base = bytesDone;
+            while (r.next()) {
+                c[0]++;
+                RejectReason bad = shape(r, Family.SIMPLES);
+                if (bad == null) {
+                    byte[] b = r.bytes();
+                    int result = simples.add(
+                            b,
+                            r.start(0),
+                            r.length(0),
+                            SimplesStore.flag(b, r.start(1), r.length(1)),
+                            date(r, 2),
+                            date(r, 3),
+                            SimplesStore.flag(b, r.start(4), r.length(4)),
+                            date(r, 5),
+                            date(r, 6));
+                    bad = result == 0 ? null : result < 0 ? RejectReason.INVALID_CNPJ : RejectReason.DUPLICATE;
+                }
+                if (bad == null) {
+                    c[1]++;
+                } else {
+                    reject(rejects, c, f, r, bad);
+                }
+                if ((c[0] & (TICK - 1)) == 0) {
+                    bytesDone = base + r.bytesRead();
+                    report(false);
+                }
+            }
+            bytesDone = base + r.bytesRead();
+            notes[Note.BLANK_LINE.ordinal()] += r.blankLines();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + f.zipName(), e);
+        }
+    }
+
+    private int date(CsvReader r, int field) {
+        byte[] b = r.bytes();
+        int s = r.start(field);
+        int len = r.length(field);
+        int day = Values.epochDay(b, s, len);
+        if (day == Values.NO_DATE && !(len == 0 || (len == 1 && b[s] == '0') || (len == 8 && allZero(b, s)))) {
+            notes[Note.DATE_INVALID.ordinal()]++;
+        }
+        return day;
+    }
+
+    private static boolean allZero(byte[] b, int s) {
+        for (int i = s; i < s + 8; i++) {
+            if (b[i] != '0') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void readEstabelecimentos(EstablishmentAssembler assembler, EstablishmentSink sink, RejectsLog rejects) {
+        long[] c = counts(Family.ESTABELECIMENTOS);
+        int threads = options.indexThreads();
+        BlockingQueue<List<Establishment>> queue = new ArrayBlockingQueue<>(threads * 4);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> index(queue, sink, failure), "loader-index-" + i);
+            t.setDaemon(true);
+            t.start();
+            workers.add(t);
+        }
+        boolean finished = false;
+        try {
+            List<Establishment> batch = new ArrayList<>(options.batchSize());
+            for (DumpFile f : folder.files(Family.ESTABELECIMENTOS)) {
+                try (CsvReader r = open(f)) {
+                    long base = bytesDone;
+                    while (r.next()) {
+                        c[0]++;
+                        RejectReason bad = shape(r, Family.ESTABELECIMENTOS);
+                        if (bad == null && !assembler.assemble(r)) {
+                            bad = assembler.rejected();
+                        }
+                        if (bad == null) {
+                            c[1]++;
+                            batch.add(assembler.establishment());
+                            if (batch.size() == options.batchSize()) {
+                                handOff(queue, batch, failure);
+                                batch = new ArrayList<>(options.batchSize());
+                            }
+                        } else {
+                            reject(rejects, c, f, r, bad);
+                        }
+                        if ((c[0] & (TICK - 1)) == 0) {
+                            bytesDone = base + r.bytesRead();
+                            report(false);
+                        }
+                    }
+                    bytesDone = base + r.bytesRead();
+                    notes[Note.BLANK_LINE.ordinal()] += r.blankLines();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read " + f.zipName(), e);
+                }
+            }
+            if (!batch.isEmpty()) {
+                handOff(queue, batch, failure);
+            }
+            finished = true;
+        } finally {
+            if (!finished) {
+                failure.compareAndSet(null, new CancellationMarker());
+                queue.clear();
+            }
+            for (int i = 0; i < threads; i++) {
+                putUninterruptibly(queue, POISON, failure);
+            }
+            for (Thread t : workers) {
+                joinUninterruptibly(t);
+            }
+        }
+        Throwable t = failure.get();
+        if (t != null && !(t instanceof CancellationMarker)) {
+            throw new LoaderException("the index rejected an establishment: " + t, t);
+        }
+    }
+
+    /** Marks a read that stopped early, so the index threads stop too. */
+    private static final class CancellationMarker extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CancellationMarker() {
+            super("the read stopped", null, false, false);
+        }
+    }
+
+    private void handOff(
+            BlockingQueue<List<Establishment>> queue, List<Establishment> batch, AtomicReference<Throwable> failure) {
+        try {
+            while (!queue.offer(batch, 100, TimeUnit.MILLISECONDS)) {
+                if (failure.get() != null) {
+                    throw new LoaderException("the index failed: " + failure.get(), failure.get());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LoaderException("the load was interrupted", e);
+        }
+        if (failure.get() != null) {
+            throw new LoaderException("the index failed: " + failure.get(), failure.get());
+        }
+    }
+
+    private static void putUninterruptibly(
+            BlockingQueue<List<Establishment>> queue, List<Establishment> item, AtomicReference<Throwable> failure) {
+        while (true) {
+            try {
+                if (queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+                if (failure.get() != null) {
+                    queue.clear();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                queue.clear();
+            }
+        }
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (t.isAlive()) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void index(
+            BlockingQueue<List<Establishment>> queue, EstablishmentSink sink, AtomicReference<Throwable> failure) {
+        try {
+            while (true) {
+                List<Establishment> batch = queue.take();
+                if (batch == POISON) {
+                    return;
+                }
+                if (failure.get() != null) {
+                    continue;
+                }
+                for (Establishment e : batch) {
+                    sink.add(e);
+                }
+                delivered.addAndGet(batch.size());
+            }
+        } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+            // Keep draining so the reader never blocks on a full queue.
+            while (true) {
+                try {
+                    if (queue.take() == POISON) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void drain(DumpFile f) {
+        phase = f.family().zipBase();
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = VerifiedEntryStream.open(f)) {
+            int n;
+            long ticks = 0;
+            while ((n = in.read(buf)) >= 0) {
+                bytesDone += n;
+                if ((++ticks & 255) == 0) {
+                    report(false);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + f.zipName(), e);
+        }
+    }
+
+    private Duration elapsed() {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    private void report(boolean force) {
+        long now = System.nanoTime();
+        if (!force && now < nextReport) {
+            return;
+        }
+        nextReport = now + options.progressInterval().toNanos();
+        options.progress().accept(new Progress(phase, bytesDone, bytesTotal, delivered.get(), elapsed()));
+    }
+}

@@ -1,0 +1,948 @@
+package dev.cadastro.loader.generate;
+
+import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.document.Ddd;
+import dev.cadastro.core.register.Establishment;
+import dev.cadastro.core.register.Establishment.Company;
+import dev.cadastro.core.register.Establishment.PhoneNumber;
+import dev.cadastro.core.register.Establishment.SimplesOption;
+import dev.cadastro.loader.internal.Family;
+import dev.cadastro.loader.internal.Tables;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * Writes a synthetic monthly dump in exactly the Receita Federal's layout: the 37 ZIPs with their real
+ * inner file names and extraction date, every field quoted, LF line ends, ISO-8859-1, the lookup tables
+ * of a real dump (bundled byte-exact), and realistic distributions: the states' shares of the register,
+ * municipalities within a state, CNAE popularity, the status mix, MEI and Simples shares, phones,
+ * e-mails, opening dates and capital. The real data's quirks ({@link Quirk}) are injected at {@link
+ * GeneratorOptions#quirkRate()}.
+ *
+ * <p>Deterministic: each of the ten parts draws from its own generator seeded from the seed and the
+ * part number, so the same options write the same bytes whatever the thread count. Memory is constant:
+ * rows stream into the ZIPs (ZIP64 when an entry passes 4 GB); the Simples rows of each part wait in a
+ * temporary file until they are concatenated, in part order, into {@code Simples.zip}.
+ */
+public final class DumpGenerator {
+    private static final int PARTS = 10;
+    private static final long ENTRY_TIME =
+            LocalDate.of(2026, 1, 1).atStartOfDay().toInstant(ZoneOffset.UTC).toEpochMilli();
+
+    private DumpGenerator() {}
+
+    /** Writes the dump into {@code out} (created when absent). */
+    public static GeneratedDump generate(Path out, GeneratorOptions options) {
+        return generate(out, options, null);
+    }
+
+    /**
+     * Writes the dump and hands every establishment a correct loader must load, as it must load it, to
+     * {@code expected} (from several threads at once; null for none).
+     */
+    public static GeneratedDump generate(Path out, GeneratorOptions options, Consumer<Establishment> expected) {
+        Objects.requireNonNull(options, "options");
+        long start = System.nanoTime();
+        String date = options.dateCode();
+        Model model = Model.load();
+        try {
+            Files.createDirectories(out);
+            for (Family f : Family.values()) {
+                if (f.isLookup()) {
+                    writeZip(out, f, 0, date, options, Tables.bundled(Tables.bundledName(f)));
+                }
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(options.threads(), r -> {
+                Thread t = new Thread(r, "generator");
+                t.setDaemon(true);
+                return t;
+            });
+            List<Future<PartResult>> futures = new ArrayList<>();
+            try {
+                for (int p = 0; p < PARTS; p++) {
+                    long share = options.establishments() / PARTS + (p < options.establishments() % PARTS ? 1 : 0);
+                    Part part = new Part(out, p, share, options, model, expected);
+                    futures.add(pool.submit(part::run));
+                }
+                long establishments = 0;
+                long rows = 0;
+                long companies = 0;
+                Map<Quirk, Long> quirks = new EnumMap<>(Quirk.class);
+                List<Path> simples = new ArrayList<>();
+                for (Future<PartResult> f : futures) {
+                    PartResult r = f.get();
+                    establishments += r.establishments;
+                    rows += r.rows;
+                    companies += r.companies;
+                    r.quirks.forEach((q, n) -> quirks.merge(q, n, Long::sum));
+                    simples.add(r.simples);
+                }
+                writeSimples(out, date, options, simples);
+                return new GeneratedDump(
+                        out,
+                        date,
+                        establishments,
+                        rows,
+                        companies,
+                        quirks,
+                        Duration.ofNanos(System.nanoTime() - start));
+            } finally {
+                pool.shutdownNow();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the dump into " + out, e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new UncheckedIOException("cannot write the dump into " + out, new IOException(c));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing the dump", e);
+        }
+    }
+
+    static ZipOutputStream openZip(Path out, Family family, int part, String date, GeneratorOptions options)
+            throws IOException {
+        ZipOutputStream zip = new ZipOutputStream(
+                new BufferedOutputStream(Files.newOutputStream(out.resolve(family.zipName(part))), 1 << 16));
+        zip.setLevel(options.compressionLevel());
+        zip.setMethod(ZipOutputStream.DEFLATED);
+        ZipEntry entry = new ZipEntry(family.innerName(part, date));
+        entry.setTime(ENTRY_TIME);
+        zip.putNextEntry(entry);
+        return zip;
+    }
+
+    private static void writeZip(Path out, Family f, int part, String date, GeneratorOptions o, byte[] content)
+            throws IOException {
+        try (ZipOutputStream zip = openZip(out, f, part, date, o)) {
+            zip.write(content);
+            zip.closeEntry();
+        }
+    }
+
+    private static void writeSimples(Path out, String date, GeneratorOptions o, List<Path> parts) throws IOException {
+        try (ZipOutputStream zip = openZip(out, Family.SIMPLES, 0, date, o)) {
+            for (Path p : parts) {
+                try (InputStream in = Files.newInputStream(p)) {
+                    in.transferTo(zip);
+                }
+                Files.delete(p);
+            }
+            zip.closeEntry();
+        }
+    }
+
+    private record PartResult(long establishments, long rows, long companies, Map<Quirk, Long> quirks, Path simples) {}
+
+    /** The fixed tables the distributions draw from. */
+    static final class Model {
+        final String[] ufs;
+        final double[] ufCumulative;
+        final Map<String, String[]> municipios = new HashMap<>();
+        final Map<String, double[]> municipioCumulative = new HashMap<>();
+        final Map<String, int[]> ddds = new HashMap<>();
+        final String[] cnaes;
+        final double[] cnaeCumulative;
+
+        private Model(String[] ufs, double[] ufCumulative, String[] cnaes, double[] cnaeCumulative) {
+            this.ufs = ufs;
+            this.ufCumulative = ufCumulative;
+            this.cnaes = cnaes;
+            this.cnaeCumulative = cnaeCumulative;
+        }
+
+        static Model load() {
+            String[] ufs = {
+                "SP", "MG", "RJ", "PR", "RS", "BA", "SC", "GO", "PE", "CE", "PA", "ES", "MT", "DF", "MA", "MS", "PB",
+                "RN", "AM", "AL", "PI", "RO", "SE", "TO", "AC", "AP", "RR"
+            };
+            double[] shares = {
+                28.5, 10.8, 8.5, 6.8, 6.4, 5.0, 4.7, 3.5, 3.1, 3.0, 2.2, 2.1, 1.9, 1.8, 1.7, 1.4, 1.3, 1.2, 1.2, 1.0,
+                1.0, 0.8, 0.7, 0.7, 0.3, 0.3, 0.3
+            };
+            // Popular main activities first (retail clothing, hairdressers, snack bars, ...), then the rest.
+            List<String> popular = List.of(
+                    "4781400", "9602501", "5611203", "4712100", "7319002", "4399103", "8219999", "5620104", "4751201",
+                    "4930202", "4744099", "8211300", "5611201", "9430800", "4723700", "8599604", "4520001", "9511800",
+                    "4321500", "4772500");
+            List<String> all = new ArrayList<>(popular);
+            String cnaeText = new String(Tables.bundled("Cnaes.csv"), StandardCharsets.ISO_8859_1);
+            for (String line : cnaeText.split("\n")) {
+                if (line.length() > 9 && line.charAt(0) == '"') {
+                    String code = line.substring(1, 8);
+                    if (!popular.contains(code)) {
+                        all.add(code);
+                    }
+                }
+            }
+            double[] w = new double[all.size()];
+            for (int i = 0; i < w.length; i++) {
+                w[i] = 1.0 / Math.pow(i + 1, 0.9);
+            }
+            Model m = new Model(ufs, cumulative(shares), all.toArray(String[]::new), cumulative(w));
+            Map<String, List<String>> byUf = new HashMap<>();
+            String ibge = new String(Tables.bundled("municipios-receita-ibge.csv"), StandardCharsets.UTF_8);
+            boolean header = true;
+            for (String line : ibge.split("\r?\n")) {
+                if (header) {
+                    header = false;
+                    continue;
+                }
+                String[] c = line.split(";", -1);
+                if (c.length >= 5 && !c[4].isEmpty()) {
+                    byUf.computeIfAbsent(c[4], k -> new ArrayList<>()).add(c[0]);
+                }
+            }
+            SplittableRandom fixed = new SplittableRandom(42);
+            for (String uf : ufs) {
+                List<String> list = new ArrayList<>(byUf.getOrDefault(uf, List.of()));
+                for (int i = list.size() - 1; i > 0; i--) {
+                    int j = fixed.nextInt(i + 1);
+                    String t = list.get(i);
+                    list.set(i, list.get(j));
+                    list.set(j, t);
+                }
+                double[] mw = new double[list.size()];
+                for (int i = 0; i < mw.length; i++) {
+                    mw[i] = 1.0 / (i + 1);
+                }
+                m.municipios.put(uf, list.toArray(String[]::new));
+                m.municipioCumulative.put(uf, cumulative(mw));
+            }
+            Map<String, List<Integer>> ddd = new HashMap<>();
+            for (int d : Ddd.all()) {
+                ddd.computeIfAbsent(Ddd.uf(d), k -> new ArrayList<>()).add(d);
+            }
+            ddd.forEach((uf, list) ->
+                    m.ddds.put(uf, list.stream().mapToInt(Integer::intValue).toArray()));
+            return m;
+        }
+
+        static double[] cumulative(double[] w) {
+            double[] c = new double[w.length];
+            double sum = 0;
+            for (int i = 0; i < w.length; i++) {
+                sum += w[i];
+                c[i] = sum;
+            }
+            for (int i = 0; i < c.length; i++) {
+                c[i] /= sum;
+            }
+            return c;
+        }
+
+        static int pick(double[] cumulative, SplittableRandom rng) {
+            double u = rng.nextDouble();
+            int lo = 0;
+            int hi = cumulative.length - 1;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (cumulative[mid] < u) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+    }
+
+    /** One of the ten parts: Empresas{n}, Estabelecimentos{n}, Socios{n} and its share of Simples. */
+    private static final class Part {
+        private static final String[] FIRST = {
+            "MARIA",
+            "JOSE",
+            "ANA",
+            "JOAO",
+            "ANTONIO",
+            "FRANCISCO",
+            "CARLOS",
+            "PAULO",
+            "PEDRO",
+            "LUCAS",
+            "LUIZ",
+            "MARCOS",
+            "LUIS",
+            "GABRIEL",
+            "RAFAEL",
+            "DANIEL",
+            "MARCELO",
+            "BRUNO",
+            "EDUARDO",
+            "FELIPE",
+            "JULIANA",
+            "MARCIA",
+            "FERNANDA",
+            "PATRICIA",
+            "ALINE",
+            "SANDRA",
+            "CAMILA",
+            "AMANDA",
+            "BRUNA",
+            "JESSICA",
+            "LETICIA",
+            "JULIA",
+            "LUCIANA",
+            "VANESSA",
+            "MARIANA",
+            "GABRIELA",
+            "VERA",
+            "VITORIA",
+            "LARISSA",
+            "CLAUDIA",
+            "CONCEIÇÃO",
+            "JOÃO",
+            "MÁRCIO",
+            "ANDRÉ",
+            "SEBASTIÃO"
+        };
+        private static final String[] LAST = {
+            "SILVA",
+            "SANTOS",
+            "OLIVEIRA",
+            "SOUZA",
+            "RODRIGUES",
+            "FERREIRA",
+            "ALVES",
+            "PEREIRA",
+            "LIMA",
+            "GOMES",
+            "COSTA",
+            "RIBEIRO",
+            "MARTINS",
+            "CARVALHO",
+            "ALMEIDA",
+            "LOPES",
+            "SOARES",
+            "FERNANDES",
+            "VIEIRA",
+            "BARBOSA",
+            "ROCHA",
+            "DIAS",
+            "NASCIMENTO",
+            "ANDRADE",
+            "MOREIRA",
+            "NUNES",
+            "MARQUES",
+            "MACHADO",
+            "MENDES",
+            "FREITAS",
+            "CARDOSO",
+            "RAMOS",
+            "GONÇALVES",
+            "SANTANA",
+            "TEIXEIRA",
+            "ARAÚJO",
+            "CONCEIÇÃO",
+            "JESUS"
+        };
+        private static final String[] BUSINESS = {
+            "COMERCIO",
+            "SERVICOS",
+            "TRANSPORTES",
+            "CONSTRUTORA",
+            "DISTRIBUIDORA",
+            "INDUSTRIA",
+            "CONSULTORIA",
+            "TECNOLOGIA",
+            "ALIMENTOS",
+            "CONFECCOES",
+            "MATERIAIS DE CONSTRUCAO",
+            "AUTO PECAS",
+            "FARMACIA",
+            "PADARIA",
+            "RESTAURANTE",
+            "BAR E LANCHONETE",
+            "MERCADO",
+            "EVENTOS",
+            "ENGENHARIA",
+            "LOGISTICA",
+            "EDUCACAO",
+            "SAUDE",
+            "ODONTOLOGIA",
+            "IMOVEIS",
+            "INFORMATICA",
+            "AGROPECUARIA",
+            "CALÇADOS",
+            "ÓTICA"
+        };
+        private static final String[] FANTASY = {
+            "BOM PRECO", "SAO JORGE", "NOVA ERA", "PRIMAVERA", "ESTRELA", "CENTRAL", "DO POVO", "BRASIL",
+            "PONTO CERTO", "BELA VISTA", "SANTA LUZIA", "PROGRESSO", "UNIAO", "REAL", "DOIS IRMAOS", "AMIGO",
+            "PARAÍSO", "SÃO JOSÉ", "AÇAÍ", "PÃO QUENTE"
+        };
+        private static final String[] STREET_TYPES = {
+            "RUA", "AVENIDA", "TRAVESSA", "ALAMEDA", "ESTRADA", "RODOVIA", "PRACA"
+        };
+        private static final double[] STREET_TYPE_W = Model.cumulative(new double[] {60, 22, 6, 3, 4, 2, 3});
+        private static final String[] STREETS = {
+            "SETE DE SETEMBRO",
+            "QUINZE DE NOVEMBRO",
+            "BRASIL",
+            "SAO PAULO",
+            "PRINCIPAL",
+            "DAS FLORES",
+            "TIRADENTES",
+            "SANTOS DUMONT",
+            "GETULIO VARGAS",
+            "JK",
+            "DOM PEDRO II",
+            "DOS ANDRADAS",
+            "BARAO DO RIO BRANCO",
+            "PRESIDENTE VARGAS",
+            "CASTRO ALVES",
+            "RUI BARBOSA",
+            "JOSÉ BONIFÁCIO",
+            "MARECHAL DEODORO",
+            "DAS PALMEIRAS",
+            "AMAZONAS",
+            "BAHIA",
+            "MINAS GERAIS",
+            "PARANA",
+            "GOIAS"
+        };
+        private static final String[] BAIRROS = {
+            "JARDIM AMERICA", "VILA NOVA", "SAO JOSE", "SANTA CRUZ", "BELA VISTA", "BOA VISTA", "JARDIM EUROPA",
+            "VILA MARIA", "PARQUE INDUSTRIAL", "JARDIM PAULISTA", "COPACABANA", "SAVASSI", "ALDEOTA", "BOA VIAGEM",
+            "BATEL", "MOINHOS DE VENTO", "ASA NORTE", "PITUBA", "SÃO JOÃO", "CONSOLAÇÃO"
+        };
+        private static final String[] SUFFIX = {"LTDA", "LTDA", "LTDA", "EIRELI", "S.A.", "LTDA ME", "LTDA EPP"};
+        private static final String[] DOMAINS = {
+            "gmail.com", "hotmail.com", "yahoo.com.br", "outlook.com", "uol.com.br", "bol.com.br"
+        };
+        private static final String[] NATUREZAS = {
+            "2062", "2135", "2305", "2240", "3999", "2054", "2046", "2143", "3069", "1244", "2038"
+        };
+        private static final double[] NATUREZA_W =
+                Model.cumulative(new double[] {62, 9, 5, 7, 9, 2, 0.3, 1.5, 1.5, 0.4, 0.3});
+        private static final String[] SITUACOES = {"02", "08", "04", "03", "01"};
+        private static final double[] SITUACAO_W = Model.cumulative(new double[] {46, 40, 10, 1.5, 2.5});
+        private static final Quirk[] ROW_QUIRKS = {
+            Quirk.DUPLICATE_LINE,
+            Quirk.LINE_FEED_IN_FIELD,
+            Quirk.QUOTES_AND_SEPARATOR,
+            Quirk.NUL_BYTE,
+            Quirk.WIN1252_BYTES,
+            Quirk.EMPTY_DATE_VARIANT,
+            Quirk.INVALID_DATE,
+            Quirk.JUNK_PHONE,
+            Quirk.SHIFTED_COLUMN
+        };
+        private static final Quirk[] COMPANY_QUIRKS = {
+            Quirk.CAPITAL_PLACEHOLDER, Quirk.MISSING_COMPANY, Quirk.DUPLICATE_COMPANY_LINE
+        };
+
+        private final Path out;
+        private final int part;
+        private final long target;
+        private final GeneratorOptions options;
+        private final Model model;
+        private final Consumer<Establishment> expected;
+        private final SplittableRandom rng;
+        private final String date;
+        private final int maxEpochDay;
+        private final Map<Quirk, Long> quirks = new EnumMap<>(Quirk.class);
+        private final RowWriter row = new RowWriter();
+
+        Part(Path out, int part, long target, GeneratorOptions options, Model model, Consumer<Establishment> expected) {
+            this.out = out;
+            this.part = part;
+            this.target = target;
+            this.options = options;
+            this.model = model;
+            this.expected = expected;
+            this.rng = new SplittableRandom(mix(options.seed() * 31 + part));
+            this.date = options.dateCode();
+            this.maxEpochDay = (int) options.extractionDate().toEpochDay();
+        }
+
+        private static long mix(long z) {
+            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+            return z ^ (z >>> 31);
+        }
+
+        PartResult run() throws IOException {
+            Path simplesTemp = Files.createTempFile(out, "simples-part" + part + "-", ".tmp");
+            long written = 0;
+            long rows = 0;
+            long companies = 0;
+            try (ZipOutputStream empresas = openZip(out, Family.EMPRESAS, part, date, options);
+                    ZipOutputStream estabelecimentos = openZip(out, Family.ESTABELECIMENTOS, part, date, options);
+                    ZipOutputStream socios = openZip(out, Family.SOCIOS, part, date, options);
+                    OutputStream simples = new BufferedOutputStream(Files.newOutputStream(simplesTemp), 1 << 16)) {
+                OutputStream emp = new BufferedOutputStream(empresas, 1 << 16);
+                OutputStream est = new BufferedOutputStream(estabelecimentos, 1 << 16);
+                OutputStream soc = new BufferedOutputStream(socios, 1 << 16);
+                long produced = 0;
+                for (long j = 0; produced < target; j++) {
+                    long index = part + PARTS * j;
+                    int branches =
+                            rng.nextDouble() < 0.88 ? 1 : 2 + (int) Math.min(30, -Math.log(rng.nextDouble()) * 1.5);
+                    branches = (int) Math.min(branches, target - produced);
+                    long[] counts = company(index, branches, emp, est, soc, simples);
+                    produced += branches;
+                    written += counts[0];
+                    rows += counts[1];
+                    companies += counts[2];
+                }
+                emp.flush();
+                est.flush();
+                soc.flush();
+                empresas.closeEntry();
+                estabelecimentos.closeEntry();
+                socios.closeEntry();
+            }
+            return new PartResult(written, rows, companies, quirks, simplesTemp);
+        }
+
+        private void count(Quirk q) {
+            quirks.merge(q, 1L, Long::sum);
+        }
+
+        private boolean quirk() {
+            return options.quirkRate() > 0 && rng.nextDouble() < options.quirkRate();
+        }
+
+        /** The root of company {@code index}: a bijection of the index, alphanumeric for a share. */
+        private String root(long index) {
+            long s = (index * 7_654_321L + 12_345_679L) % 100_000_000L;
+            String digits = pad(s, 8);
+            if (rng.nextDouble() >= options.alphanumericShare()) {
+                return digits;
+            }
+            int mid = Integer.parseInt(digits.substring(2, 5));
+            char[] l = {(char) ('A' + mid / 676), (char) ('A' + (mid / 26) % 26), (char) ('A' + mid % 26)};
+            return digits.substring(0, 2) + new String(l) + digits.substring(5);
+        }
+
+        private String pick(String[] values) {
+            return values[rng.nextInt(values.length)];
+        }
+
+        private int day(int fromYear) {
+            int from = (int) LocalDate.of(fromYear, 1, 1).toEpochDay();
+            return from + rng.nextInt(Math.max(1, maxEpochDay - from));
+        }
+
+        private static String yyyymmdd(int epochDay) {
+            LocalDate d = LocalDate.ofEpochDay(epochDay);
+            return pad(d.getYear() * 10000L + d.getMonthValue() * 100L + d.getDayOfMonth(), 8);
+        }
+
+        /** Writes one company with its establishments; returns {establishments to load, lines, companies}. */
+        private long[] company(
+                long index, int branches, OutputStream emp, OutputStream est, OutputStream soc, OutputStream simples)
+                throws IOException {
+            String root = root(index);
+            boolean mei = rng.nextDouble() < 0.38;
+            String natureza = mei ? "2135" : NATUREZAS[Model.pick(NATUREZA_W, rng)];
+            String owner = pick(FIRST) + " " + pick(LAST) + " " + pick(LAST);
+            String razao;
+            if (mei || natureza.equals("2135")) {
+                razao = rng.nextBoolean() ? owner + " " + pad(rng.nextLong(100_000_000_000L), 11) : owner;
+            } else if (natureza.equals("3999")) {
+                razao = "ASSOCIACAO " + pick(FANTASY) + " DE " + pick(BUSINESS);
+            } else if (natureza.equals("1244")) {
+                razao = "MUNICIPIO DE " + pick(STREETS);
+            } else {
+                razao = pick(BUSINESS) + " " + pick(FANTASY) + " " + pick(SUFFIX);
+            }
+            String qualificacao = natureza.equals("2135") ? "50" : natureza.equals("3999") ? "16" : "49";
+            long reais = mei
+                    ? 1000 + rng.nextInt(30) * 500
+                    : rng.nextDouble() < 0.08 ? 0 : (long) Math.exp(8 + rng.nextDouble() * 8);
+            long cents = rng.nextDouble() < 0.9 ? 0 : rng.nextInt(100);
+            Long capital = reais * 100 + cents;
+            String capitalText = reais + "," + (cents < 10 ? "0" : "") + cents;
+            String porte = mei ? "01" : pick(new String[] {"01", "01", "03", "05", "05", "00"});
+            String ente = natureza.startsWith("1") ? "SAO PAULO - SP" : null;
+            boolean missingCompany = false;
+            int companyCopies = 1;
+            if (quirk()) {
+                Quirk q = COMPANY_QUIRKS[rng.nextInt(COMPANY_QUIRKS.length)];
+                count(q);
+                switch (q) {
+                    case CAPITAL_PLACEHOLDER -> {
+                        capital = null;
+                        capitalText = rng.nextBoolean() ? "999999999999" : "999999999999,00";
+                    }
+                    case MISSING_COMPANY -> missingCompany = true;
+                    case DUPLICATE_COMPANY_LINE -> companyCopies = 2;
+                    default -> throw new IllegalStateException(q.name());
+                }
+            }
+            Company company = null;
+            if (!missingCompany) {
+                row.field(root)
+                        .field(razao)
+                        .field(natureza)
+                        .field(qualificacao)
+                        .field(capitalText)
+                        .field(porte)
+                        .field(ente);
+                row.end(emp, companyCopies);
+                company = new Company(razao, natureza, qualificacao, capital, porte, ente);
+            }
+            SimplesOption option = simples(root, mei, simples);
+            if (!mei && !natureza.equals("2135")) {
+                int partners = 1 + rng.nextInt(3);
+                for (int i = 0; i < partners; i++) {
+                    row.field(root)
+                            .field("2")
+                            .field(pick(FIRST) + " " + pick(LAST))
+                            .field("***" + pad(rng.nextInt(1_000_000), 6) + "**")
+                            .field("49")
+                            .field(yyyymmdd(day(1990)))
+                            .field(null)
+                            .field("***000000**")
+                            .field(null)
+                            .field("00")
+                            .field(Integer.toString(2 + rng.nextInt(7)));
+                    row.end(soc, 1);
+                }
+            }
+            String uf = model.ufs[Model.pick(model.ufCumulative, rng)];
+            long loaded = 0;
+            long lines = 0;
+            for (int b = 0; b < branches; b++) {
+                lines++;
+                if (establishment(root, b + 1, uf, razao, mei, company, option, est)) {
+                    loaded++;
+                }
+            }
+            return new long[] {loaded, lines, missingCompany ? 0 : 1};
+        }
+
+        private SimplesOption simples(String root, boolean mei, OutputStream out) throws IOException {
+            Boolean simplesOpt;
+            Boolean meiOpt;
+            int opcao;
+            int exclusao = Integer.MIN_VALUE;
+            int opcaoMei = Integer.MIN_VALUE;
+            int exclusaoMei = Integer.MIN_VALUE;
+            if (mei) {
+                simplesOpt = true;
+                opcao = day(2009);
+                opcaoMei = opcao;
+                meiOpt = true;
+                if (rng.nextDouble() < 0.12) {
+                    meiOpt = false;
+                    exclusaoMei = Math.min(maxEpochDay, opcaoMei + 1 + rng.nextInt(3000));
+                }
+            } else if (rng.nextDouble() < 0.45) {
+                opcao = day(2007);
+                simplesOpt = rng.nextDouble() < 0.75;
+                meiOpt = false;
+                if (!simplesOpt) {
+                    exclusao = Math.min(maxEpochDay, opcao + 1 + rng.nextInt(3000));
+                }
+            } else {
+                return null;
+            }
+            row.field(root)
+                    .field(simplesOpt ? "S" : "N")
+                    .field(yyyymmdd(opcao))
+                    .field(dateOrZeros(exclusao))
+                    .field(meiOpt ? "S" : "N")
+                    .field(dateOrZeros(opcaoMei))
+                    .field(dateOrZeros(exclusaoMei));
+            row.end(out, 1);
+            return new SimplesOption(
+                    simplesOpt, date(opcao), date(exclusao), meiOpt, date(opcaoMei), date(exclusaoMei));
+        }
+
+        private static String dateOrZeros(int day) {
+            return day == Integer.MIN_VALUE ? "00000000" : yyyymmdd(day);
+        }
+
+        private static LocalDate date(int day) {
+            return day == Integer.MIN_VALUE ? null : LocalDate.ofEpochDay(day);
+        }
+
+        /** Writes one Estabelecimentos line; true when a loader must load it. */
+        private boolean establishment(
+                String root,
+                int order,
+                String uf,
+                String razao,
+                boolean mei,
+                Company company,
+                SimplesOption option,
+                OutputStream out)
+                throws IOException {
+            Quirk q = null;
+            if (quirk()) {
+                q = ROW_QUIRKS[rng.nextInt(ROW_QUIRKS.length)];
+                count(q);
+            }
+            Cnpj cnpj = Cnpj.withCheckDigits(root + pad(order, 4));
+            boolean head = order == 1;
+            String fantasia =
+                    rng.nextDouble() < 0.45 ? pick(FANTASY) + (rng.nextBoolean() ? " " + pick(BUSINESS) : "") : null;
+            byte[] fantasiaRaw = null;
+            if (q == Quirk.QUOTES_AND_SEPARATOR) {
+                fantasia = "BAR \"DO " + pick(FIRST) + "\"; LANCHES \"24H\"";
+            } else if (q == Quirk.WIN1252_BYTES) {
+                fantasia = "LOJA \u201CBOA\u201D \u2013 " + pick(FANTASY);
+            }
+            String situacao = SITUACOES[Model.pick(SITUACAO_W, rng)];
+            int abertura = rng.nextDouble() < 0.6 ? day(2015) : day(1960);
+            int dataSituacao = situacao.equals("02") ? abertura : Math.min(maxEpochDay, abertura + rng.nextInt(4000));
+            String dataSituacaoText = yyyymmdd(dataSituacao);
+            LocalDate dataSituacaoValue = LocalDate.ofEpochDay(dataSituacao);
+            if (q == Quirk.EMPTY_DATE_VARIANT) {
+                dataSituacaoText = rng.nextBoolean() ? "0" : "00000000";
+                dataSituacaoValue = null;
+            }
+            String aberturaText = yyyymmdd(abertura);
+            LocalDate aberturaValue = LocalDate.ofEpochDay(abertura);
+            if (q == Quirk.INVALID_DATE) {
+                aberturaText = switch (rng.nextInt(3)) {
+                    case 0 -> "2021221";
+                    case 1 -> "02020315";
+                    default -> "41000101";
+                };
+                aberturaValue = null;
+            }
+            String motivo = switch (situacao) {
+                case "02" -> "00";
+                case "08" -> "01";
+                case "04" -> rng.nextBoolean() ? "63" : "71";
+                case "03" -> "60";
+                default -> "73";
+            };
+            boolean abroad = rng.nextDouble() < 0.0005;
+            String cidadeExterior = abroad ? "MIAMI" : null;
+            String pais = abroad ? "249" : null;
+            String ufRow = abroad ? "EX" : uf;
+            String municipio;
+            if (abroad) {
+                municipio = "9707";
+            } else {
+                String[] ms = model.municipios.get(uf);
+                municipio = ms[Model.pick(model.municipioCumulative.get(uf), rng)];
+            }
+            String cnae = model.cnaes[Model.pick(model.cnaeCumulative, rng)];
+            List<String> secundarios = new ArrayList<>();
+            if (rng.nextDouble() < 0.5) {
+                int n = 1 + rng.nextInt(5);
+                for (int i = 0; i < n; i++) {
+                    String c = model.cnaes[Model.pick(model.cnaeCumulative, rng)];
+                    if (!secundarios.contains(c)) {
+                        secundarios.add(c);
+                    }
+                }
+            }
+            String tipo = STREET_TYPES[Model.pick(STREET_TYPE_W, rng)];
+            String logradouro = pick(STREETS);
+            byte[] logradouroRaw = null;
+            if (q == Quirk.NUL_BYTE) {
+                byte[] text = logradouro.getBytes(StandardCharsets.ISO_8859_1);
+                logradouroRaw = new byte[text.length + 1];
+                int at = 1 + rng.nextInt(text.length - 1);
+                System.arraycopy(text, 0, logradouroRaw, 0, at);
+                System.arraycopy(text, at, logradouroRaw, at + 1, text.length - at);
+            }
+            String numero = rng.nextDouble() < 0.08 ? "S/N" : Integer.toString(1 + rng.nextInt(3000));
+            String complemento =
+                    rng.nextDouble() < 0.3 ? (rng.nextBoolean() ? "SALA " : "LOJA ") + (1 + rng.nextInt(300)) : null;
+            if (q == Quirk.LINE_FEED_IN_FIELD) {
+                complemento = "BLOCO " + (1 + rng.nextInt(9)) + "\nSALA " + (1 + rng.nextInt(300));
+            }
+            String bairro = rng.nextDouble() < 0.2 ? "CENTRO" : pick(BAIRROS);
+            String cep = pad(rng.nextInt(100_000_000), 8);
+            int[] ddds = model.ddds.getOrDefault(uf, new int[] {11});
+            List<PhoneNumber> phones = new ArrayList<>(2);
+            String[] phoneText = new String[6];
+            if (rng.nextDouble() < 0.72) {
+                phone(ddds, phones, phoneText, 0, q == Quirk.JUNK_PHONE);
+                if (rng.nextDouble() < 0.18) {
+                    phone(ddds, phones, phoneText, 2, false);
+                }
+            } else if (q == Quirk.JUNK_PHONE) {
+                phone(ddds, phones, phoneText, 0, true);
+            }
+            PhoneNumber fax = null;
+            if (rng.nextDouble() < 0.04) {
+                List<PhoneNumber> f = new ArrayList<>(1);
+                phone(ddds, f, phoneText, 4, false);
+                fax = f.isEmpty() ? null : f.get(0);
+            }
+            String email = null;
+            String emailText = null;
+            if (rng.nextDouble() < 0.42) {
+                email = owner(razao).toLowerCase(Locale.ROOT) + (rng.nextInt(100)) + "@" + pick(DOMAINS);
+                emailText = rng.nextDouble() < 0.3 ? email.toUpperCase(Locale.ROOT) : email;
+            }
+            String especial = null;
+            int dataEspecial = Integer.MIN_VALUE;
+            if (rng.nextDouble() < 0.002) {
+                especial = "RECUPERACAO JUDICIAL";
+                dataEspecial = day(2010);
+            }
+            row.field(cnpj.value().substring(0, 8))
+                    .field(cnpj.order())
+                    .field(cnpj.checkDigits())
+                    .field(head ? "1" : "2");
+            if (q == Quirk.WIN1252_BYTES) {
+                row.rawField(win1252(fantasia));
+            } else {
+                row.field(fantasia);
+            }
+            row.field(situacao)
+                    .field(dataSituacaoText)
+                    .field(motivo)
+                    .field(cidadeExterior)
+                    .field(pais)
+                    .field(aberturaText)
+                    .field(cnae)
+                    .field(String.join(",", secundarios))
+                    .field(tipo);
+            if (logradouroRaw != null) {
+                row.rawField(logradouroRaw);
+            } else {
+                row.field(logradouro);
+            }
+            if (q == Quirk.SHIFTED_COLUMN) {
+                row.field(numero);
+            }
+            row.field(numero)
+                    .field(complemento)
+                    .field(bairro)
+                    .field(cep)
+                    .field(ufRow)
+                    .field(municipio);
+            for (String p : phoneText) {
+                row.field(p);
+            }
+            row.field(emailText).field(especial).field(especial == null ? null : yyyymmdd(dataEspecial));
+            row.end(out, q == Quirk.DUPLICATE_LINE ? 2 : 1);
+            if (q == Quirk.SHIFTED_COLUMN) {
+                return false;
+            }
+            if (expected != null) {
+                expected.accept(new Establishment(
+                        cnpj,
+                        head,
+                        fantasia,
+                        situacao,
+                        dataSituacaoValue,
+                        motivo,
+                        cidadeExterior,
+                        pais,
+                        aberturaValue,
+                        cnae,
+                        secundarios,
+                        tipo,
+                        logradouro,
+                        numero,
+                        complemento,
+                        bairro,
+                        cep,
+                        ufRow,
+                        municipio,
+                        phones,
+                        fax,
+                        email,
+                        especial,
+                        date(dataEspecial),
+                        company,
+                        option,
+                        false));
+            }
+            return true;
+        }
+
+        /** {@code value} in decimal, left-padded with zeros to {@code width}. */
+        static String pad(long value, int width) {
+            char[] c = new char[width];
+            long v = value;
+            for (int i = width - 1; i >= 0; i--) {
+                c[i] = (char) ('0' + v % 10);
+                v /= 10;
+            }
+            return new String(c);
+        }
+
+        private static byte[] win1252(String s) {
+            byte[] b = new byte[s.length()];
+            for (int i = 0; i < s.length(); i++) {
+                b[i] = dev.cadastro.loader.internal.Latin1.encode(s.charAt(i));
+            }
+            return b;
+        }
+
+        private static String owner(String razao) {
+            int space = razao.indexOf(' ');
+            String first = space < 0 ? razao : razao.substring(0, space);
+            char[] c = first.toCharArray();
+            for (int i = 0; i < c.length; i++) {
+                if (c[i] < 'A' || c[i] > 'Z') {
+                    c[i] = 'x';
+                }
+            }
+            return new String(c);
+        }
+
+        /** Fills phone slot {@code slot} (0, 2 or 4 of the six DDD/number fields). */
+        private void phone(int[] ddds, List<PhoneNumber> phones, String[] text, int slot, boolean junk) {
+            int ddd = ddds[rng.nextInt(ddds.length)];
+            String number;
+            boolean mobile;
+            double u = rng.nextDouble();
+            if (u < 0.5) {
+                number = "9" + pad(rng.nextInt(100_000_000), 8);
+                mobile = true;
+            } else if (u < 0.6) {
+                number = (6 + rng.nextInt(4)) + pad(rng.nextInt(10_000_000), 7);
+                mobile = true;
+            } else {
+                number = (2 + rng.nextInt(4)) + pad(rng.nextInt(10_000_000), 7);
+                mobile = false;
+            }
+            if (junk) {
+                switch (rng.nextInt(3)) {
+                    case 0 -> text[slot] = "0000";
+                    case 1 -> text[slot] = "069";
+                    default -> {
+                        text[slot] = pad(ddd, 2);
+                        number = "0";
+                    }
+                }
+                text[slot + 1] = number;
+                return;
+            }
+            text[slot] = pad(ddd, 2);
+            text[slot + 1] = number;
+            phones.add(new PhoneNumber(text[slot], number, mobile));
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.cadastro.loader.internal;
+
+/**
+ * A set of CNPJ roots: a bit per numeric root (12.5 MB, allocated on the first add) and a hash set of
+ * base-36 keys for alphanumeric ones. Used for the PGFN debt flag.
+ */
+public final class RootSet {
+    private long[] numeric;
+    private final LongHashSet alphanumeric = new LongHashSet(64);
+    private long size;
+
+    /** Adds the root at {@code s}; false when it is not 8 characters of 0-9 and A-Z. */
+    public boolean add(byte[] b, int s) {
+        long n = Keys.decimal(b, s, 8);
+        if (n >= 0) {
+            if (numeric == null) {
+                numeric = new long[100_000_000 / 64 + 1];
+            }
+            long bit = 1L << (n & 63);
+            int word = (int) (n >>> 6);
+            if ((numeric[word] & bit) == 0) {
+                numeric[word] |= bit;
+                size++;
+            }
+            return true;
+        }
+        long k = Keys.base36(b, s, 8);
+        if (k < 0) {
+            return false;
+        }
+        if (alphanumeric.add(k)) {
+            size++;
+        }
+        return true;
+    }
+
+    public boolean contains(byte[] b, int s, int len) {
+        if (len != 8) {
+            return false;
+        }
+        long n = Keys.decimal(b, s, 8);
+        if (n >= 0) {
+            return numeric != null && (numeric[(int) (n >>> 6)] & (1L << (n & 63))) != 0;
+        }
+        long k = Keys.base36(b, s, 8);
+        return k >= 0 && alphanumeric.contains(k);
+    }
+
+    public long size() {
+        return size;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.cadastro.loader;
+
+import dev.cadastro.loader.internal.Family;
+import dev.cadastro.loader.internal.Tables;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+/** Writes small dump folders for tests: the 37 ZIPs, the bundled lookup tables, chosen rows. */
+final class DumpFixture {
+    private final Map<String, byte[]> contents = new HashMap<>();
+    private String dateCode = "D60808";
+
+    static DumpFixture dump() {
+        return new DumpFixture();
+    }
+
+    /** The rows (ISO-8859-1 text) of part {@code part} of a family. */
+    DumpFixture rows(Family family, int part, String text) {
+        return bytes(family, part, text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    DumpFixture rows(Family family, String text) {
+        return rows(family, 0, text);
+    }
+
+    DumpFixture bytes(Family family, int part, byte[] bytes) {
+        contents.put(family.zipName(part), bytes);
+        return this;
+    }
+
+    /** The bytes of a test resource, byte-exact. */
+    static byte[] resource(String path) {
+        try (InputStream in = DumpFixture.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing test resource " + path);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    DumpFixture dateCode(String code) {
+        this.dateCode = code;
+        return this;
+    }
+
+    Path writeTo(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        for (Family f : Family.values()) {
+            for (int part = 0; part < f.parts(); part++) {
+                byte[] content = contents.get(f.zipName(part));
+                if (content == null) {
+                    content = f.isLookup() ? Tables.bundled(Tables.bundledName(f)) : new byte[0];
+                }
+                zip(dir.resolve(f.zipName(part)), f.innerName(part, dateCode), content);
+            }
+        }
+        return dir;
+    }
+
+    static void zip(Path file, String entryName, byte[] content) throws IOException {
+        try (OutputStream out = Files.newOutputStream(file);
+                ZipOutputStream zip = new ZipOutputStream(out)) {
+            zip.putNextEntry(new ZipEntry(entryName));
+            zip.write(content);
+            zip.closeEntry();
+        }
+    }
+
+    /** Options for a test load: one index thread, rejects and scratch under {@code work}. */
+    static LoadOptions.Builder options(Path dump, Path work) {
+        return LoadOptions.builder(dump)
+                .rejects(work.resolve("rejects.tsv"))
+                .scratch(work.resolve("scratch"))
+                .indexThreads(1);
+    }
+}
