@@ -47,20 +47,28 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
      * repeated-digits}, {@code check-digits}. Never throws for bad input.
      */
     public static Parsed<Cnpj> parse(CharSequence text) {
+        if (isValid(text)) {
+            return Parsed.valid(new Cnpj(canonical(text)));
+        }
+        return new Parsed.Invalid<>(diagnose(text));
+    }
+
+    /** The rule that text for which {@link #isValid} is false breaks. */
+    private static Violation diagnose(CharSequence text) {
         if (text == null) {
-            return Parsed.invalid(FIELD, Violation.REQUIRED, "cnpj is required");
+            return new Violation(FIELD, Violation.REQUIRED, "cnpj is required");
         }
         int from = Text.firstNonBlank(text);
         int len = Text.lastNonBlank(text) - from;
         if (len <= 0) {
-            return Parsed.invalid(FIELD, Violation.REQUIRED, "cnpj is required");
+            return new Violation(FIELD, Violation.REQUIRED, "cnpj is required");
         }
         boolean formatted = len == FORMATTED_LENGTH;
         if (len != LENGTH && !formatted) {
-            return Parsed.invalid(FIELD, Violation.FORMAT, formatMessage(text, "it has " + len + " characters"));
+            return new Violation(FIELD, Violation.FORMAT, formatMessage(text, "it has " + len + " characters"));
         }
         if (formatted && !punctuationOk(text, from)) {
-            return Parsed.invalid(
+            return new Violation(
                     FIELD, Violation.FORMAT, formatMessage(text, "the punctuation is not NN.NNN.NNN/NNNN-NN"));
         }
         char[] c = new char[LENGTH];
@@ -68,7 +76,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
             char raw = text.charAt(from + raw(i, formatted));
             char ch = upper(raw);
             if (i < BODY && !isDigitOrLetter(ch)) {
-                return Parsed.invalid(
+                return new Violation(
                         FIELD,
                         Violation.CHARACTERS,
                         "cnpj " + Text.quote(text)
@@ -76,7 +84,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
                                 + "' is neither");
             }
             if (i >= BODY && !isDigit(ch)) {
-                return Parsed.invalid(
+                return new Violation(
                         FIELD,
                         Violation.CHECK_DIGITS_NUMERIC,
                         "cnpj " + Text.quote(text) + " must end with two numeric check digits; '" + raw
@@ -85,7 +93,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
             c[i] = ch;
         }
         if (repeated(c)) {
-            return Parsed.invalid(
+            return new Violation(
                     FIELD,
                     Violation.REPEATED_DIGITS,
                     "cnpj " + Text.quote(text) + " is one digit repeated, which is never a valid CNPJ");
@@ -94,12 +102,29 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
         int dv1 = expected / 10;
         int dv2 = expected % 10;
         if (c[12] - '0' != dv1 || c[13] - '0' != dv2) {
-            return Parsed.invalid(
+            return new Violation(
                     FIELD,
                     Violation.CHECK_DIGITS,
                     "cnpj " + Text.quote(text) + " has check digits " + c[12] + c[13] + ", expected " + dv1 + dv2);
         }
-        return Parsed.valid(new Cnpj(new String(c)));
+        throw new IllegalStateException("isValid and parse disagree on " + Text.quote(text));
+    }
+
+    /**
+     * The 14 canonical characters of text that {@link #isValid} accepts; the text itself when already
+     * canonical.
+     */
+    private static String canonical(CharSequence text) {
+        int from = Text.firstNonBlank(text);
+        boolean formatted = Text.lastNonBlank(text) - from == FORMATTED_LENGTH;
+        if (!formatted && text instanceof String s && s.length() == LENGTH && isUpperCase(s)) {
+            return s;
+        }
+        char[] c = new char[LENGTH];
+        for (int i = 0; i < LENGTH; i++) {
+            c[i] = upper(text.charAt(from + raw(i, formatted)));
+        }
+        return new String(c);
     }
 
     /** Parses untrusted text, throwing {@link InvalidDocumentException} when it is not a valid CNPJ. */
@@ -126,20 +151,26 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
         }
         char first = text.charAt(from);
         boolean allSame = true;
+        int sum1 = 0;
+        int sum2 = 0;
         for (int i = 0; i < BODY; i++) {
             char ch = text.charAt(from + raw(i, formatted));
-            if (!isDigitOrLetter(upper(ch))) {
+            char up = upper(ch);
+            if (!isDigitOrLetter(up)) {
                 return false;
             }
             allSame &= ch == first;
+            int v = up - '0';
+            sum1 += v * WEIGHTS[i + 1];
+            sum2 += v * WEIGHTS[i];
         }
         char d1 = text.charAt(from + raw(12, formatted));
         char d2 = text.charAt(from + raw(13, formatted));
         if (!isDigit(d1) || !isDigit(d2) || (allSame && d1 == first && d2 == first)) {
             return false;
         }
-        int expected = checkDigits(text, from, formatted);
-        return d1 - '0' == expected / 10 && d2 - '0' == expected % 10;
+        int dv1 = Mod11.checkDigit(sum1);
+        return d1 - '0' == dv1 && d2 - '0' == Mod11.checkDigit(sum2 + dv1 * WEIGHTS[BODY]);
     }
 
     /**

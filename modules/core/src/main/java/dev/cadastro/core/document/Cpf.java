@@ -43,32 +43,39 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
      * throws for bad input.
      */
     public static Parsed<Cpf> parse(CharSequence text) {
+        if (isValid(text)) {
+            return Parsed.valid(new Cpf(canonical(text)));
+        }
+        return new Parsed.Invalid<>(diagnose(text));
+    }
+
+    /** The rule that text for which {@link #isValid} is false breaks. */
+    private static Violation diagnose(CharSequence text) {
         if (text == null) {
-            return Parsed.invalid(FIELD, Violation.REQUIRED, "cpf is required");
+            return new Violation(FIELD, Violation.REQUIRED, "cpf is required");
         }
         int from = Text.firstNonBlank(text);
         int len = Text.lastNonBlank(text) - from;
         if (len <= 0) {
-            return Parsed.invalid(FIELD, Violation.REQUIRED, "cpf is required");
+            return new Violation(FIELD, Violation.REQUIRED, "cpf is required");
         }
         boolean formatted = len == FORMATTED_LENGTH;
         if (len != LENGTH && !formatted) {
-            return Parsed.invalid(FIELD, Violation.FORMAT, formatMessage(text, "it has " + len + " characters"));
+            return new Violation(FIELD, Violation.FORMAT, formatMessage(text, "it has " + len + " characters"));
         }
         if (formatted && !punctuationOk(text, from)) {
-            return Parsed.invalid(
-                    FIELD, Violation.FORMAT, formatMessage(text, "the punctuation is not NNN.NNN.NNN-NN"));
+            return new Violation(FIELD, Violation.FORMAT, formatMessage(text, "the punctuation is not NNN.NNN.NNN-NN"));
         }
         char[] d = new char[LENGTH];
         for (int i = 0; i < LENGTH; i++) {
             char c = text.charAt(from + raw(i, formatted));
             if (c < '0' || c > '9') {
-                return Parsed.invalid(FIELD, Violation.FORMAT, formatMessage(text, "'" + c + "' is not a digit"));
+                return new Violation(FIELD, Violation.FORMAT, formatMessage(text, "'" + c + "' is not a digit"));
             }
             d[i] = c;
         }
         if (repeated(d)) {
-            return Parsed.invalid(
+            return new Violation(
                     FIELD,
                     Violation.REPEATED_DIGITS,
                     "cpf " + Text.quote(text) + " is one digit repeated, which is never a valid CPF");
@@ -77,12 +84,29 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
         int dv1 = expected / 10;
         int dv2 = expected % 10;
         if (d[9] - '0' != dv1 || d[10] - '0' != dv2) {
-            return Parsed.invalid(
+            return new Violation(
                     FIELD,
                     Violation.CHECK_DIGITS,
                     "cpf " + Text.quote(text) + " has check digits " + d[9] + d[10] + ", expected " + dv1 + dv2);
         }
-        return Parsed.valid(new Cpf(new String(d)));
+        throw new IllegalStateException("isValid and parse disagree on " + Text.quote(text));
+    }
+
+    /** The 11 digits of text that {@link #isValid} accepts; the text itself when already canonical. */
+    private static String canonical(CharSequence text) {
+        int from = Text.firstNonBlank(text);
+        int len = Text.lastNonBlank(text) - from;
+        if (len == LENGTH) {
+            if (text instanceof String s && s.length() == LENGTH) {
+                return s;
+            }
+            return text.subSequence(from, from + LENGTH).toString();
+        }
+        char[] d = new char[LENGTH];
+        for (int i = 0; i < LENGTH; i++) {
+            d[i] = text.charAt(from + raw(i, true));
+        }
+        return new String(d);
     }
 
     /** Parses untrusted text, throwing {@link InvalidDocumentException} when it is not a valid CPF. */
@@ -106,19 +130,25 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
         }
         char first = text.charAt(from);
         boolean allSame = true;
-        for (int i = 0; i < LENGTH; i++) {
+        int sum1 = 0;
+        int sum2 = 0;
+        for (int i = 0; i < BASE; i++) {
             char c = text.charAt(from + raw(i, formatted));
             if (c < '0' || c > '9') {
                 return false;
             }
             allSame &= c == first;
+            int v = c - '0';
+            sum1 += v * (10 - i);
+            sum2 += v * (11 - i);
         }
-        if (allSame) {
+        char c9 = text.charAt(from + raw(9, formatted));
+        char c10 = text.charAt(from + raw(10, formatted));
+        if (c9 < '0' || c9 > '9' || c10 < '0' || c10 > '9' || (allSame && c9 == first && c10 == first)) {
             return false;
         }
-        int expected = checkDigits(text, from, formatted);
-        return text.charAt(from + raw(9, formatted)) - '0' == expected / 10
-                && text.charAt(from + raw(10, formatted)) - '0' == expected % 10;
+        int dv1 = Mod11.checkDigit(sum1);
+        return c9 - '0' == dv1 && c10 - '0' == Mod11.checkDigit(sum2 + 2 * dv1);
     }
 
     /**
