@@ -5,6 +5,11 @@
  */
 module dev.cadastro.server {
     requires dev.cadastro.core;
+    requires dev.cadastro.http;
+    requires dev.cadastro.register;
+    requires dev.cadastro.store;
+    requires dev.cadastro.loader;
 
+    exports dev.cadastro.server;
     exports dev.cadastro.server.cli;
 }

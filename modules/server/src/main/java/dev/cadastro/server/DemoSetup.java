@@ -1,0 +1,229 @@
+package dev.cadastro.server;
+
+import dev.cadastro.core.account.Account;
+import dev.cadastro.core.account.ApiKeyIssuer;
+import dev.cadastro.core.account.Authenticator;
+import dev.cadastro.core.account.IssuedApiKey;
+import dev.cadastro.core.account.Plan;
+import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.error.CadastroException;
+import dev.cadastro.core.ledger.CreditKind;
+import dev.cadastro.core.ledger.IdempotencyKey;
+import dev.cadastro.loader.DumpLoader;
+import dev.cadastro.loader.LoadOptions;
+import dev.cadastro.loader.generate.DumpGenerator;
+import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.store.Store;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * The embedded defaults of {@code ./cadastro demo}, kept in one home folder so a second run reuses
+ * them: a synthetic dump ({@code dump/}), the register index built from it ({@code index/}), the
+ * embedded PostgreSQL ({@code db/}) and the demo account's keys ({@code demo-keys.txt}, mode 0600:
+ * keys are shown once and only their hashes are in the database, so this file is how a second run
+ * can print the curl lines again).
+ */
+public final class DemoSetup {
+    /** Establishments of the synthetic dump. */
+    public static final long DEFAULT_ESTABLISHMENTS = 200_000;
+    /** Credits the demo account starts with. */
+    public static final long DEMO_CREDITS = 100_000;
+    /** SMS credits the demo account starts with. */
+    public static final long DEMO_SMS_CREDITS = 100;
+    /** Requests per day of the demo plan. */
+    public static final long DEMO_DAILY_LIMIT = 1_000_000;
+
+    static final String KEYS_FILE = "demo-keys.txt";
+    private static final long SEED = 20260808L;
+
+    private final Path home;
+
+    public DemoSetup(Path home) {
+        this.home = home.toAbsolutePath().normalize();
+    }
+
+    public Path home() {
+        return home;
+    }
+
+    public Path index() {
+        return home.resolve("index");
+    }
+
+    public Path dump() {
+        return home.resolve("dump");
+    }
+
+    public Path database() {
+        return home.resolve("db");
+    }
+
+    public Path keysFile() {
+        return home.resolve(KEYS_FILE);
+    }
+
+    /** True when a register index was published here (the second run skips generate and load). */
+    public boolean hasIndex() {
+        return Files.exists(index().resolve("CURRENT"));
+    }
+
+    /** Generates the synthetic dump and loads it into the index, unless an index is already published. */
+    public void ensureIndex(long establishments, PrintStream out) {
+        if (hasIndex()) {
+            out.println("register: using the index in " + index());
+            return;
+        }
+        long t0 = System.nanoTime();
+        Path dump = dump();
+        Path marker = dump.resolve(".complete");
+        if (!Files.exists(marker)) {
+            out.println("register: generating a synthetic Receita Federal dump of " + establishments
+                    + " establishments in " + dump + " ...");
+            deleteTree(dump);
+            DumpGenerator.generate(
+                    dump, GeneratorOptions.builder(establishments).seed(SEED).build());
+            touch(marker);
+            out.println("register: generated in " + seconds(t0));
+        }
+        long t1 = System.nanoTime();
+        out.println("register: loading the dump into " + index() + " ...");
+        LoadOptions options = LoadOptions.builder(dump).build();
+        DumpLoader.Result result =
+                DumpLoader.load(options, index(), DumpLoader.buildOptionsFor(options, establishments));
+        out.println("register: " + result.published().documents() + " establishments indexed in " + seconds(t1));
+    }
+
+    /**
+     * The demo account's keys, one per scope: read from the keys file when it still authenticates
+     * against this database, otherwise a new demo account is created with credits and fresh keys,
+     * and the file is rewritten.
+     */
+    public Map<Scope, String> ensureAccount(Store store, Clock clock, RandomGenerator random, PrintStream out) {
+        Map<Scope, String> keys = readKeys();
+        if (keys.size() == Scope.values().length && stillValid(store, keys)) {
+            out.println("account: reusing the demo keys in " + keysFile());
+            return keys;
+        }
+        Account account = store.accounts().create("demo", new Plan("demo", DEMO_DAILY_LIMIT));
+        store.ledger()
+                .topUp(
+                        account.id(),
+                        CreditKind.CREDITS,
+                        DEMO_CREDITS,
+                        IdempotencyKey.of("demo-topup:" + account.id()),
+                        "demo credits");
+        store.ledger()
+                .topUp(
+                        account.id(),
+                        CreditKind.SMS_CREDITS,
+                        DEMO_SMS_CREDITS,
+                        IdempotencyKey.of("demo-topup-sms:" + account.id()),
+                        "demo SMS credits");
+        ApiKeyIssuer issuer = new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, random);
+        Map<Scope, String> issued = new LinkedHashMap<>();
+        for (Scope scope : Scope.values()) {
+            IssuedApiKey key = issuer.issue(account.id(), "demo " + scope.wire(), EnumSet.of(scope));
+            issued.put(scope, key.secret());
+        }
+        writeKeys(issued);
+        out.println("account: created demo account " + account.id() + " with " + DEMO_CREDITS + " credits and "
+                + issued.size() + " keys (one per scope), saved to " + keysFile());
+        return issued;
+    }
+
+    private static boolean stillValid(Store store, Map<Scope, String> keys) {
+        try {
+            new Authenticator(store.apiKeys()).authenticate(null, keys.get(Scope.EMPRESAS_READ));
+            return true;
+        } catch (CadastroException e) {
+            return false;
+        }
+    }
+
+    private Map<Scope, String> readKeys() {
+        Map<Scope, String> keys = new LinkedHashMap<>();
+        if (!Files.exists(keysFile())) {
+            return keys;
+        }
+        try {
+            for (String line : Files.readAllLines(keysFile(), StandardCharsets.UTF_8)) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String[] parts = line.strip().split("\\s+");
+                if (parts.length == 2) {
+                    Scope.fromWire(parts[0]).ifPresent(s -> keys.put(s, parts[1]));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + keysFile(), e);
+        }
+        return keys;
+    }
+
+    private void writeKeys(Map<Scope, String> keys) {
+        List<String> lines = new ArrayList<>();
+        lines.add("# Cadastro demo API keys, one per scope: <scope> <key>. Shown once by the server; keep private.");
+        keys.forEach((scope, key) -> lines.add(scope.wire() + " " + key));
+        try {
+            Files.createDirectories(home);
+            Path tmp = home.resolve(KEYS_FILE + ".tmp");
+            Files.deleteIfExists(tmp);
+            try {
+                Files.createFile(
+                        tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException e) {
+                Files.createFile(tmp);
+            } catch (FileAlreadyExistsException e) {
+                throw new IllegalStateException(e);
+            }
+            Files.write(tmp, lines, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+            Files.move(tmp, keysFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + keysFile(), e);
+        }
+    }
+
+    private static void touch(Path file) {
+        try {
+            Files.writeString(file, "");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear " + dir, e);
+        }
+    }
+
+    private static String seconds(long startNanos) {
+        Duration d = Duration.ofNanos(System.nanoTime() - startNanos);
+        return String.format("%.1f s", d.toMillis() / 1000.0);
+    }
+}

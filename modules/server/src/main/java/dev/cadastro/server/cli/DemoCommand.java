@@ -1,0 +1,107 @@
+package dev.cadastro.server.cli;
+
+import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.register.Empresa;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.server.CadastroServer;
+import dev.cadastro.server.DemoSetup;
+import dev.cadastro.store.Database;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * {@code ./cadastro demo [--home DIR] [--port P] [--establishments N]}: generates a synthetic register
+ * and loads it (first run only), starts the embedded PostgreSQL, creates a demo account with credits
+ * and one key per scope (first run only), serves the API and prints curl lines to paste.
+ */
+public final class DemoCommand implements Command {
+
+    @Override
+    public String name() {
+        return "demo";
+    }
+
+    @Override
+    public String summary() {
+        return "[--home DIR] [--port P] [--establishments N]  generate, load and serve on embedded defaults";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        ServerFlags flags = ServerFlags.parse(args, Set.of("home", "port", "establishments", "bind"));
+        DemoSetup demo = new DemoSetup(flags.path("home").orElse(Path.of(".cadastro")));
+        long establishments = flags.positive("establishments", DemoSetup.DEFAULT_ESTABLISHMENTS);
+        int port = flags.port("port", ServeCommand.DEFAULT_PORT);
+        long t0 = System.nanoTime();
+        out.println("cadastro demo: home " + demo.home());
+        demo.ensureIndex(establishments, out);
+        out.println("database: starting the embedded PostgreSQL in " + demo.database() + " ...");
+        InetSocketAddress address = new InetSocketAddress(flags.text("bind").orElse("127.0.0.1"), port);
+        CadastroServer server = CadastroServer.start(new CadastroServer.Config(
+                demo.index(),
+                Database.embedded(demo.database()),
+                address,
+                RuntimeOptions.defaults(),
+                OptionalLong.empty(),
+                Clock.systemUTC()));
+        try {
+            Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
+            printCurlLines(out, server, keys);
+            out.printf(
+                    "cadastro demo: ready in %.1f s; Ctrl-C stops (data stays in %s)%n",
+                    (System.nanoTime() - t0) / 1e9, demo.home());
+            out.flush();
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        ServeCommand.awaitShutdown(server);
+        return 0;
+    }
+
+    private static void printCurlLines(PrintStream out, CadastroServer server, Map<Scope, String> keys) {
+        String base = "http://" + ServeCommand.hostFor(server.address()) + ":" + server.port();
+        String key = keys.get(Scope.EMPRESAS_READ);
+        String other = keys.get(Scope.MAILING_READ);
+        String cnpj = sampleCnpj(server);
+        out.println();
+        out.println("Keys (also in the demo-keys.txt file, mode 0600):");
+        keys.forEach((scope, secret) -> out.printf("  %-20s %s%n", scope.wire(), secret));
+        out.println();
+        out.println("Try:");
+        out.println("  # count active companies in SP (free)");
+        out.println("  curl -s -H 'Authorization: Bearer " + key + "' '" + base
+                + "/v1/empresas?ufs=SP&situacao_cadastral=02&apenas_total=true'");
+        out.println("  # a page of 5 records in SP or RJ (5 credits)");
+        out.println(
+                "  curl -s -H 'Authorization: Bearer " + key + "' '" + base + "/v1/empresas?ufs=SP&ufs=RJ&limite=5'");
+        if (cnpj != null) {
+            out.println("  # one company by CNPJ (1 credit; again today: 0)");
+            out.println("  curl -s -H 'X-API-Key: " + key + "' '" + base + "/v1/empresas/" + cnpj + "'");
+            out.println("  # the same with a key lacking empresas:read: 403 SEM_ESCOPO");
+            out.println("  curl -s -H 'X-API-Key: " + other + "' '" + base + "/v1/empresas/" + cnpj + "'");
+        }
+        out.println("  # rate-limit headers and the balance");
+        out.println("  curl -si -H 'Authorization: Bearer " + key + "' '" + base
+                + "/v1/empresas?ufs=MG&limite=1' | grep -i '^x-'");
+        out.println("  # the OpenAPI document");
+        out.println("  curl -s '" + base + "/v1/openapi.json'");
+        out.println();
+    }
+
+    private static String sampleCnpj(CadastroServer server) {
+        List<Empresa> page = server.register()
+                .search(RegisterQuery.parse(
+                        Map.of(RegisterQuery.SITUACAO_CADASTRAL, List.of("02"), RegisterQuery.LIMITE, List.of("1"))))
+                .dados();
+        return page.isEmpty() ? null : page.get(0).cnpj();
+    }
+}

@@ -1,0 +1,151 @@
+package dev.cadastro.server;
+
+import dev.cadastro.core.account.Account;
+import dev.cadastro.core.account.ApiKeyIssuer;
+import dev.cadastro.core.account.IssuedApiKey;
+import dev.cadastro.core.account.Plan;
+import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.error.Service;
+import dev.cadastro.core.ledger.CreditKind;
+import dev.cadastro.core.ledger.IdempotencyKey;
+import dev.cadastro.http.jdk.JdkHttpServerRuntime;
+import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.loader.DumpLoader;
+import dev.cadastro.loader.LoadOptions;
+import dev.cadastro.loader.generate.DumpGenerator;
+import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.store.Database;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * One real stack per test JVM: a synthetic dump generated and loaded into a real Lucene index, a real
+ * embedded PostgreSQL, the server on a free loopback port, and a second listener on the same store
+ * whose limiter allows only {@value #TIGHT_PER_MINUTE} requests a minute (for the 429 tests).
+ */
+final class ServerFixture {
+    static final int ESTABLISHMENTS = 3_000;
+    static final long TIGHT_PER_MINUTE = 3;
+    /** 2026-03-10 12:00 in America/Sao_Paulo (UTC-3). */
+    static final Instant START = Instant.parse("2026-03-10T15:00:00Z");
+
+    private static ServerFixture instance;
+
+    final TestClock clock = new TestClock(START);
+    final CadastroServer server;
+    final JdkHttpServerRuntime tight;
+    final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ApiKeyIssuer issuer;
+
+    private ServerFixture() throws IOException {
+        Path dir = Files.createTempDirectory(Path.of("target"), "e2e-");
+        Path dump = dir.resolve("dump");
+        DumpGenerator.generate(
+                dump,
+                GeneratorOptions.builder(ESTABLISHMENTS).seed(7).threads(2).build());
+        LoadOptions load = LoadOptions.builder(dump).build();
+        DumpLoader.load(load, dir.resolve("index"), DumpLoader.buildOptionsFor(load, ESTABLISHMENTS));
+        Database database = Database.builder()
+                .embedded(dir.resolve("db"))
+                .durableCommits(false)
+                .build();
+        server = CadastroServer.start(new CadastroServer.Config(
+                dir.resolve("index"),
+                database,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                RuntimeOptions.defaults(),
+                OptionalLong.of(10_000),
+                clock));
+        tight = JdkHttpServerRuntime.start(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                CadastroServer.router(
+                        server.register(), server.store(), server.store().rateLimiter(TIGHT_PER_MINUTE, clock), clock),
+                Service.COMPANY_DATA,
+                RuntimeOptions.defaults());
+        issuer = new ApiKeyIssuer(server.store().accounts(), server.store().apiKeys(), clock, new SecureRandom());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            tight.close();
+            server.close();
+        }));
+    }
+
+    static synchronized ServerFixture get() {
+        if (instance == null) {
+            try {
+                instance = new ServerFixture();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return instance;
+    }
+
+    Account account(long credits, long dailyLimit) {
+        Account a = server.store().accounts().create("e2e " + UUID.randomUUID(), new Plan("e2e", dailyLimit));
+        if (credits > 0) {
+            server.store()
+                    .ledger()
+                    .topUp(a.id(), CreditKind.CREDITS, credits, IdempotencyKey.of("e2e:" + UUID.randomUUID()), "e2e");
+        }
+        return a;
+    }
+
+    String key(Account account, Scope... scopes) {
+        Set<Scope> set = scopes.length == 0 ? EnumSet.of(Scope.EMPRESAS_READ) : EnumSet.of(scopes[0], scopes);
+        IssuedApiKey issued = issuer.issue(account.id(), "e2e", set);
+        return issued.secret();
+    }
+
+    long balance(Account account) {
+        return server.store().ledger().balance(account.id(), CreditKind.CREDITS).posted();
+    }
+
+    URI uri(String pathAndQuery) {
+        return URI.create("http://127.0.0.1:" + server.port() + pathAndQuery);
+    }
+
+    HttpResponse<String> get(String pathAndQuery, String... headers) {
+        return get(server.port(), pathAndQuery, headers);
+    }
+
+    HttpResponse<String> getTight(String pathAndQuery, String... headers) {
+        return get(tight.port(), pathAndQuery, headers);
+    }
+
+    private HttpResponse<String> get(int port, String pathAndQuery, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
+                .timeout(Duration.ofSeconds(20));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return send(b.GET().build());
+    }
+
+    HttpResponse<String> send(HttpRequest request) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
