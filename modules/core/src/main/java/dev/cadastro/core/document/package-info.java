@@ -5,11 +5,12 @@
  * dev.cadastro.core.document.Ddd area codes}, and {@link dev.cadastro.core.document.TaxId}, which
  * reads either a CPF or a CNPJ by its shape.
  *
- * <p>Every type offers the same three doors: {@code parse(text)} turns untrusted text into a {@link
+ * <p>Every type offers the same two doors for untrusted text: {@code parse(text)} returns a {@link
  * dev.cadastro.core.document.Parsed} value or a {@link dev.cadastro.core.document.Violation} that
  * names the field, the rule (a stable token such as {@code check-digits}) and the value; {@code
- * of(text)} throws {@link dev.cadastro.core.document.InvalidDocumentException} instead; and the
- * static {@code isValid(text)} answers yes or no without allocating, for hot paths. A value's own
- * constructor accepts only its canonical form.
+ * of(text)} throws {@link dev.cadastro.core.document.InvalidDocumentException} instead. {@code Cpf},
+ * {@code Cnpj} and {@code TaxId} add a static {@code isValid(text)} that follows the same rules as
+ * {@code parse} and allocates nothing, for hot paths. A value's own constructor accepts only its
+ * canonical form.
  */
 package dev.cadastro.core.document;
