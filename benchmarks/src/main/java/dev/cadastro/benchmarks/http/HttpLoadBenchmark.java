@@ -1,0 +1,392 @@
+package dev.cadastro.benchmarks.http;
+
+import dev.cadastro.core.account.Account;
+import dev.cadastro.core.account.ApiKeyIssuer;
+import dev.cadastro.core.account.Plan;
+import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.error.Service;
+import dev.cadastro.core.ledger.CreditKind;
+import dev.cadastro.core.ledger.IdempotencyKey;
+import dev.cadastro.core.register.Empresa;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.http.Response;
+import dev.cadastro.http.Router;
+import dev.cadastro.http.jdk.JdkHttpServerRuntime;
+import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.server.CadastroServer;
+import dev.cadastro.server.DemoSetup;
+import dev.cadastro.store.Database;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Load test of the whole company-data path through a real socket: {@code java.net.http.HttpClient}
+ * clients on virtual threads against {@link CadastroServer} (JDK HTTP server on virtual threads,
+ * {@code CompanyDataApi}, {@code CompanyService}, {@code LuceneRegister}, the PostgreSQL store's
+ * authenticator, rate limiter and ledger on an embedded PostgreSQL), with a fixed number of
+ * connections for a fixed time per scenario:
+ *
+ * <ul>
+ *   <li>{@code lookup}: {@code GET /v1/empresas/{cnpj}} with auth, rate limit and a ledger charge;
+ *       CNPJs drawn at random from 20,000 indexed ones, keys spread over many accounts, so most
+ *       lookups are first lookups of the day (charged 1) and some are repeats (charged 0);
+ *   <li>{@code count}: {@code GET /v1/empresas?...&apenas_total=true} (auth, rate limit, count);
+ *   <li>{@code page50}: {@code GET /v1/empresas?...&limite=50} (auth, rate limit, search, charge 50).
+ * </ul>
+ *
+ * <p>A peer measured first in the same run, {@code floor}, is the same runtime, router and client
+ * answering a 40-byte JSON constant with no authentication, no database and no index: the ceiling
+ * the HTTP stack itself leaves on this machine, against which the three scenarios are read.
+ *
+ * <p>The spec's 120 requests per minute per key would cap one key at 2 per second, so the server runs
+ * with a per-minute limit of 10 million (the limiter still counts every request in PostgreSQL) and the
+ * clients spread over {@code --accounts} accounts, one key each. After the run, each account's ledger
+ * balance must equal its top-up minus the {@code creditos_consumidos} its answers reported.
+ *
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.HttpLoadBenchmark
+ * [--home DIR] [--connections 64] [--seconds 30] [--warmup 10] [--accounts 64]
+ * [--scenarios floor,lookup,count,page50]}. The first run
+ * generates and loads a 200,000-establishment register under {@code benchmarks/data/http}.
+ */
+public final class HttpLoadBenchmark {
+    private static final Pattern CREDITS = Pattern.compile("\"creditos_consumidos\":(\\d+)");
+    private static final String[] UFS = {"SP", "RJ", "MG", "BA", "RS", "PR", "PE", "CE", "SC", "GO"};
+    private static final String[] SITUACOES = {"02", "08", "04"};
+
+    private record Options(Path home, int connections, int seconds, int warmup, int accounts, List<String> scenarios) {}
+
+    private record Client(Account account, String key) {}
+
+    private record Outcome(
+            String scenario,
+            long requests,
+            long errors,
+            double perSecond,
+            long p50,
+            long p90,
+            long p99,
+            long max,
+            Map<Integer, Long> statuses) {}
+
+    public static void main(String[] args) throws Exception {
+        Options o = parse(args);
+        PrintStream out = System.out;
+        DemoSetup data = new DemoSetup(o.home());
+        data.ensureIndex(DemoSetup.DEFAULT_ESTABLISHMENTS, out);
+        Clock clock = Clock.systemUTC();
+        try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
+                data.index(),
+                Database.builder().embedded(data.database()).poolSize(32).build(),
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                RuntimeOptions.defaults(),
+                OptionalLong.of(10_000_000),
+                clock))) {
+            List<Client> clients = clients(server, clock, o.accounts());
+            List<String> cnpjs = cnpjs(server);
+            String base = "http://127.0.0.1:" + server.port();
+            JdkHttpServerRuntime floorServer = JdkHttpServerRuntime.start(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    Router.builder(Service.COMPANY_DATA)
+                            .get("/v1/floor", r -> Response.json(200, FLOOR_BODY))
+                            .build(),
+                    Service.COMPANY_DATA,
+                    RuntimeOptions.defaults());
+            String floorBase = "http://127.0.0.1:" + floorServer.port();
+            HttpClient http = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .executor(Executors.newVirtualThreadPerTaskExecutor())
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build();
+            out.printf(
+                    "HTTP load: %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs, JDK %s%n",
+                    o.connections(),
+                    o.seconds(),
+                    o.warmup(),
+                    clients.size(),
+                    Runtime.getRuntime().availableProcessors(),
+                    Runtime.version());
+            Map<Client, LongAdder> charged = new java.util.concurrent.ConcurrentHashMap<>();
+            clients.forEach(c -> charged.put(c, new LongAdder()));
+            List<Outcome> outcomes = new ArrayList<>();
+            for (String scenario : o.scenarios()) {
+                String target = scenario.equals("floor") ? floorBase : base;
+                run(http, target, scenario, clients, cnpjs, charged, o.connections(), o.warmup(), false);
+                outcomes.add(run(http, target, scenario, clients, cnpjs, charged, o.connections(), o.seconds(), true));
+            }
+            floorServer.close();
+            out.println();
+            out.println("| scenario | requests | errors | req/s | p50 ms | p90 ms | p99 ms | max ms | statuses |");
+            out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+            for (Outcome r : outcomes) {
+                out.printf(
+                        "| %s | %d | %d | %.0f | %.2f | %.2f | %.2f | %.1f | %s |%n",
+                        r.scenario(),
+                        r.requests(),
+                        r.errors(),
+                        r.perSecond(),
+                        r.p50() / 1000.0,
+                        r.p90() / 1000.0,
+                        r.p99() / 1000.0,
+                        r.max() / 1000.0,
+                        r.statuses());
+            }
+            long mismatches = 0;
+            long totalCharged = 0;
+            for (Client c : clients) {
+                long expected = INITIAL_CREDITS - charged.get(c).sum();
+                long actual = server.store()
+                        .ledger()
+                        .balance(c.account().id(), CreditKind.CREDITS)
+                        .posted();
+                totalCharged += charged.get(c).sum();
+                if (expected != actual) {
+                    mismatches++;
+                    out.printf(
+                            "ledger MISMATCH account %s: expected %d, ledger %d%n",
+                            c.account().id(), expected, actual);
+                }
+            }
+            out.printf(
+                    "ledger: %d accounts, %d credits charged as the answers reported, %d mismatches%n",
+                    clients.size(), totalCharged, mismatches);
+        }
+    }
+
+    private static final long INITIAL_CREDITS = 1_000_000_000L;
+    private static final byte[] FLOOR_BODY =
+            "{\"creditos_consumidos\":0,\"floor\":\"constant\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    private static Outcome run(
+            HttpClient http,
+            String base,
+            String scenario,
+            List<Client> clients,
+            List<String> cnpjs,
+            Map<Client, LongAdder> charged,
+            int connections,
+            int seconds,
+            boolean measure)
+            throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        long[][] latencies = new long[connections][];
+        int[] counts = new int[connections];
+        LongAdder errors = new LongAdder();
+        Map<Integer, LongAdder> statuses = new java.util.concurrent.ConcurrentSkipListMap<>();
+        CountDownLatch done = new CountDownLatch(connections);
+        AtomicLong seedSource = new AtomicLong(42);
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int t = 0; t < connections; t++) {
+                int id = t;
+                threads.submit(() -> {
+                    SplittableRandom random = new SplittableRandom(seedSource.incrementAndGet() * 7919 + id);
+                    long[] lat = new long[1 << 16];
+                    int n = 0;
+                    try {
+                        while (System.nanoTime() < end) {
+                            Client client = clients.get(random.nextInt(clients.size()));
+                            URI uri = URI.create(base + path(scenario, random, cnpjs));
+                            HttpRequest request = HttpRequest.newBuilder(uri)
+                                    .header("Authorization", "Bearer " + client.key())
+                                    .timeout(Duration.ofSeconds(30))
+                                    .GET()
+                                    .build();
+                            long t0 = System.nanoTime();
+                            int status;
+                            String body;
+                            try {
+                                HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+                                status = r.statusCode();
+                                body = r.body();
+                            } catch (java.io.IOException e) {
+                                status = -1;
+                                body = "";
+                            }
+                            long micros = (System.nanoTime() - t0) / 1000;
+                            statuses.computeIfAbsent(status, k -> new LongAdder())
+                                    .increment();
+                            if (status != 200) {
+                                errors.increment();
+                            } else {
+                                Matcher m = CREDITS.matcher(body);
+                                if (m.find()) {
+                                    charged.get(client).add(Long.parseLong(m.group(1)));
+                                } else {
+                                    errors.increment();
+                                }
+                            }
+                            if (n == lat.length) {
+                                lat = Arrays.copyOf(lat, n * 2);
+                            }
+                            lat[n++] = micros;
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } finally {
+                        latencies[id] = lat;
+                        counts[id] = n;
+                        done.countDown();
+                    }
+                    return null;
+                });
+            }
+            done.await();
+        }
+        int total = 0;
+        for (int c : counts) {
+            total += c;
+        }
+        long[] all = new long[total];
+        int at = 0;
+        for (int t = 0; t < connections; t++) {
+            System.arraycopy(latencies[t], 0, all, at, counts[t]);
+            at += counts[t];
+        }
+        Arrays.sort(all);
+        Map<Integer, Long> statusCounts = new java.util.TreeMap<>();
+        statuses.forEach((k, v) -> statusCounts.put(k, v.sum()));
+        Outcome outcome = new Outcome(
+                scenario + (measure ? "" : " (warm-up)"),
+                total,
+                errors.sum(),
+                total / (double) seconds,
+                percentile(all, 0.50),
+                percentile(all, 0.90),
+                percentile(all, 0.99),
+                all.length == 0 ? 0 : all[all.length - 1],
+                statusCounts);
+        System.out.printf(
+                "%-18s %8d requests %6.0f req/s p50 %.2f ms p99 %.2f ms errors %d %s%n",
+                outcome.scenario(),
+                outcome.requests(),
+                outcome.perSecond(),
+                outcome.p50() / 1000.0,
+                outcome.p99() / 1000.0,
+                outcome.errors(),
+                outcome.statuses());
+        return outcome;
+    }
+
+    private static String path(String scenario, SplittableRandom random, List<String> cnpjs) {
+        return switch (scenario) {
+            case "floor" -> "/v1/floor";
+            case "lookup" -> "/v1/empresas/" + cnpjs.get(random.nextInt(cnpjs.size()));
+            case "count" -> "/v1/empresas?" + filters(random) + "&apenas_total=true";
+            case "page50" -> "/v1/empresas?" + filters(random) + "&limite=50&pagina=" + (1 + random.nextInt(3));
+            default -> throw new IllegalArgumentException(scenario);
+        };
+    }
+
+    /** One to three filters: states, a status, a year range of opening dates. */
+    private static String filters(SplittableRandom random) {
+        StringBuilder q = new StringBuilder("ufs=").append(UFS[random.nextInt(UFS.length)]);
+        if (random.nextBoolean()) {
+            q.append("&ufs=").append(UFS[random.nextInt(UFS.length)]);
+        }
+        if (random.nextBoolean()) {
+            q.append("&situacao_cadastral=").append(SITUACOES[random.nextInt(SITUACOES.length)]);
+        }
+        if (random.nextInt(3) == 0) {
+            int year = 1990 + random.nextInt(30);
+            q.append("&abertura_de=").append(LocalDate.of(year, 1, 1));
+        }
+        return q.toString();
+    }
+
+    private static long percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int i = (int) Math.ceil(p * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    private static List<Client> clients(CadastroServer server, Clock clock, int accounts) {
+        ApiKeyIssuer issuer =
+                new ApiKeyIssuer(server.store().accounts(), server.store().apiKeys(), clock, new SecureRandom());
+        List<Client> clients = new ArrayList<>();
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        for (int i = 0; i < accounts; i++) {
+            Account a = server.store().accounts().create("bench " + run + " " + i, new Plan("bench", 1_000_000_000L));
+            server.store()
+                    .ledger()
+                    .topUp(
+                            a.id(),
+                            CreditKind.CREDITS,
+                            INITIAL_CREDITS,
+                            IdempotencyKey.of("bench:" + run + ":" + i),
+                            "bench");
+            clients.add(new Client(
+                    a,
+                    issuer.issue(a.id(), "bench", EnumSet.of(Scope.EMPRESAS_READ))
+                            .secret()));
+        }
+        return clients;
+    }
+
+    private static List<String> cnpjs(CadastroServer server) {
+        List<String> cnpjs = new ArrayList<>();
+        for (String uf : UFS) {
+            for (int page = 1; page <= 10 && cnpjs.size() < 20_000; page++) {
+                for (Empresa e : server.register()
+                        .search(RegisterQuery.parse(Map.of(
+                                "ufs", List.of(uf), "limite", List.of("200"), "pagina", List.of(String.valueOf(page)))))
+                        .dados()) {
+                    cnpjs.add(e.cnpj());
+                }
+            }
+        }
+        return cnpjs;
+    }
+
+    private static Options parse(String[] args) {
+        Path home = Path.of("benchmarks", "data", "http");
+        int connections = 64;
+        int seconds = 30;
+        int warmup = 10;
+        int accounts = 64;
+        List<String> scenarios = List.of("floor", "lookup", "count", "page50");
+        for (int i = 0; i < args.length; i += 2) {
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            if (v == null) {
+                throw new IllegalArgumentException(args[i] + " needs a value");
+            }
+            switch (args[i]) {
+                case "--home" -> home = Path.of(v);
+                case "--connections" -> connections = Integer.parseInt(v);
+                case "--seconds" -> seconds = Integer.parseInt(v);
+                case "--warmup" -> warmup = Integer.parseInt(v);
+                case "--accounts" -> accounts = Integer.parseInt(v);
+                case "--scenarios" -> scenarios = List.of(v.split(","));
+                default ->
+                    throw new IllegalArgumentException("unknown flag " + args[i]
+                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios");
+            }
+        }
+        return new Options(home, connections, seconds, warmup, accounts, scenarios);
+    }
+}
