@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  * @param debt optional folder of PGFN active-debt files (ZIPs or CSVs); null for none
  * @param rejects the rejects file to write
  * @param scratch folder for the join's scratch files (unlinked as soon as they are opened)
- * @param indexThreads threads handing establishments to the sink (the reader is one more)
+ * @param indexThreads threads handing establishments to the sink, besides the reader (default: the
+ *     available processors: the index writer costs several times what the reader does)
  * @param batchSize establishments per hand-off between the reader and the index threads
  * @param verifyUnread whether to read the ZIPs the index does not need (Socios) through their CRC check
  * @param progress receives a {@link Progress} every {@code progressInterval}
@@ -39,7 +40,7 @@ public record LoadOptions(
         private Path debt;
         private Path rejects;
         private Path scratch;
-        private int indexThreads = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        private int indexThreads = Runtime.getRuntime().availableProcessors();
         private int batchSize = 512;
         private boolean verifyUnread = true;
         private Consumer<Progress> progress = p -> {};

@@ -44,11 +44,11 @@ public final class CompanyStore implements Closeable {
                 || r.length(ENTE) > 0xFFFF) {
             return Added.FIELD_TOO_LONG;
         }
-        int existing = roots.get(b, r.start(0), r.length(0));
-        if (existing < 0) {
+        long id = RootMap.id(b, r.start(0), r.length(0));
+        if (id < 0) {
             return Added.INVALID_ROOT;
         }
-        if (existing > 0) {
+        if (roots.get(id) > 0) {
             return Added.DUPLICATE;
         }
         int size = 3
@@ -73,7 +73,7 @@ public final class CompanyStore implements Closeable {
         p = putLong(b, r, ENTE, p);
         int address = arena.reserve(size);
         arena.chunk(address).put(Arena.offset(address), scratch, 0, size);
-        roots.putIfAbsent(b, r.start(0), 8, address);
+        roots.putIfAbsent(id, address);
         return Added.ADDED;
     }
 
@@ -94,7 +94,12 @@ public final class CompanyStore implements Closeable {
 
     /** The company of a root, or null when the dump has no Empresas row for it. */
     public Company get(byte[] b, int s, int len) {
-        int address = roots.get(b, s, len);
+        return get(RootMap.id(b, s, len));
+    }
+
+    /** The company of a {@link RootMap#id root id}, or null when the dump has no Empresas row for it. */
+    public Company get(long rootId) {
+        int address = roots.get(rootId);
         if (address <= 0) {
             return null;
         }

@@ -38,6 +38,10 @@ public final class CsvReader implements Closeable {
     private boolean eof;
 
     private byte[] rec = new byte[1024];
+    /** Where the current record's field bytes are: the input buffer (fast path) or {@code rec}. */
+    private byte[] data = rec;
+
+    private int rawFrom = -1;
     private int recLen;
     private int[] bounds = new int[2 * 64];
     private int fields;
@@ -56,7 +60,7 @@ public final class CsvReader implements Closeable {
         this.in = in;
         this.separator = (byte) separator;
         this.maxRecordBytes = maxRecordBytes;
-        this.buf = new byte[1 << 16];
+        this.buf = new byte[1 << 18];
     }
 
     public CsvReader(InputStream in) {
@@ -78,8 +82,92 @@ public final class CsvReader implements Closeable {
         }
     }
 
+    /** Keeps at least {@link #MIN_AHEAD} bytes ahead in the buffer unless the input ends first. */
+    private void ensureAhead() throws IOException {
+        if (lim - pos >= MIN_AHEAD || eof) {
+            return;
+        }
+        int left = lim - pos;
+        System.arraycopy(buf, pos, buf, 0, left);
+        pos = 0;
+        lim = left;
+        while (lim < buf.length && !eof) {
+            int n = in.read(buf, lim, buf.length - lim);
+            if (n < 0) {
+                eof = true;
+            } else {
+                lim += n;
+                bytesRead += n;
+            }
+        }
+    }
+
+    private static final int MIN_AHEAD = 1 << 15;
+
+    /**
+     * The common case in one tight loop, without copying: a record of quoted fields separated by
+     * {@code ";"}, with no quote, line feed or NUL inside a field, ending with LF within the buffer.
+     * Anything else returns false, having consumed nothing, and the state machine reads the record.
+     */
+    private boolean fastRecord() {
+        final byte[] b = buf;
+        final int end = lim;
+        int p = pos;
+        int n = 0;
+        while (true) {
+            if (p >= end || b[p] != '"') {
+                return false;
+            }
+            int s = ++p;
+            while (p < end) {
+                byte c = b[p];
+                if (c == '"' || c == '\n' || c == 0) {
+                    break;
+                }
+                p++;
+            }
+            if (p + 2 >= end || b[p] != '"') {
+                return false;
+            }
+            byte next = b[p + 1];
+            if (next == separator) {
+                if (b[p + 2] != '"') {
+                    return false;
+                }
+            } else if (next != '\n') {
+                return false;
+            }
+            if (2 * n + 2 > bounds.length) {
+                bounds = Arrays.copyOf(bounds, bounds.length * 2);
+            }
+            bounds[2 * n] = s;
+            bounds[2 * n + 1] = p;
+            n++;
+            p += 2;
+            if (next == '\n') {
+                break;
+            }
+        }
+        recordLine = line + 1;
+        line++;
+        fields = n;
+        rawFrom = pos;
+        rawLen = p - pos;
+        data = b;
+        unterminated = false;
+        oversized = false;
+        pos = p;
+        return true;
+    }
+
     /** -1 at end of input, 0 for an empty line, 1 for a record. */
     private int readRecord() throws IOException {
+        ensureAhead();
+        if (fastRecord()) {
+            return 1;
+        }
+        data = rec;
+        rawFrom = -1;
         recLen = 0;
         rawLen = 0;
         fields = 0;
@@ -151,6 +239,20 @@ public final class CsvReader implements Closeable {
                             line++;
                         }
                         append(b);
+                        // Fast path: copy the run of ordinary bytes up to the next quote, line feed or NUL.
+                        int p = pos;
+                        int end = Math.min(lim, pos + maxRecordBytes);
+                        while (p < end) {
+                            byte c = buf[p];
+                            if (c == '"' || c == '\n' || c == 0) {
+                                break;
+                            }
+                            p++;
+                        }
+                        if (p > pos) {
+                            appendRun(pos, p - pos);
+                            pos = p;
+                        }
                     }
                 }
                 case QUOTE_SEEN -> {
@@ -239,6 +341,23 @@ public final class CsvReader implements Closeable {
         rec[recLen++] = b;
     }
 
+    /** Appends {@code n} bytes of the input buffer at {@code from} to the record and to the raw copy. */
+    private void appendRun(int from, int n) {
+        if (recLen + n > rec.length) {
+            rec = Arrays.copyOf(rec, Math.max(rec.length * 2, recLen + n));
+        }
+        System.arraycopy(buf, from, rec, recLen, n);
+        recLen += n;
+        int room = Math.min(n, maxRecordBytes - rawLen);
+        if (room > 0) {
+            if (rawLen + room > raw.length) {
+                raw = Arrays.copyOf(raw, Math.min(Math.max(raw.length * 2, rawLen + room), maxRecordBytes));
+            }
+            System.arraycopy(buf, from, raw, rawLen, room);
+            rawLen += room;
+        }
+    }
+
     private void appendRaw(byte b) {
         if (rawLen == raw.length) {
             if (rawLen >= maxRecordBytes) {
@@ -274,7 +393,7 @@ public final class CsvReader implements Closeable {
 
     /** The bytes holding the current record's fields; valid until the next {@link #next()}. */
     public byte[] bytes() {
-        return rec;
+        return data;
     }
 
     public int start(int field) {
@@ -296,7 +415,7 @@ public final class CsvReader implements Closeable {
     /** The field as text, or null when it is empty. */
     public String string(int field) {
         int len = length(field);
-        return len == 0 ? null : Latin1.decode(rec, start(field), len);
+        return len == 0 ? null : Latin1.decode(data, start(field), len);
     }
 
     /** True when the field holds exactly these ASCII characters. */
@@ -307,7 +426,7 @@ public final class CsvReader implements Closeable {
         }
         int s = start(field);
         for (int i = 0; i < len; i++) {
-            if (rec[s + i] != ascii.charAt(i)) {
+            if (data[s + i] != ascii.charAt(i)) {
                 return false;
             }
         }
@@ -351,16 +470,18 @@ public final class CsvReader implements Closeable {
 
     /** The current record as the file wrote it (quotes included, decoded), without its line end. */
     public String rawText() {
-        int n = rawLen;
-        if (n > 0 && raw[n - 1] == '\n') {
+        byte[] r = rawFrom >= 0 ? buf : raw;
+        int from = rawFrom >= 0 ? rawFrom : 0;
+        int n = from + rawLen;
+        if (n > from && r[n - 1] == '\n') {
             n--;
         }
-        if (n > 0 && raw[n - 1] == '\r') {
+        if (n > from && r[n - 1] == '\r') {
             n--;
         }
-        StringBuilder sb = new StringBuilder(n);
-        for (int i = 0; i < n; i++) {
-            sb.append(raw[i] == 0 ? '\0' : Latin1.decode(raw[i]));
+        StringBuilder sb = new StringBuilder(n - from);
+        for (int i = from; i < n; i++) {
+            sb.append(r[i] == 0 ? '\0' : Latin1.decode(r[i]));
         }
         return sb.toString();
     }

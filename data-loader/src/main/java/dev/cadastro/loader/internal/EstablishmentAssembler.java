@@ -95,8 +95,8 @@ public final class EstablishmentAssembler {
         if (!seen.add(Keys.base36(cnpj, 0, 12))) {
             return reject(RejectReason.DUPLICATE);
         }
-        int rs = r.start(BASICO);
-        var company = companies.get(b, rs, 8);
+        long root = RootMap.id(b, r.start(BASICO), 8);
+        var company = companies.get(root);
         if (company == null) {
             notes[Note.COMPANY_MISSING.ordinal()]++;
         }
@@ -135,8 +135,8 @@ public final class EstablishmentAssembler {
                 r.string(SITUACAO_ESPECIAL),
                 Values.date(date(r, DATA_SITUACAO_ESPECIAL)),
                 company,
-                simples.get(b, rs, 8),
-                debt.contains(b, rs, 8));
+                simples.get(root),
+                debt.contains(root));
         rejected = null;
         return true;
     }

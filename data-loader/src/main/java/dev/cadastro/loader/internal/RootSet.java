@@ -34,6 +34,17 @@ public final class RootSet {
         return true;
     }
 
+    /** Whether the set holds the root of a {@link RootMap#id} (false for -1). */
+    public boolean contains(long id) {
+        if (id < 0) {
+            return false;
+        }
+        if (id < 100_000_000) {
+            return numeric != null && (numeric[(int) (id >>> 6)] & (1L << (id & 63))) != 0;
+        }
+        return alphanumeric.contains(id - 100_000_000);
+    }
+
     public boolean contains(byte[] b, int s, int len) {
         if (len != 8) {
             return false;

@@ -26,7 +26,11 @@ public final class SimplesStore {
      */
     public int add(
             byte[] b, int s, int len, int simples, int opcao, int exclusao, int mei, int opcaoMei, int exclusaoMei) {
-        int existing = roots.get(b, s, len);
+        long id = RootMap.id(b, s, len);
+        if (id < 0) {
+            return -1;
+        }
+        int existing = roots.get(id);
         if (existing != 0) {
             return existing;
         }
@@ -36,7 +40,7 @@ public final class SimplesStore {
         w.putInt(2, opcao).putInt(6, exclusao).putInt(10, opcaoMei).putInt(14, exclusaoMei);
         int address = arena.reserve(SIZE);
         arena.chunk(address).put(Arena.offset(address), scratch, 0, SIZE);
-        roots.putIfAbsent(b, s, len, address);
+        roots.putIfAbsent(id, address);
         return 0;
     }
 
@@ -54,7 +58,12 @@ public final class SimplesStore {
 
     /** The Simples/MEI options of a root, or null when the dump has no row for it. */
     public SimplesOption get(byte[] b, int s, int len) {
-        int address = roots.get(b, s, len);
+        return get(RootMap.id(b, s, len));
+    }
+
+    /** The Simples/MEI options of a {@link RootMap#id root id}, or null when the dump has no row for it. */
+    public SimplesOption get(long rootId) {
+        int address = roots.get(rootId);
         if (address <= 0) {
             return null;
         }

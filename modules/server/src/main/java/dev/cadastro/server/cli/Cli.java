@@ -18,7 +18,15 @@ public final class Cli {
 
     /** Every command the launcher offers, in the order the help lists them. */
     public static Cli standard() {
-        return new Cli(List.of(new ServeCommand(), new DemoCommand(), new ValidateCommand(), new AdminCommand()));
+        return new Cli(List.of(
+                new ServeCommand(),
+                new DemoCommand(),
+                new ValidateCommand(),
+                new GenerateCommand(),
+                new LoadCommand(),
+                new LookupCommand(),
+                new SearchCommand(),
+                new AdminCommand()));
     }
 
     public static void main(String[] args) {
