@@ -4,6 +4,7 @@ import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.RegisterQuery;
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +17,32 @@ import java.util.Set;
 final class ReferenceFilter {
     private final RegisterQuery q;
     private final Set<String> municipioCodes;
+    private final Set<String> ufs, bairros, ddds, cnaes, cnaes2, naturezas, situacoes, portes;
+    private final Boolean mei, simples, telefone, movel, email, divida;
+    private final LocalDate de, ate;
+    private final BigDecimal min, max;
 
     ReferenceFilter(RegisterQuery q, Lookups lookups) {
         this.q = q;
         this.municipioCodes = q.municipios().isEmpty() ? null : resolve(q, lookups);
+        this.ufs = new HashSet<>(q.ufs());
+        this.bairros = new HashSet<>(q.bairros());
+        this.ddds = new HashSet<>(q.ddds());
+        this.cnaes = new HashSet<>(q.cnaes());
+        this.cnaes2 = new HashSet<>(q.cnaesSecundarios());
+        this.naturezas = new HashSet<>(q.naturezas());
+        this.situacoes = new HashSet<>(q.situacaoCadastral());
+        this.portes = new HashSet<>(q.portes());
+        this.mei = q.mei().orElse(null);
+        this.simples = q.simples().orElse(null);
+        this.telefone = q.comTelefone().orElse(null);
+        this.movel = q.comTelefoneMovel().orElse(null);
+        this.email = q.comEmail().orElse(null);
+        this.divida = q.divida().orElse(null);
+        this.de = q.aberturaDe().orElse(null);
+        this.ate = q.aberturaAte().orElse(null);
+        this.min = q.capitalMin().orElse(null);
+        this.max = q.capitalMax().orElse(null);
     }
 
     long count(List<Establishment> rows) {
@@ -33,77 +56,73 @@ final class ReferenceFilter {
     }
 
     boolean matches(Establishment e) {
-        if (!q.ufs().isEmpty() && !q.ufs().contains(e.uf())) {
+        if (!ufs.isEmpty() && !ufs.contains(e.uf())) {
             return false;
         }
         if (municipioCodes != null && !municipioCodes.contains(e.municipio())) {
             return false;
         }
-        if (!q.bairros().isEmpty()
-                && (e.bairro() == null || !q.bairros().contains(RegisterQuery.normalizeText(e.bairro())))) {
+        if (!bairros.isEmpty() && (e.bairro() == null || !bairros.contains(RegisterQuery.normalizeText(e.bairro())))) {
             return false;
         }
-        if (!q.ddds().isEmpty()
-                && e.telefones().stream().noneMatch(p -> q.ddds().contains(p.ddd()))) {
+        if (!ddds.isEmpty() && noneIn(e, ddds)) {
             return false;
         }
-        if (!q.cnaes().isEmpty() && !q.cnaes().contains(e.cnaePrincipal())) {
+        if (!cnaes.isEmpty() && !cnaes.contains(e.cnaePrincipal())) {
             return false;
         }
-        if (!q.cnaesSecundarios().isEmpty()
-                && e.cnaesSecundarios().stream().noneMatch(q.cnaesSecundarios()::contains)) {
+        if (!cnaes2.isEmpty() && java.util.Collections.disjoint(e.cnaesSecundarios(), cnaes2)) {
             return false;
         }
         Establishment.Company c = e.company();
-        if (!q.naturezas().isEmpty() && (c == null || !q.naturezas().contains(c.naturezaJuridica()))) {
+        if (!naturezas.isEmpty() && (c == null || !naturezas.contains(c.naturezaJuridica()))) {
             return false;
         }
-        if (!q.situacaoCadastral().isEmpty() && !q.situacaoCadastral().contains(e.situacaoCadastral())) {
+        if (!situacoes.isEmpty() && !situacoes.contains(e.situacaoCadastral())) {
             return false;
         }
-        if (!q.portes().isEmpty() && (c == null || !q.portes().contains(c.porte()))) {
+        if (!portes.isEmpty() && (c == null || !portes.contains(c.porte()))) {
             return false;
         }
-        if (q.mei().isPresent() && q.mei().get() != e.isMei()) {
+        if (mei != null && mei != e.isMei()) {
             return false;
         }
-        if (q.simples().isPresent() && q.simples().get() != e.isSimples()) {
+        if (simples != null && simples != e.isSimples()) {
             return false;
         }
-        if (q.comTelefone().isPresent() && q.comTelefone().get() != e.hasPhone()) {
+        if (telefone != null && telefone != e.hasPhone()) {
             return false;
         }
-        if (q.comTelefoneMovel().isPresent() && q.comTelefoneMovel().get() != e.hasMobile()) {
+        if (movel != null && movel != e.hasMobile()) {
             return false;
         }
-        if (q.comEmail().isPresent() && q.comEmail().get() != e.hasEmail()) {
+        if (email != null && email != e.hasEmail()) {
             return false;
         }
-        if (q.divida().isPresent() && q.divida().get() != e.divida()) {
+        if (divida != null && divida != e.divida()) {
             return false;
         }
-        if (q.aberturaDe().isPresent() || q.aberturaAte().isPresent()) {
-            if (e.dataAbertura() == null) {
-                return false;
-            }
-            if (q.aberturaDe().isPresent()
-                    && e.dataAbertura().isBefore(q.aberturaDe().get())) {
-                return false;
-            }
-            if (q.aberturaAte().isPresent()
-                    && e.dataAbertura().isAfter(q.aberturaAte().get())) {
+        if (de != null || ate != null) {
+            LocalDate d = e.dataAbertura();
+            if (d == null || (de != null && d.isBefore(de)) || (ate != null && d.isAfter(ate))) {
                 return false;
             }
         }
-        if (q.capitalMin().isPresent() || q.capitalMax().isPresent()) {
+        if (min != null || max != null) {
             if (c == null || c.capitalSocialCentavos() == null) {
                 return false;
             }
             BigDecimal reais = BigDecimal.valueOf(c.capitalSocialCentavos(), 2);
-            if (q.capitalMin().isPresent() && reais.compareTo(q.capitalMin().get()) < 0) {
+            if ((min != null && reais.compareTo(min) < 0) || (max != null && reais.compareTo(max) > 0)) {
                 return false;
             }
-            if (q.capitalMax().isPresent() && reais.compareTo(q.capitalMax().get()) > 0) {
+        }
+        return true;
+    }
+
+    private static boolean noneIn(Establishment e, Set<String> ddds) {
+        for (Establishment.PhoneNumber p : e.telefones()) {
+            if (ddds.contains(p.ddd())) {
                 return false;
             }
         }
