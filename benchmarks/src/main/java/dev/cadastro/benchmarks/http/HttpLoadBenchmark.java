@@ -45,8 +45,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Load test of the whole company-data path through a real socket: {@code java.net.http.HttpClient}
- * clients on virtual threads against {@link CadastroServer} (JDK HTTP server on virtual threads,
+ * Load test of the whole company-data path through a real socket: clients on virtual threads, each
+ * with its own keep-alive connection ({@link RawHttpConnection} by default, or {@code --client jdk} for
+ * one shared {@code java.net.http.HttpClient}), against {@link CadastroServer} (JDK HTTP server on virtual threads,
  * {@code CompanyDataApi}, {@code CompanyService}, {@code LuceneRegister}, the PostgreSQL store's
  * authenticator, rate limiter and ledger on an embedded PostgreSQL), with a fixed number of
  * connections for a fixed time per scenario:
@@ -70,7 +71,7 @@ import java.util.regex.Pattern;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.HttpLoadBenchmark
  * [--home DIR] [--connections 64] [--seconds 30] [--warmup 10] [--accounts 64]
- * [--scenarios floor,lookup,count,page50]}. The first run
+ * [--scenarios floor,lookup,count,page50] [--client raw|jdk]}. The first run
  * generates and loads a 200,000-establishment register under {@code benchmarks/data/http}.
  */
 public final class HttpLoadBenchmark {
@@ -78,7 +79,8 @@ public final class HttpLoadBenchmark {
     private static final String[] UFS = {"SP", "RJ", "MG", "BA", "RS", "PR", "PE", "CE", "SC", "GO"};
     private static final String[] SITUACOES = {"02", "08", "04"};
 
-    private record Options(Path home, int connections, int seconds, int warmup, int accounts, List<String> scenarios) {}
+    private record Options(
+            Path home, int connections, int seconds, int warmup, int accounts, List<String> scenarios, boolean raw) {}
 
     private record Client(Account account, String key) {}
 
@@ -108,7 +110,7 @@ public final class HttpLoadBenchmark {
                 clock))) {
             List<Client> clients = clients(server, clock, o.accounts());
             List<String> cnpjs = cnpjs(server);
-            String base = "http://127.0.0.1:" + server.port();
+            int port = server.port();
             JdkHttpServerRuntime floorServer = JdkHttpServerRuntime.start(
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     Router.builder(Service.COMPANY_DATA)
@@ -116,14 +118,16 @@ public final class HttpLoadBenchmark {
                             .build(),
                     Service.COMPANY_DATA,
                     RuntimeOptions.defaults());
-            String floorBase = "http://127.0.0.1:" + floorServer.port();
+            int floorPort = floorServer.port();
             HttpClient http = HttpClient.newBuilder()
                     .version(HttpClient.Version.HTTP_1_1)
                     .executor(Executors.newVirtualThreadPerTaskExecutor())
                     .connectTimeout(Duration.ofSeconds(5))
                     .build();
             out.printf(
-                    "HTTP load: %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs, JDK %s%n",
+                    "HTTP load: %s client, %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs,"
+                            + " JDK %s%n",
+                    o.raw() ? "raw-socket" : "java.net.http",
                     o.connections(),
                     o.seconds(),
                     o.warmup(),
@@ -134,9 +138,11 @@ public final class HttpLoadBenchmark {
             clients.forEach(c -> charged.put(c, new LongAdder()));
             List<Outcome> outcomes = new ArrayList<>();
             for (String scenario : o.scenarios()) {
-                String target = scenario.equals("floor") ? floorBase : base;
-                run(http, target, scenario, clients, cnpjs, charged, o.connections(), o.warmup(), false);
-                outcomes.add(run(http, target, scenario, clients, cnpjs, charged, o.connections(), o.seconds(), true));
+                int target = scenario.equals("floor") ? floorPort : port;
+                HttpClient client = o.raw() ? null : http;
+                run(client, target, scenario, clients, cnpjs, charged, o.connections(), o.warmup(), false);
+                outcomes.add(
+                        run(client, target, scenario, clients, cnpjs, charged, o.connections(), o.seconds(), true));
             }
             floorServer.close();
             out.println();
@@ -183,7 +189,7 @@ public final class HttpLoadBenchmark {
 
     private static Outcome run(
             HttpClient http,
-            String base,
+            int port,
             String scenario,
             List<Client> clients,
             List<String> cnpjs,
@@ -206,22 +212,30 @@ public final class HttpLoadBenchmark {
                     SplittableRandom random = new SplittableRandom(seedSource.incrementAndGet() * 7919 + id);
                     long[] lat = new long[1 << 16];
                     int n = 0;
+                    RawHttpConnection raw = http == null ? new RawHttpConnection(port) : null;
                     try {
                         while (System.nanoTime() < end) {
                             Client client = clients.get(random.nextInt(clients.size()));
-                            URI uri = URI.create(base + path(scenario, random, cnpjs));
-                            HttpRequest request = HttpRequest.newBuilder(uri)
-                                    .header("Authorization", "Bearer " + client.key())
-                                    .timeout(Duration.ofSeconds(30))
-                                    .GET()
-                                    .build();
+                            String path = path(scenario, random, cnpjs);
                             long t0 = System.nanoTime();
                             int status;
                             String body;
                             try {
-                                HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
-                                status = r.statusCode();
-                                body = r.body();
+                                if (raw != null) {
+                                    RawHttpConnection.Answer a = raw.get(path, "Bearer " + client.key());
+                                    status = a.status();
+                                    body = a.body();
+                                } else {
+                                    HttpRequest request = HttpRequest.newBuilder(
+                                                    URI.create("http://127.0.0.1:" + port + path))
+                                            .header("Authorization", "Bearer " + client.key())
+                                            .timeout(Duration.ofSeconds(30))
+                                            .GET()
+                                            .build();
+                                    HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+                                    status = r.statusCode();
+                                    body = r.body();
+                                }
                             } catch (java.io.IOException e) {
                                 status = -1;
                                 body = "";
@@ -247,6 +261,9 @@ public final class HttpLoadBenchmark {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     } finally {
+                        if (raw != null) {
+                            raw.close();
+                        }
                         latencies[id] = lat;
                         counts[id] = n;
                         done.countDown();
@@ -370,6 +387,7 @@ public final class HttpLoadBenchmark {
         int warmup = 10;
         int accounts = 64;
         List<String> scenarios = List.of("floor", "lookup", "count", "page50");
+        boolean raw = true;
         for (int i = 0; i < args.length; i += 2) {
             String v = i + 1 < args.length ? args[i + 1] : null;
             if (v == null) {
@@ -382,11 +400,18 @@ public final class HttpLoadBenchmark {
                 case "--warmup" -> warmup = Integer.parseInt(v);
                 case "--accounts" -> accounts = Integer.parseInt(v);
                 case "--scenarios" -> scenarios = List.of(v.split(","));
+                case "--client" -> {
+                    if (!v.equals("raw") && !v.equals("jdk")) {
+                        throw new IllegalArgumentException("--client " + v + ": raw or jdk");
+                    }
+                    raw = v.equals("raw");
+                }
                 default ->
-                    throw new IllegalArgumentException("unknown flag " + args[i]
-                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios");
+                    throw new IllegalArgumentException(
+                            "unknown flag " + args[i]
+                                    + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client");
             }
         }
-        return new Options(home, connections, seconds, warmup, accounts, scenarios);
+        return new Options(home, connections, seconds, warmup, accounts, scenarios, raw);
     }
 }

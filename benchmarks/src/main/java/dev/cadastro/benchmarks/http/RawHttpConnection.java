@@ -1,0 +1,103 @@
+package dev.cadastro.benchmarks.http;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One keep-alive HTTP/1.1 connection driven by one thread: writes a GET, reads the status line, the
+ * headers and a {@code Content-Length} body. Far cheaper per request than {@code java.net.http}, so
+ * on a small machine the load generator leaves more of the cores to the server it measures.
+ * Reconnects when the server closes the connection.
+ */
+final class RawHttpConnection implements AutoCloseable {
+    /** One answer: the status and the body as text. */
+    record Answer(int status, String body) {}
+
+    private final int port;
+    private Socket socket;
+    private InputStream in;
+    private OutputStream out;
+    private final byte[] line = new byte[16 * 1024];
+
+    RawHttpConnection(int port) {
+        this.port = port;
+    }
+
+    Answer get(String pathAndQuery, String authorization) throws IOException {
+        if (socket == null) {
+            socket = new Socket(InetAddress.getLoopbackAddress(), port);
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(30_000);
+            in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+            out = new BufferedOutputStream(socket.getOutputStream(), 4 * 1024);
+        }
+        try {
+            String request = "GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + authorization
+                    + "\r\n\r\n";
+            out.write(request.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String status = readLine();
+            int code = Integer.parseInt(status.substring(9, 12));
+            int length = -1;
+            boolean close = false;
+            for (String h = readLine(); !h.isEmpty(); h = readLine()) {
+                int colon = h.indexOf(':');
+                String name = h.substring(0, colon).trim();
+                if (name.equalsIgnoreCase("Content-Length")) {
+                    length = Integer.parseInt(h.substring(colon + 1).trim());
+                } else if (name.equalsIgnoreCase("Connection")
+                        && h.substring(colon + 1).trim().equalsIgnoreCase("close")) {
+                    close = true;
+                }
+            }
+            byte[] body = length <= 0 ? new byte[0] : in.readNBytes(length);
+            if (length > 0 && body.length != length) {
+                throw new EOFException("body cut at " + body.length + " of " + length + " bytes");
+            }
+            if (close) {
+                close();
+            }
+            return new Answer(code, new String(body, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e instanceof IOException io ? io : new IOException(e);
+        }
+    }
+
+    private String readLine() throws IOException {
+        int n = 0;
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                throw new EOFException("connection closed mid-answer");
+            }
+            if (b == '\n') {
+                int end = n > 0 && line[n - 1] == '\r' ? n - 1 : n;
+                return new String(line, 0, end, StandardCharsets.ISO_8859_1);
+            }
+            if (n == line.length) {
+                throw new IOException("header line longer than " + line.length + " bytes");
+            }
+            line[n++] = (byte) b;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing a dead connection
+            }
+            socket = null;
+        }
+    }
+}
