@@ -71,8 +71,11 @@ class LedgerProperties {
             List<StatementLine> lines = ledger.statement(a, CreditKind.CREDITS, 10_000);
             long sum = lines.stream().mapToLong(StatementLine::amount).sum();
             assertEquals(b.posted(), sum, () -> "sum of entries after " + op);
-            if (!lines.isEmpty()) {
-                assertEquals(sum, lines.get(lines.size() - 1).runningBalance());
+            long prefix = 0;
+            for (StatementLine line : lines) {
+                prefix += line.amount();
+                assertEquals(prefix, line.runningBalance(), () -> "running balance is the prefix sum, after " + op);
+                assertTrue(line.runningBalance() >= 0);
             }
         }
     }

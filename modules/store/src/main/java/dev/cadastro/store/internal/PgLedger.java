@@ -67,6 +67,20 @@ public final class PgLedger implements Ledger {
             + " INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)"
             + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING created_at";
 
+    /**
+     * The latest entries with the balance after each: the posted balance minus the entries that came
+     * later, a window over the selected rows only (one statement, one snapshot: the balance and its
+     * entries are always written together), so a statement costs O(limit) however long the history.
+     */
+    private static final String STATEMENT = "WITH latest AS ("
+            + " SELECT id, created_at, type, amount, idem_key, description FROM ledger_entries"
+            + " WHERE account_id = ? AND kind = ? ORDER BY id DESC LIMIT ?)"
+            + " SELECT id, created_at, type, amount, idem_key, description,"
+            + " (SELECT posted FROM balances WHERE account_id = ? AND kind = ?)"
+            + " - coalesce(sum(amount) OVER (ORDER BY id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)"
+            + " AS running"
+            + " FROM latest ORDER BY id DESC";
+
     private final DataSource dataSource;
     private final Clock clock;
 
@@ -311,13 +325,8 @@ public final class PgLedger implements Ledger {
         return Jdbc.autoCommit(dataSource, "statement of " + account, c -> {
             balance(c, account, kind, false); // NotFoundException for an unknown account
             List<StatementLine> lines = new ArrayList<>();
-            try (PreparedStatement ps =
-                    c.prepareStatement("SELECT id, created_at, type, amount, idem_key, description, running"
-                            + " FROM (SELECT id, created_at, type, amount, idem_key, description,"
-                            + " sum(amount) OVER (ORDER BY id) AS running"
-                            + " FROM ledger_entries WHERE account_id = ? AND kind = ?) AS entries"
-                            + " ORDER BY id DESC LIMIT ?")) {
-                Jdbc.set(ps, account.value(), kind.name(), limit);
+            try (PreparedStatement ps = c.prepareStatement(STATEMENT)) {
+                Jdbc.set(ps, account.value(), kind.name(), limit, account.value(), kind.name());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         lines.add(new StatementLine(

@@ -1,0 +1,56 @@
+package dev.cadastro.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class DatabaseTest {
+
+    @Test
+    void exactlyOneOfUrlAndFolderIsRequired() {
+        IllegalArgumentException none = assertThrows(
+                IllegalArgumentException.class, () -> Database.builder().build());
+        assertTrue(none.getMessage().contains("exactly one"), none.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Database.builder()
+                        .url("jdbc:postgresql://h/db")
+                        .embedded(Path.of("x"))
+                        .build());
+    }
+
+    @Test
+    void onlyPostgresqlUrlsAreAccepted() {
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> Database.url("jdbc:mysql://h/db"));
+        assertTrue(e.getMessage().contains("jdbc:mysql://h/db"), e.getMessage());
+    }
+
+    @Test
+    void poolSizeAndTimeoutAreBounded() {
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Database.builder().embedded(Path.of("x")).poolSize(0).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Database.builder()
+                        .embedded(Path.of("x"))
+                        .connectionTimeout(Duration.ofMillis(10))
+                        .build());
+        Database d = Database.builder().embedded(Path.of("x")).poolSize(7).build();
+        assertEquals(7, d.poolSize());
+        assertTrue(d.durableCommits());
+    }
+
+    @Test
+    void toStringHidesThePassword() {
+        String shown =
+                Database.url("jdbc:postgresql://h/db?user=u&password=s3cret").toString();
+        assertFalse(shown.contains("s3cret"), shown);
+    }
+}
