@@ -1,0 +1,60 @@
+package dev.cadastro.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.http.jdk.RuntimeOptions;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Limits and runtime options are validated when built, and their messages name the knob. */
+class OptionsTest {
+
+    @Test
+    void rejectsLimitsBelowTheirMinimumNamingTheKnob() {
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> Limits.builder().maxUriLength(10).build());
+        assertTrue(e.getMessage().contains("maxUriLength 10"), e.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Limits.builder().maxHeaderBytes(100).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Limits.builder().maxHeaderCount(2).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Limits.builder().maxBodyBytes(-1).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Limits.builder().maxQueryParameters(0).build());
+    }
+
+    @Test
+    void keepsWhatWasBuiltAndCopiesThroughToBuilder() {
+        Limits l = Limits.builder().maxUriLength(4096).maxBodyBytes(0).build();
+        assertEquals(4096, l.maxUriLength());
+        assertEquals(0, l.maxBodyBytes());
+        assertEquals(l.toString(), l.toBuilder().build().toString());
+    }
+
+    @Test
+    void rejectsRuntimeOptionsOutOfRange() {
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> RuntimeOptions.builder()
+                        .idleInterval(Duration.ofMillis(10))
+                        .build());
+        assertTrue(e.getMessage().contains("idleInterval"), e.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RuntimeOptions.builder().maxIdleConnections(0).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RuntimeOptions.builder().backlog(0).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RuntimeOptions.builder().stopGrace(Duration.ofSeconds(-1)).build());
+    }
+}
