@@ -123,11 +123,12 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                 throw new IllegalStateException("another build of " + root + " is running (it holds "
                         + root.resolve(Generations.LOCK) + "); builds of one root run one at a time");
             }
+            // Numbered before stale staging directories go, so a number is never used twice.
+            long generation = Generations.nextGeneration(root);
             for (Path stale : Generations.stagingDirs(root)) {
                 LOG.log(Level.INFO, "removing {0}, left by an abandoned or crashed build", stale);
                 Durable.deleteTree(stale);
             }
-            long generation = Generations.nextGeneration(root);
             Path staging = Generations.stagingDir(root, generation);
             Files.createDirectories(staging);
             LookupsFile.write(staging.resolve(LookupsFile.NAME), lookups);
