@@ -306,6 +306,39 @@ class CompanyDataEndToEndTest {
         assertEquals("0", r.headers().firstValue("X-RateLimit-Remaining-Day").orElseThrow());
     }
 
+    // ---- internal errors ----
+
+    @Test
+    void aFailureInsideTheServerIs500ErroInternoWithTheRequestIdAndNoTrace() throws Exception {
+        // A real failure, no mock: a register closed under the server makes every search throw.
+        dev.cadastro.register.LuceneRegister closed = dev.cadastro.register.LuceneRegister.open(f.index);
+        closed.close();
+        try (var broken = dev.cadastro.http.jdk.JdkHttpServerRuntime.start(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
+                CadastroServer.router(closed, f.server.store(), f.server.store().rateLimiter(1000, f.clock), f.clock),
+                dev.cadastro.core.error.Service.COMPANY_DATA,
+                dev.cadastro.http.jdk.RuntimeOptions.defaults())) {
+            Account account = f.account(10, 1000);
+            String key = f.key(account);
+            for (String path : List.of(
+                    "/v1/empresas?ufs=SP", "/v1/empresas/" + sample.get(6).cnpj())) {
+                HttpResponse<String> r =
+                        f.send(HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + broken.port() + path))
+                                .header("X-API-Key", key)
+                                .build());
+                contract.check(path.contains("?") ? SEARCH : LOOKUP, r);
+                assertError(r, 500, "ERRO_INTERNO");
+                assertRateHeaders(r);
+                String id = r.headers().firstValue("X-Request-Id").orElseThrow();
+                assertEquals(
+                        "request_id=" + id, json(r).path("erro").path("detalhe").asText());
+                assertFalse(r.body().contains("Exception"), r.body());
+                assertFalse(r.body().contains("\tat "), r.body());
+            }
+            assertEquals(10, f.balance(account), "a failed call charges nothing");
+        }
+    }
+
     // ---- bad inputs ----
 
     @ParameterizedTest

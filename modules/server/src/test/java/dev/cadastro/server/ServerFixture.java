@@ -50,6 +50,7 @@ final class ServerFixture {
     final TestClock clock = new TestClock(START);
     final CadastroServer server;
     final JdkHttpServerRuntime tight;
+    final Path index;
     final HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ApiKeyIssuer issuer;
@@ -57,6 +58,7 @@ final class ServerFixture {
     private ServerFixture() throws IOException {
         Path dir = Files.createTempDirectory(Path.of("target"), "e2e-");
         Path dump = dir.resolve("dump");
+        index = dir.resolve("index");
         DumpGenerator.generate(
                 dump,
                 GeneratorOptions.builder(ESTABLISHMENTS).seed(7).threads(2).build());
