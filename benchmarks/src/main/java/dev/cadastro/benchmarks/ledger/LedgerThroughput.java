@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Sustained charges per second of the production ledger path, {@code PgLedger.charge} (one
- * auto-committed conditional UPDATE + INSERT statement through HikariCP and pgjdbc), on the embedded
+ * Sustained charges per second of the production ledger path, {@code PgLedger.charge} (a conditional
+ * UPDATE + INSERT per charge through HikariCP and pgjdbc, grouped or alone), on the embedded
  * PostgreSQL, with the concurrency tests' invariants checked when each run ends.
  *
  * <p>Not a JMH benchmark: what is measured is a fixed-duration run of N threads against a database
@@ -53,8 +53,13 @@ import java.util.concurrent.atomic.LongAdder;
  * entries; no balance is negative; the number of CHARGE entries equals the successful charges; no
  * replay charged. Any failure prints {@code ANOMALY} and exits 1.
  *
+ * <p>{@code --group-commit true} (the store's default) routes charges through {@code ChargeBatcher},
+ * which applies whatever charges are waiting in one transaction ({@code ledger_charge_batch}); {@code
+ * false} commits each charge alone. Running both is the same-machine comparison of the two paths.
+ *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.ledger.LedgerThroughput
- * [--threads 16] [--seconds 20] [--accounts 64] [--durable true|false] [--dir target/ledger-bench]}
+ * [--threads 16] [--seconds 20] [--accounts 64] [--durable true|false] [--group-commit true|false]
+ * [--dir target/ledger-bench]}
  */
 public final class LedgerThroughput {
     private static final long BIG = 1_000_000_000_000L;
@@ -76,20 +81,24 @@ public final class LedgerThroughput {
         int seconds = Integer.parseInt(flag(args, "seconds", "20"));
         int accounts = Integer.parseInt(flag(args, "accounts", "64"));
         boolean durable = Boolean.parseBoolean(flag(args, "durable", "true"));
+        boolean group = Boolean.parseBoolean(flag(args, "group-commit", "true"));
         Path dir = Path.of(flag(args, "dir", "target/ledger-bench-" + (durable ? "durable" : "async")));
         Files.createDirectories(dir);
         Database db = Database.builder()
                 .embedded(dir)
                 .durableCommits(durable)
+                .groupCommit(group)
                 .poolSize(threads)
                 .build();
         System.out.printf(
                 Locale.ROOT,
-                "ledger throughput: %d threads, %d s per scenario, %d accounts, synchronous_commit=%s, %d cores%n",
+                "ledger throughput: %d threads, %d s per scenario, %d accounts, synchronous_commit=%s,"
+                        + " group commit %s, %d cores%n",
                 threads,
                 seconds,
                 accounts,
                 durable ? "on" : "off",
+                group ? "on" : "off",
                 Runtime.getRuntime().availableProcessors());
         boolean ok;
         try (Store store = Store.open(db, Clock.systemUTC())) {

@@ -21,6 +21,7 @@ public final class Database {
     private final int poolSize;
     private final Duration connectionTimeout;
     private final boolean durableCommits;
+    private final boolean groupCommit;
 
     private Database(Builder b) {
         this.url = Optional.ofNullable(b.url);
@@ -30,6 +31,7 @@ public final class Database {
         this.poolSize = b.poolSize;
         this.connectionTimeout = b.connectionTimeout;
         this.durableCommits = b.durableCommits;
+        this.groupCommit = b.groupCommit;
     }
 
     public static Builder builder() {
@@ -80,6 +82,14 @@ public final class Database {
         return durableCommits;
     }
 
+    /**
+     * Whether concurrent charges are grouped into one transaction each (one WAL flush for many; the
+     * default). Off, every charge commits alone. Either way each charge keeps its own outcome.
+     */
+    public boolean groupCommit() {
+        return groupCommit;
+    }
+
     @Override
     public String toString() {
         return url.map(u -> "Database[url=" + u.replaceAll("password=[^&]*", "password=***") + "]")
@@ -95,6 +105,7 @@ public final class Database {
         private int poolSize = 10;
         private Duration connectionTimeout = Duration.ofSeconds(10);
         private boolean durableCommits = true;
+        private boolean groupCommit = true;
 
         private Builder() {}
 
@@ -130,6 +141,11 @@ public final class Database {
 
         public Builder durableCommits(boolean durable) {
             this.durableCommits = durable;
+            return this;
+        }
+
+        public Builder groupCommit(boolean group) {
+            this.groupCommit = group;
             return this;
         }
 

@@ -31,16 +31,16 @@ public final class Store implements AutoCloseable {
     private final List<Integer> migrated;
     private final Accounts accounts;
     private final ApiKeys apiKeys;
-    private final Ledger ledger;
+    private final PgLedger ledger;
     private final RateLimiter rateLimiter;
 
-    private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock) {
+    private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
         this.embedded = embedded;
         this.dataSource = dataSource;
         this.migrated = Migrations.apply(dataSource, clock);
         this.accounts = new PgAccounts(dataSource, clock);
         this.apiKeys = new PgApiKeys(dataSource);
-        this.ledger = new PgLedger(dataSource, clock);
+        this.ledger = new PgLedger(dataSource, clock, batchWorkers);
         this.rateLimiter = new PgRateLimiter(dataSource, clock, RateLimiter.REQUESTS_PER_MINUTE);
     }
 
@@ -70,7 +70,9 @@ public final class Store implements AutoCloseable {
             config.addDataSourceProperty("ApplicationName", "cadastro");
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
             pool = new HikariDataSource(config);
-            Store store = new Store(embedded, pool, clock);
+            // Half the pool at most batches charges; the rest serves everything else.
+            int batchWorkers = database.groupCommit() ? Math.max(1, database.poolSize() / 2) : 0;
+            Store store = new Store(embedded, pool, clock, batchWorkers);
             LOG.log(
                     store.migrated.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
                     "store open on {0}; migrations applied now: {1}",
@@ -127,6 +129,7 @@ public final class Store implements AutoCloseable {
     @Override
     public void close() {
         try {
+            ledger.close();
             dataSource.close();
         } finally {
             embedded.ifPresent(EmbeddedDatabase::close);

@@ -40,7 +40,7 @@ import javax.sql.DataSource;
  * <p>Holds add to {@code held}; post and release run in a transaction that locks the balance row
  * before reading the hold, so every transition of a hold sees the latest state.
  */
-public final class PgLedger implements Ledger {
+public final class PgLedger implements Ledger, AutoCloseable {
     private static final int ATTEMPTS = 3;
 
     private static final String DEBIT = "WITH debit AS ("
@@ -83,10 +83,24 @@ public final class PgLedger implements Ledger {
 
     private final DataSource dataSource;
     private final Clock clock;
+    private final ChargeBatcher batcher;
 
+    /** A ledger whose charges each commit alone. */
     public PgLedger(DataSource dataSource, Clock clock) {
+        this(dataSource, clock, 0);
+    }
+
+    /**
+     * @param batchWorkers threads that group concurrent charges into one transaction each ({@link
+     *     ChargeBatcher}); 0 to commit every charge alone
+     */
+    public PgLedger(DataSource dataSource, Clock clock, int batchWorkers) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.clock = Objects.requireNonNull(clock, "clock");
+        if (batchWorkers < 0) {
+            throw new IllegalArgumentException("batch workers " + batchWorkers + " must not be negative");
+        }
+        this.batcher = batchWorkers == 0 ? null : new ChargeBatcher(dataSource, clock, batchWorkers, this::chargeAlone);
     }
 
     @Override
@@ -94,6 +108,24 @@ public final class PgLedger implements Ledger {
         if (r.amount() == 0) {
             return new ChargeResult(0, balance(r.account(), r.kind()).posted(), false);
         }
+        return batcher == null ? chargeAlone(r) : batcher.charge(r);
+    }
+
+    /** Stops the batching threads; charges still queued fail without being applied. */
+    @Override
+    public void close() {
+        if (batcher != null) {
+            batcher.close();
+        }
+    }
+
+    /** The group-commit path, for tests in this package; null when off. */
+    ChargeBatcher batcher() {
+        return batcher;
+    }
+
+    /** One charge, one auto-committed statement. */
+    ChargeResult chargeAlone(ChargeRequest r) {
         return Jdbc.autoCommit(dataSource, "charge " + r.key(), c -> {
             for (int attempt = 1; ; attempt++) {
                 try (PreparedStatement ps = c.prepareStatement(DEBIT)) {
