@@ -9,6 +9,8 @@ module dev.cadastro.server {
     requires dev.cadastro.register;
     requires dev.cadastro.store;
     requires dev.cadastro.loader;
+    // The demo turns the JDK logging backend (where System.Logger and SLF4J end) down to warnings.
+    requires java.logging;
 
     exports dev.cadastro.server;
     exports dev.cadastro.server.cli;

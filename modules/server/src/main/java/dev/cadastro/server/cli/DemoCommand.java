@@ -18,7 +18,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * {@code ./cadastro demo [--home DIR] [--port P] [--establishments N]}: generates a synthetic register
+ * {@code ./cadastro demo [--home DIR] [--port P] [--establishments N] [--log warning|info|debug]}: generates a synthetic register
  * and loads it (first run only), starts the embedded PostgreSQL, creates a demo account with credits
  * and one key per scope (first run only), serves the API and prints curl lines to paste.
  */
@@ -31,12 +31,13 @@ public final class DemoCommand implements Command {
 
     @Override
     public String summary() {
-        return "[--home DIR] [--port P] [--establishments N]  generate, load and serve on embedded defaults";
+        return "[--home DIR] [--port P] [--establishments N] [--log LEVEL]  generate, load, serve on embedded defaults";
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        ServerFlags flags = ServerFlags.parse(args, Set.of("home", "port", "establishments", "bind"));
+        ServerFlags flags = ServerFlags.parse(args, Set.of("home", "port", "establishments", "bind", "log"));
+        quietLogging(flags.text("log").orElse("warning"));
         DemoSetup demo = new DemoSetup(flags.path("home").orElse(Path.of(".cadastro")));
         long establishments = flags.positive("establishments", DemoSetup.DEFAULT_ESTABLISHMENTS);
         int port = flags.port("port", ServeCommand.DEFAULT_PORT);
@@ -65,6 +66,21 @@ public final class DemoCommand implements Command {
         }
         ServeCommand.awaitShutdown(server);
         return 0;
+    }
+
+    /** The libraries' INFO lines would bury the curl lines: show warnings only, unless asked. */
+    private static void quietLogging(String level) {
+        java.util.logging.Level jul = switch (level) {
+            case "warning" -> java.util.logging.Level.WARNING;
+            case "info" -> java.util.logging.Level.INFO;
+            case "debug" -> java.util.logging.Level.FINE;
+            default -> throw new UsageException("--log " + level + ": one of warning, info, debug");
+        };
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        root.setLevel(jul);
+        for (java.util.logging.Handler h : root.getHandlers()) {
+            h.setLevel(jul);
+        }
     }
 
     private static void printCurlLines(PrintStream out, CadastroServer server, Map<Scope, String> keys) {
