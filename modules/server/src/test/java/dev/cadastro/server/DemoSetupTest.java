@@ -1,0 +1,54 @@
+package dev.cadastro.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.core.account.Authenticator;
+import dev.cadastro.core.account.Principal;
+import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.ledger.CreditKind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The demo account: created once with credits and a key per scope, kept private, reused after. */
+class DemoSetupTest {
+
+    @Test
+    void createsOneKeyPerScopeOnceKeepsThemPrivateAndReusesThem() throws Exception {
+        ServerFixture f = ServerFixture.get();
+        Path home = Files.createTempDirectory(Path.of("target"), "demo-home-");
+        DemoSetup demo = new DemoSetup(home);
+        PrintStream out = new PrintStream(new ByteArrayOutputStream());
+
+        Map<Scope, String> first = demo.ensureAccount(f.server.store(), f.clock, new SecureRandom(), out);
+        assertEquals(Scope.values().length, first.size());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(demo.keysFile())));
+        Authenticator auth = new Authenticator(f.server.store().apiKeys());
+        for (Map.Entry<Scope, String> e : first.entrySet()) {
+            Principal p = auth.authenticate("Bearer " + e.getValue(), null);
+            assertEquals(java.util.Set.of(e.getKey()), p.scopes());
+            assertEquals(
+                    DemoSetup.DEMO_CREDITS,
+                    f.server
+                            .store()
+                            .ledger()
+                            .balance(p.accountId(), CreditKind.CREDITS)
+                            .posted());
+        }
+
+        Map<Scope, String> second = demo.ensureAccount(f.server.store(), f.clock, new SecureRandom(), out);
+        assertEquals(first, second, "a second run reuses the keys file");
+
+        Files.writeString(demo.keysFile(), "empresas:read cad_aaaaaaaaaaaa_not-a-real-secret\n");
+        Map<Scope, String> third = demo.ensureAccount(f.server.store(), f.clock, new SecureRandom(), out);
+        assertNotEquals(first.get(Scope.EMPRESAS_READ), third.get(Scope.EMPRESAS_READ));
+        assertTrue(Files.readString(demo.keysFile()).contains(third.get(Scope.SMS_OTP)));
+    }
+}
