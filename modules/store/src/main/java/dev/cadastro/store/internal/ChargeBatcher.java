@@ -62,7 +62,12 @@ final class ChargeBatcher implements AutoCloseable {
             throw new IllegalStateException("the ledger is closed");
         }
         CompletableFuture<ChargeResult> result = new CompletableFuture<>();
-        queue.add(new Pending(request, result));
+        Pending pending = new Pending(request, result);
+        queue.add(pending);
+        if (closed && queue.remove(pending)) {
+            // Closed while we queued: no worker will take it any more.
+            throw new IllegalStateException("the ledger closed before charge " + request.key() + " was applied");
+        }
         try {
             return result.get();
         } catch (InterruptedException e) {
