@@ -71,7 +71,8 @@ import java.util.regex.Pattern;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.HttpLoadBenchmark
  * [--home DIR] [--connections 64] [--seconds 30] [--warmup 10] [--accounts 64]
- * [--scenarios floor,lookup,count,page50] [--client raw|jdk]}. The first run
+ * [--scenarios floor,lookup,count,page50] [--client raw|jdk] [--pool 32]} ({@code --pool}: the
+ * store's connection pool size). The first run
  * generates and loads a 200,000-establishment register under {@code benchmarks/data/http}.
  */
 public final class HttpLoadBenchmark {
@@ -80,7 +81,14 @@ public final class HttpLoadBenchmark {
     private static final String[] SITUACOES = {"02", "08", "04"};
 
     private record Options(
-            Path home, int connections, int seconds, int warmup, int accounts, List<String> scenarios, boolean raw) {}
+            Path home,
+            int connections,
+            int seconds,
+            int warmup,
+            int accounts,
+            List<String> scenarios,
+            boolean raw,
+            int pool) {}
 
     private record Client(Account account, String key) {}
 
@@ -103,7 +111,7 @@ public final class HttpLoadBenchmark {
         Clock clock = Clock.systemUTC();
         try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
                 data.index(),
-                Database.builder().embedded(data.database()).poolSize(32).build(),
+                Database.builder().embedded(data.database()).poolSize(o.pool()).build(),
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 RuntimeOptions.defaults(),
                 OptionalLong.of(10_000_000),
@@ -125,8 +133,9 @@ public final class HttpLoadBenchmark {
                     .connectTimeout(Duration.ofSeconds(5))
                     .build();
             out.printf(
-                    "HTTP load: %s client, %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs,"
+                    "HTTP load: pool %d, %s client, %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs,"
                             + " JDK %s%n",
+                    o.pool(),
                     o.raw() ? "raw-socket" : "java.net.http",
                     o.connections(),
                     o.seconds(),
@@ -388,6 +397,7 @@ public final class HttpLoadBenchmark {
         int accounts = 64;
         List<String> scenarios = List.of("floor", "lookup", "count", "page50");
         boolean raw = true;
+        int pool = 32;
         for (int i = 0; i < args.length; i += 2) {
             String v = i + 1 < args.length ? args[i + 1] : null;
             if (v == null) {
@@ -400,6 +410,7 @@ public final class HttpLoadBenchmark {
                 case "--warmup" -> warmup = Integer.parseInt(v);
                 case "--accounts" -> accounts = Integer.parseInt(v);
                 case "--scenarios" -> scenarios = List.of(v.split(","));
+                case "--pool" -> pool = Integer.parseInt(v);
                 case "--client" -> {
                     if (!v.equals("raw") && !v.equals("jdk")) {
                         throw new IllegalArgumentException("--client " + v + ": raw or jdk");
@@ -409,9 +420,9 @@ public final class HttpLoadBenchmark {
                 default ->
                     throw new IllegalArgumentException(
                             "unknown flag " + args[i]
-                                    + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client");
+                                    + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client, --pool");
             }
         }
-        return new Options(home, connections, seconds, warmup, accounts, scenarios, raw);
+        return new Options(home, connections, seconds, warmup, accounts, scenarios, raw, pool);
     }
 }
