@@ -92,6 +92,16 @@ public final class SyntheticRegister {
     private int lastOrder;
 
     public SyntheticRegister(long seed) {
+        this(seed, 0);
+    }
+
+    /**
+     * A generator whose CNPJ roots start at the {@code firstCounter}-th root: generators given disjoint
+     * counter ranges (below 100 million in all) never produce the same CNPJ, so several threads can
+     * generate one register.
+     */
+    public SyntheticRegister(long seed, long firstCounter) {
+        this.counter = firstCounter;
         this.random = new SplittableRandom(seed);
         // Fixed permutations (not the seed's): the skew is a property of the data set, not of the run.
         SplittableRandom shape = new SplittableRandom(42);

@@ -43,6 +43,7 @@ public final class GenerationReader {
     private final Lookups lookups;
     private final LeafGeo[] geo;
     private final TreeSet<Long> geoKeys = new TreeSet<>();
+    private final Map<Integer, List<Long>> geoKeysByMunicipio = new HashMap<>();
     private final Map<String, List<String>> municipiosByName = new HashMap<>();
     private final Map<String, String> receitaByIbge = new HashMap<>();
     final BitsetCache cache;
@@ -64,7 +65,11 @@ public final class GenerationReader {
         this.geo = checkLayout(reader);
         for (LeafGeo g : geo) {
             for (long k : g.keys) {
-                geoKeys.add(k);
+                if (geoKeys.add(k)) {
+                    geoKeysByMunicipio
+                            .computeIfAbsent((int) (k % 10_000), m -> new ArrayList<>())
+                            .add(k);
+                }
             }
         }
         for (Map.Entry<String, String> e : lookups.municipios().entrySet()) {
@@ -185,7 +190,7 @@ public final class GenerationReader {
      *
      * @throws InvalidParameterException when a municipality is unknown or ambiguous
      */
-    Set<Long> selectGeo(RegisterQuery q) {
+    java.util.SortedSet<Long> selectGeo(RegisterQuery q) {
         Set<Integer> ufOrds = new TreeSet<>();
         for (String uf : q.ufs()) {
             ufOrds.add(Schema.ufOrdinal(uf));
@@ -194,7 +199,7 @@ public final class GenerationReader {
             if (ufOrds.isEmpty()) {
                 return null;
             }
-            Set<Long> out = new TreeSet<>();
+            java.util.SortedSet<Long> out = new TreeSet<>();
             for (int uf : ufOrds) {
                 out.addAll(geoKeys.subSet(uf * 10_000L, true, uf * 10_000L + 9_999L, true));
             }
@@ -204,10 +209,12 @@ public final class GenerationReader {
         for (String m : q.municipios()) {
             codes.addAll(resolveMunicipio(m, q.ufs()));
         }
-        Set<Long> out = new TreeSet<>();
-        for (long k : geoKeys) {
-            if (codes.contains((int) (k % 10_000)) && (ufOrds.isEmpty() || ufOrds.contains((int) (k / 10_000)))) {
-                out.add(k);
+        java.util.SortedSet<Long> out = new TreeSet<>();
+        for (int code : codes) {
+            for (long k : geoKeysByMunicipio.getOrDefault(code, List.of())) {
+                if (ufOrds.isEmpty() || ufOrds.contains((int) (k / 10_000))) {
+                    out.add(k);
+                }
             }
         }
         return out;
@@ -218,10 +225,7 @@ public final class GenerationReader {
         boolean digits = !v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9');
         if (digits && v.length() == 4) {
             int code = Schema.municipioCode(v);
-            boolean inIndex = false;
-            for (long k : geoKeys) {
-                inIndex |= k % 10_000 == code;
-            }
+            boolean inIndex = geoKeysByMunicipio.containsKey(code);
             if (!lookups.municipios().containsKey(v) && !inIndex) {
                 throw InvalidParameterException.of(
                         RegisterQuery.MUNICIPIOS,
@@ -285,14 +289,18 @@ public final class GenerationReader {
             this.ends = ends;
         }
 
-        /** Merged ranges [start, end) of the selected keys (all documents when {@code selected} is null). */
-        int[][] ranges(Set<Long> selected, int maxDoc) {
+        /**
+         * Merged ranges [start, end) of the selected keys (all documents when {@code selected} is null);
+         * {@code selected} iterates in ascending order.
+         */
+        int[][] ranges(java.util.SortedSet<Long> selected, int maxDoc) {
             if (selected == null) {
                 return maxDoc == 0 ? new int[0][] : new int[][] {{0, maxDoc}};
             }
             List<int[]> out = new ArrayList<>();
-            for (int i = 0; i < keys.length; i++) {
-                if (!selected.contains(keys[i])) {
+            for (long key : selected) {
+                int i = java.util.Arrays.binarySearch(keys, key);
+                if (i < 0) {
                     continue;
                 }
                 if (!out.isEmpty() && out.get(out.size() - 1)[1] == starts[i]) {

@@ -171,7 +171,7 @@ public final class QueryEngine {
     }
 
     Plan plan(RegisterQuery q) throws IOException {
-        Set<Long> geo = gen.selectGeo(q);
+        java.util.SortedSet<Long> geo = gen.selectGeo(q);
         Plan plan = new Plan();
         for (LeafReaderContext ctx : gen.reader().leaves()) {
             LeafReader leaf = ctx.reader();
