@@ -102,7 +102,7 @@ public final class DumpReader {
      * @throws StructuralFaultException when a ZIP fails its CRC check or is corrupt
      */
     public LoadSummary readInto(EstablishmentSink sink) {
-        long estimated = Math.max(1024, folder.size(Family.ESTABELECIMENTOS) / 180);
+        long estimated = Math.max(1024, folder.size(Family.ESTABELECIMENTOS) / 240);
         try (RejectsLog rejects = new RejectsLog(options.rejects());
                 CompanyStore companies = new CompanyStore(new Arena(options.scratch(), "empresas"));
                 Arena simplesArena = new Arena(options.scratch(), "simples")) {

@@ -112,6 +112,8 @@ public final class DumpGenerator {
                         Duration.ofNanos(System.nanoTime() - start));
             } finally {
                 pool.shutdownNow();
+                // A failed part must not keep writing into a folder the caller may delete.
+                pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the dump into " + out, e);
@@ -168,6 +170,9 @@ public final class DumpGenerator {
         final Map<String, String[]> municipios = new HashMap<>();
         final Map<String, double[]> municipioCumulative = new HashMap<>();
         final Map<String, int[]> ddds = new HashMap<>();
+        /** The five-digit CEP prefixes of each state, [from, to). */
+        final Map<String, int[]> cepRanges = new HashMap<>();
+
         final String[] cnaes;
         final double[] cnaeCumulative;
 
@@ -242,6 +247,18 @@ public final class DumpGenerator {
             }
             ddd.forEach((uf, list) ->
                     m.ddds.put(uf, list.stream().mapToInt(Integer::intValue).toArray()));
+            String[] ceps = {
+                "SP 01000 20000", "RJ 20000 29000", "ES 29000 30000", "MG 30000 40000", "BA 40000 49000",
+                "SE 49000 50000", "PE 50000 57000", "AL 57000 58000", "PB 58000 59000", "RN 59000 60000",
+                "CE 60000 64000", "PI 64000 65000", "MA 65000 66000", "PA 66000 68900", "AP 68900 69000",
+                "AM 69000 69300", "RR 69300 69400", "AC 69900 70000", "DF 70000 72800", "GO 72800 76800",
+                "RO 76800 77000", "TO 77000 78000", "MT 78000 78900", "MS 79000 80000", "PR 80000 88000",
+                "SC 88000 90000", "RS 90000 100000"
+            };
+            for (String c : ceps) {
+                String[] f = c.split(" ");
+                m.cepRanges.put(f[0], new int[] {Integer.parseInt(f[1]), Integer.parseInt(f[2])});
+            }
             return m;
         }
 
@@ -778,7 +795,8 @@ public final class DumpGenerator {
                 complemento = "BLOCO " + (1 + rng.nextInt(9)) + "\nSALA " + (1 + rng.nextInt(300));
             }
             String bairro = rng.nextDouble() < 0.2 ? "CENTRO" : pick(BAIRROS);
-            String cep = pad(rng.nextInt(100_000_000), 8);
+            int[] range = abroad ? new int[] {0, 100_000} : model.cepRanges.get(uf);
+            String cep = pad((long) (range[0] + rng.nextInt(range[1] - range[0])) * 1000 + rng.nextInt(1000), 8);
             int[] ddds = model.ddds.getOrDefault(uf, new int[] {11});
             List<PhoneNumber> phones = new ArrayList<>(2);
             String[] phoneText = new String[6];

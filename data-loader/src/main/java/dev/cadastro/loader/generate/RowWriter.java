@@ -15,14 +15,23 @@ final class RowWriter {
     private boolean first = true;
 
     RowWriter field(String value) {
-        sep();
-        put((byte) '"');
-        if (value != null) {
-            for (int i = 0; i < value.length(); i++) {
-                put(Latin1.encode(value.charAt(i)));
-            }
+        int n = value == null ? 0 : value.length();
+        if (len + n + 3 > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n + 3));
         }
-        put((byte) '"');
+        byte[] b = buf;
+        int p = len;
+        if (!first) {
+            b[p++] = ';';
+        }
+        first = false;
+        b[p++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = value.charAt(i);
+            b[p++] = c <= 0xFF ? (byte) c : Latin1.encode(c);
+        }
+        b[p++] = '"';
+        len = p;
         return this;
     }
 

@@ -31,6 +31,7 @@ public final class CsvReader implements Closeable {
 
     private final InputStream in;
     private final byte separator;
+    private final boolean quoting;
     private final int maxRecordBytes;
     private final byte[] buf;
     private int pos;
@@ -57,7 +58,16 @@ public final class CsvReader implements Closeable {
     private boolean oversized;
 
     public CsvReader(InputStream in, char separator, int maxRecordBytes) {
+        this(in, separator, maxRecordBytes, true);
+    }
+
+    /**
+     * A reader; with {@code quoting} false a double quote is an ordinary character (the PGFN files quote
+     * nothing, and a name may start with a quote).
+     */
+    public CsvReader(InputStream in, char separator, int maxRecordBytes, boolean quoting) {
         this.in = in;
+        this.quoting = quoting;
         this.separator = (byte) separator;
         this.maxRecordBytes = maxRecordBytes;
         this.buf = new byte[1 << 18];
@@ -163,7 +173,7 @@ public final class CsvReader implements Closeable {
     /** -1 at end of input, 0 for an empty line, 1 for a record. */
     private int readRecord() throws IOException {
         ensureAhead();
-        if (fastRecord()) {
+        if (quoting && fastRecord()) {
             return 1;
         }
         data = rec;
@@ -204,7 +214,7 @@ public final class CsvReader implements Closeable {
             }
             switch (state) {
                 case START -> {
-                    if (b == '"') {
+                    if (b == '"' && quoting) {
                         state = QUOTED;
                     } else if (b == separator) {
                         endField(fieldStart, false);

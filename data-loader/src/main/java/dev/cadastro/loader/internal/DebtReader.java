@@ -99,7 +99,7 @@ public final class DebtReader {
     private static long readCsv(
             InputStream in, String name, RootSet roots, RejectsLog rejects, long[] counts, long[] notes)
             throws IOException {
-        try (CsvReader r = new CsvReader(in, ';', 1 << 16)) {
+        try (CsvReader r = new CsvReader(in, ';', 1 << 16, false)) {
             if (!r.next()) {
                 return r.bytesRead();
             }

@@ -91,6 +91,16 @@ class CsvReaderTest {
     }
 
     @Test
+    void treatsQuotesAsTextWhenQuotingIsOff() throws IOException {
+        byte[] in = "\"JOSE\" BAR;Pessoa jurídica\n".getBytes(StandardCharsets.ISO_8859_1);
+        try (CsvReader r = new CsvReader(new ByteArrayInputStream(in), ';', 1024, false)) {
+            assertTrue(r.next());
+            assertEquals("\"JOSE\" BAR", r.string(0));
+            assertEquals("Pessoa jurídica", r.string(1));
+        }
+    }
+
+    @Test
     void readsALastLineWithoutLineEnd() throws IOException {
         assertEquals(List.of(List.of("a", "b")), read("\"a\";\"b\""));
     }
