@@ -56,6 +56,10 @@ public final class DumpReader {
     private final long bytesTotal;
     private final AtomicLong delivered = new AtomicLong();
     private long bytesDone;
+    /** Bytes of the Socios ZIPs read through their CRC check by the verifier thread. */
+    private final AtomicLong verifiedBytes = new AtomicLong();
+
+    private volatile boolean stopVerifier;
     private long nextReport;
     private String phase = "Lookups";
 
@@ -103,6 +107,27 @@ public final class DumpReader {
      */
     public LoadSummary readInto(EstablishmentSink sink) {
         long estimated = Math.max(1024, folder.size(Family.ESTABELECIMENTOS) / 240);
+        // The Socios ZIPs are only checked (the index does not need them): on a thread of their own, so
+        // the check runs while the second core would otherwise idle (Empresas and Simples are read by one).
+        AtomicReference<Throwable> verifyFailure = new AtomicReference<>();
+        Thread verifier = null;
+        if (options.verifyUnread()) {
+            verifier = new Thread(
+                    () -> {
+                        try {
+                            for (DumpFile f : folder.files(Family.SOCIOS)) {
+                                drain(f);
+                            }
+                        } catch (Throwable t) {
+                            verifyFailure.set(t);
+                        }
+                    },
+                    "loader-verify");
+            verifier.setDaemon(true);
+            verifier.start();
+        } else {
+            bytesDone += folder.size(Family.SOCIOS);
+        }
         try (RejectsLog rejects = new RejectsLog(options.rejects());
                 CompanyStore companies = new CompanyStore(new Arena(options.scratch(), "empresas"));
                 Arena simplesArena = new Arena(options.scratch(), "simples")) {
@@ -120,14 +145,29 @@ public final class DumpReader {
             EstablishmentAssembler assembler =
                     new EstablishmentAssembler(companies, simples, debt, (int) Math.min(estimated, 1 << 28), notes);
             readEstabelecimentos(assembler, sink, rejects);
-            if (options.verifyUnread()) {
-                for (DumpFile f : folder.files(Family.SOCIOS)) {
-                    drain(f);
+            if (verifier != null) {
+                phase = Family.SOCIOS.zipBase();
+                while (verifier.isAlive()) {
+                    verifier.join(200);
+                    report(false);
                 }
-            } else {
-                bytesDone += folder.size(Family.SOCIOS);
+                Throwable t = verifyFailure.get();
+                if (t instanceof RuntimeException re) {
+                    throw re;
+                }
+                if (t != null) {
+                    throw new LoaderException("checking the Socios ZIPs failed: " + t, t);
+                }
             }
             report(true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LoaderException("the load was interrupted", e);
+        } finally {
+            stopVerifier = true;
+            if (verifier != null) {
+                joinUninterruptibly(verifier);
+            }
         }
         Map<String, FamilyCount> families = new LinkedHashMap<>();
         counts.forEach((family, c) -> {
@@ -441,17 +481,13 @@ public final class DumpReader {
         }
     }
 
+    /** Reads a ZIP entry through its CRC check, discarding the bytes (on the verifier thread). */
     private void drain(DumpFile f) {
-        phase = f.family().zipBase();
         byte[] buf = new byte[1 << 16];
         try (InputStream in = VerifiedEntryStream.open(f)) {
             int n;
-            long ticks = 0;
-            while ((n = in.read(buf)) >= 0) {
-                bytesDone += n;
-                if ((++ticks & 255) == 0) {
-                    report(false);
-                }
+            while (!stopVerifier && (n = in.read(buf)) >= 0) {
+                verifiedBytes.addAndGet(n);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + f.zipName(), e);
@@ -468,6 +504,7 @@ public final class DumpReader {
             return;
         }
         nextReport = now + options.progressInterval().toNanos();
-        options.progress().accept(new Progress(phase, bytesDone, bytesTotal, delivered.get(), elapsed()));
+        options.progress()
+                .accept(new Progress(phase, bytesDone + verifiedBytes.get(), bytesTotal, delivered.get(), elapsed()));
     }
 }
