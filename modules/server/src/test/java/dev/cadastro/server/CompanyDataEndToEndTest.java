@@ -119,6 +119,25 @@ class CompanyDataEndToEndTest {
     }
 
     @Test
+    void lookupAcceptsTheMaskWithItsSlashEncodedOrNot() {
+        Account account = f.account(10, 1000);
+        String key = f.key(account);
+        String masked = Cnpj.of(sample.get(7).cnpj()).formatted();
+        HttpResponse<String> plain = f.get("/v1/empresas/" + masked, "X-API-Key", key);
+        contract.check("/v1/empresas/{cnpj}/{ordem}", plain);
+        assertEquals(200, plain.statusCode(), plain.body());
+        assertEquals(
+                sample.get(7).cnpj(), json(plain).path("dados").path("cnpj").asText());
+        assertEquals(1, json(plain).path("creditos_consumidos").asInt());
+        HttpResponse<String> encoded = lookup(masked.replace("/", "%2F"), "X-API-Key", key);
+        assertEquals(0, json(encoded).path("creditos_consumidos").asInt(), "the same CNPJ the same day");
+        HttpResponse<String> broken = f.get("/v1/empresas/12.345.678/0001-00", "X-API-Key", key);
+        contract.check("/v1/empresas/{cnpj}/{ordem}", broken);
+        assertError(broken, 422, "PARAMETRO_INVALIDO");
+        assertEquals(9, f.balance(account));
+    }
+
+    @Test
     void lookupWithoutBalanceIs402DeliversNothingAndChargesNothing() {
         Account account = f.account(1, 1000);
         String key = f.key(account);
@@ -432,7 +451,9 @@ class CompanyDataEndToEndTest {
     void answersUnknownPathsWith404Envelope() {
         assertError(f.get("/v1/empresa"), 404, "NAO_ENCONTRADO");
         assertError(f.get("/v2/empresas"), 404, "NAO_ENCONTRADO");
-        assertError(f.get("/v1/empresas/1/socios"), 404, "NAO_ENCONTRADO");
+        assertError(f.get("/v1/empresas/1/socios/2"), 404, "NAO_ENCONTRADO");
+        // Two segments under /v1/empresas are a masked CNPJ with an unencoded slash: validated as one.
+        assertError(f.get("/v1/empresas/1/socios", "X-API-Key", f.key(f.account(0, 1000))), 422, "PARAMETRO_INVALIDO");
     }
 
     @Test
@@ -440,7 +461,9 @@ class CompanyDataEndToEndTest {
         JsonNode doc = contract.document();
         assertEquals("3.1.0", doc.path("openapi").asText());
         List<String> paths = List.copyOf(iterable(doc.path("paths").fieldNames()));
-        assertEquals(List.of("/v1/empresas", "/v1/empresas/{cnpj}", "/v1/openapi.json"), paths);
+        assertEquals(
+                List.of("/v1/empresas", "/v1/empresas/{cnpj}", "/v1/empresas/{cnpj}/{ordem}", "/v1/openapi.json"),
+                paths);
         List<String> searchParams = new java.util.ArrayList<>();
         doc.at("/paths/~1v1~1empresas/get/parameters").forEach(p -> {
             if (p.has("name") && "query".equals(p.path("in").asText())) {

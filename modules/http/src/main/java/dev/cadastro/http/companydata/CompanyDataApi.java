@@ -30,7 +30,8 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@code GET /v1/empresas}: register search (spec 4.1);
- *   <li>{@code GET /v1/empresas/{cnpj}}: CNPJ lookup (spec 4.2);
+ *   <li>{@code GET /v1/empresas/{cnpj}}: CNPJ lookup (spec 4.2), also reached as {@code
+ *       /v1/empresas/12.345.678/0001-95} when a client leaves the mask's slash unencoded;
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
  *
@@ -68,6 +69,8 @@ public final class CompanyDataApi {
         return Router.builder(Service.COMPANY_DATA)
                 .get("/v1/empresas", api::search)
                 .get("/v1/empresas/{cnpj}", api::lookup)
+                // NN.NNN.NNN/NNNN-NN sent with its slash unencoded arrives as two segments.
+                .get("/v1/empresas/{cnpj}/{ordem}", api::lookup)
                 .get("/v1/openapi.json", api::openApi)
                 .build();
     }
@@ -126,8 +129,9 @@ public final class CompanyDataApi {
                         "unknown-parameter",
                         "parameter " + name + " is not accepted by GET /v1/empresas/{cnpj}, which takes none");
             }
-            LookupOutcome outcome =
-                    companies.lookup(principal, request.pathParameter("cnpj").orElse(""));
+            String cnpj = request.pathParameter("cnpj").orElse("")
+                    + request.pathParameter("ordem").map(o -> "/" + o).orElse("");
+            LookupOutcome outcome = companies.lookup(principal, cnpj);
             byte[] body = Json.bytes(768, g -> {
                 g.writeStartObject();
                 g.writeFieldName("dados");
