@@ -307,23 +307,7 @@ public final class DumpReader {
     }
 
     private int date(CsvReader r, int field) {
-        byte[] b = r.bytes();
-        int s = r.start(field);
-        int len = r.length(field);
-        int day = Values.epochDay(b, s, len);
-        if (day == Values.NO_DATE && !(len == 0 || (len == 1 && b[s] == '0') || (len == 8 && allZero(b, s)))) {
-            notes[Note.DATE_INVALID.ordinal()]++;
-        }
-        return day;
-    }
-
-    private static boolean allZero(byte[] b, int s) {
-        for (int i = s; i < s + 8; i++) {
-            if (b[i] != '0') {
-                return false;
-            }
-        }
-        return true;
+        return EstablishmentAssembler.date(r.bytes(), r.start(field), r.length(field), notes);
     }
 
     private void readEstabelecimentos(EstablishmentAssembler assembler, EstablishmentSink sink, RejectsLog rejects) {

@@ -92,11 +92,6 @@ public final class CompanyStore implements Closeable {
         return p + len;
     }
 
-    /** The company of a root, or null when the dump has no Empresas row for it. */
-    public Company get(byte[] b, int s, int len) {
-        return get(RootMap.id(b, s, len));
-    }
-
     /** The company of a {@link RootMap#id root id}, or null when the dump has no Empresas row for it. */
     public Company get(long rootId) {
         int address = roots.get(rootId);

@@ -156,22 +156,12 @@ public final class EstablishmentAssembler {
     }
 
     /** The epoch day of a date field; counts a non-empty invalid date. */
-    static int date(byte[] b, int s, int len, long[] notes) {
+    public static int date(byte[] b, int s, int len, long[] notes) {
         int day = Values.epochDay(b, s, len);
-        if (day == Values.NO_DATE && !isEmptyDate(b, s, len)) {
+        if (day == Values.NO_DATE && !Values.isEmptyDate(b, s, len)) {
             notes[Note.DATE_INVALID.ordinal()]++;
         }
         return day;
-    }
-
-    /** "", "0" and "00000000" all mean "no date". */
-    static boolean isEmptyDate(byte[] b, int s, int len) {
-        for (int i = s; i < s + len; i++) {
-            if (b[i] != '0') {
-                return false;
-            }
-        }
-        return len == 0 || len == 1 || len == 8;
     }
 
     private List<String> cnaes(CsvReader r) {

@@ -23,20 +23,6 @@ public final class Keys {
         return v;
     }
 
-    /** The base-36 value of a string of 0-9 and A-Z, or {@link #INVALID}. */
-    public static long base36(CharSequence s) {
-        long v = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            int d = c > 0x7F ? -1 : digit36((byte) c);
-            if (d < 0) {
-                return INVALID;
-            }
-            v = v * 36 + d;
-        }
-        return v;
-    }
-
     static int digit36(byte c) {
         if (c >= '0' && c <= '9') {
             return c - '0';

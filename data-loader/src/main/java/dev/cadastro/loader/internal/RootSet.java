@@ -45,18 +45,6 @@ public final class RootSet {
         return alphanumeric.contains(id - 100_000_000);
     }
 
-    public boolean contains(byte[] b, int s, int len) {
-        if (len != 8) {
-            return false;
-        }
-        long n = Keys.decimal(b, s, 8);
-        if (n >= 0) {
-            return numeric != null && (numeric[(int) (n >>> 6)] & (1L << (n & 63))) != 0;
-        }
-        long k = Keys.base36(b, s, 8);
-        return k >= 0 && alphanumeric.contains(k);
-    }
-
     public long size() {
         return size;
     }

@@ -56,11 +56,6 @@ public final class SimplesStore {
         return flag == 1 ? Boolean.TRUE : flag == 2 ? Boolean.FALSE : null;
     }
 
-    /** The Simples/MEI options of a root, or null when the dump has no row for it. */
-    public SimplesOption get(byte[] b, int s, int len) {
-        return get(RootMap.id(b, s, len));
-    }
-
     /** The Simples/MEI options of a {@link RootMap#id root id}, or null when the dump has no row for it. */
     public SimplesOption get(long rootId) {
         int address = roots.get(rootId);

@@ -59,6 +59,19 @@ public final class Values {
         };
     }
 
+    /** True for the three spellings of "no date": {@code ""}, {@code "0"} and {@code "00000000"}. */
+    public static boolean isEmptyDate(byte[] b, int s, int len) {
+        if (len != 0 && len != 1 && len != 8) {
+            return false;
+        }
+        for (int i = s; i < s + len; i++) {
+            if (b[i] != '0') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The date of an epoch day, or null for {@link #NO_DATE}. */
     public static LocalDate date(int epochDay) {
         return epochDay == NO_DATE ? null : LocalDate.ofEpochDay(epochDay);
