@@ -25,12 +25,13 @@ import java.util.SplittableRandom;
  *
  * <pre>
  * java -Xmx3g -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.register.RegisterLatency \
- *     DIR [ITERATIONS] [EXACT_COST_THRESHOLD]
+ *     DIR [ITERATIONS] [EXACT_COST_THRESHOLD [WINDOW_DOCS]]
  * </pre>
  *
  * <p>{@code EXACT_COST_THRESHOLD} overrides {@link SearchOptions#exactCostThreshold()} (0 forces the
  * sampled estimate wherever it meets its precision target), to measure the estimate path on indexes
- * smaller than the 70 M it is tuned for.
+ * smaller than the 70 M it is tuned for; {@code WINDOW_DOCS} overrides {@link SearchOptions#windowDocs()}
+ * (a sample needs at least 30 strata of 32 windows).
  *
  * <pre>
  * </pre>
@@ -101,6 +102,9 @@ public final class RegisterLatency {
         SearchOptions.Builder options = SearchOptions.builder().refreshInterval(Duration.ZERO);
         if (args.length > 2) {
             options.exactCostThreshold(Long.parseLong(args[2]));
+        }
+        if (args.length > 3) {
+            options.windowDocs(Integer.parseInt(args[3]));
         }
         Map<String, RegisterQuery> mix = mix();
         try (LuceneRegister register = LuceneRegister.open(root, options.build())) {

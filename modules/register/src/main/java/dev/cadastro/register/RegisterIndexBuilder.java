@@ -328,23 +328,78 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                 throw new IllegalStateException("generation " + generation + " holds " + reader.numDocs()
                         + " documents after commit, expected " + expectedDocs + "; not published");
             }
-            long sum = 0;
-            for (LeafReaderContext leaf : reader.leaves()) {
-                StoredFields stored = leaf.reader().storedFields();
-                Bits live = leaf.reader().getLiveDocs();
-                for (int d = 0; d < leaf.reader().maxDoc(); d++) {
-                    if (live != null && !live.get(d)) {
-                        continue;
-                    }
-                    BytesRef rec = stored.document(d).getBinaryValue(Schema.RECORD);
-                    sum += RecordCodec.hash(rec.bytes, rec.offset, rec.length);
-                }
-            }
+            long sum = checksum(reader, options.indexingThreads());
             if (sum != expectedChecksum) {
                 throw new IllegalStateException("generation " + generation + " fails its content checksum (index "
                         + Long.toHexString(sum) + ", built " + Long.toHexString(expectedChecksum) + "); not published");
             }
             GenerationReader.checkLayout(reader);
+        }
+    }
+
+    /**
+     * The sum of the hashes of every live document's stored record, read in doc-id slices by {@code
+     * threads} threads (each with its own stored-fields reader, reading its slice in order so each
+     * compressed block is inflated once) through a visitor that copies nothing but the record.
+     */
+    private static long checksum(DirectoryReader reader, int threads) throws IOException {
+        List<java.util.concurrent.Callable<Long>> slices = new ArrayList<>();
+        for (LeafReaderContext leaf : reader.leaves()) {
+            int maxDoc = leaf.reader().maxDoc();
+            int per = Math.max(1 << 16, (maxDoc + threads - 1) / threads);
+            for (int from = 0; from < maxDoc; from += per) {
+                int start = from;
+                int end = Math.min(maxDoc, from + per);
+                slices.add(() -> sliceChecksum(leaf.reader(), start, end));
+            }
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            long sum = 0;
+            for (java.util.concurrent.Future<Long> f : pool.invokeAll(slices)) {
+                sum += f.get();
+            }
+            return sum;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while verifying", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException("verification failed", e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static long sliceChecksum(org.apache.lucene.index.LeafReader leaf, int from, int to) throws IOException {
+        StoredFields stored = leaf.storedFields();
+        Bits live = leaf.getLiveDocs();
+        RecordHasher hasher = new RecordHasher();
+        for (int d = from; d < to; d++) {
+            if (live == null || live.get(d)) {
+                hasher.found = false;
+                stored.document(d, hasher);
+                if (!hasher.found) {
+                    throw new IOException("document " + d + " has no stored record");
+                }
+            }
+        }
+        return hasher.sum;
+    }
+
+    /** Hashes the record field of each visited document and stops reading the document there. */
+    private static final class RecordHasher extends org.apache.lucene.index.StoredFieldVisitor {
+        long sum;
+        boolean found;
+
+        @Override
+        public Status needsField(org.apache.lucene.index.FieldInfo fieldInfo) {
+            return found ? Status.STOP : Schema.RECORD.equals(fieldInfo.name) ? Status.YES : Status.NO;
+        }
+
+        @Override
+        public void binaryField(org.apache.lucene.index.FieldInfo fieldInfo, byte[] value) {
+            sum += RecordCodec.hash(value, 0, value.length);
+            found = true;
         }
     }
 

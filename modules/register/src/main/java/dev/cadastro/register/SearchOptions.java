@@ -7,8 +7,10 @@ import java.time.Duration;
  * establishment index; tests lower the thresholds to exercise estimation on small indexes.
  *
  * @param exactCostThreshold estimated work (documents decoded plus bitset words visited) up to which a
- *     count is always computed exactly; above it the count is estimated by window sampling, and still
- *     computed exactly when the estimate misses the precision target
+ *     count is always computed exactly; above it the count is estimated by window sampling when the
+ *     sample is clearly cheaper than the exact pass, and still computed exactly when the estimate misses
+ *     the precision target; 0 samples whenever there are enough strata (tests and benchmarks of the
+ *     estimator)
  * @param estimateMinimum estimates below this are never returned: the count is computed exactly
  * @param maxRelativeHalfWidth largest accepted half-width of the 95% interval relative to the estimate
  *     (0.01 = +/-1%)

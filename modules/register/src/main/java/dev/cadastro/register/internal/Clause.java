@@ -50,6 +50,11 @@ final class Clause {
         edgeDocs += docFreq;
     }
 
+    /** Postings iterators this clause advances in every window. */
+    int iterators() {
+        return postings.size() + edges.size();
+    }
+
     boolean isEmpty() {
         return bitsets.isEmpty() && postings.isEmpty() && edges.isEmpty();
     }

@@ -55,7 +55,7 @@ public final class QueryEngine {
         if (direct != null) {
             return CountResult.exact(direct);
         }
-        if (plan.cost() > options.exactCostThreshold()) {
+        if (worthSampling(plan)) {
             CountResult estimate = estimate(plan, seed(q));
             if (estimate != null) {
                 return estimate;
@@ -76,7 +76,7 @@ public final class QueryEngine {
         boolean approximate = false;
         if (plan.candidates == 0) {
             total = 0;
-        } else if (plan.cost() > options.exactCostThreshold()) {
+        } else if (worthSampling(plan)) {
             CountResult estimate = estimate(plan, seed(q));
             plan = plan(q);
             if (estimate != null) {
@@ -99,6 +99,42 @@ public final class QueryEngine {
             page.add(gen.record(gen.reader().leaves().get(h[0]).reader(), h[1]));
         }
         return new SearchResult(page, q.pagina(), q.limite(), page.size(), total, approximate);
+    }
+
+    /** Work units of one postings advance into a sampled window (skip data, one block decoded). */
+    static final long ADVANCE_COST = 256;
+
+    /**
+     * True when the exact pass is above the threshold and a sample is clearly cheaper: sampling decodes
+     * a share of the postings but pays an advance per iterator per sampled window, and needs enough
+     * strata for an honest interval.
+     */
+    boolean worthSampling(Plan plan) {
+        long cost = plan.cost();
+        if (cost <= options.exactCostThreshold()) {
+            return false;
+        }
+        long windows = 0;
+        int iterators = 0;
+        for (LeafPlan l : plan.leaves) {
+            for (int[] r : l.ranges) {
+                windows += (r[1] - r[0] + options.windowDocs() - 1) / options.windowDocs();
+            }
+            int leafIterators = 0;
+            for (Clause c : l.clauses) {
+                leafIterators += c.iterators();
+            }
+            iterators = Math.max(iterators, leafIterators);
+        }
+        if (windows / (2L * options.sampleEvery()) < MIN_STRATA) {
+            return false;
+        }
+        if (options.exactCostThreshold() == 0) {
+            return true;
+        }
+        long sampled = windows / options.sampleEvery();
+        long sampleCost = cost / options.sampleEvery() + sampled * iterators * ADVANCE_COST;
+        return 2 * sampleCost < cost;
     }
 
     private long seed(RegisterQuery q) {
@@ -303,28 +339,48 @@ public final class QueryEngine {
         return c.isEmpty();
     }
 
-    /** Capital buckets inside the range as terms, straddling buckets refined by the exact centavos. */
+    /**
+     * Capital decades inside the range as terms; in a straddling decade, its buckets inside the range
+     * as terms and straddling buckets refined by the exact centavos.
+     */
     private boolean capital(List<Clause> out, LeafReaderContext ctx, BigDecimal min, BigDecimal max)
             throws IOException {
         long lo = min == null ? 0 : min.movePointRight(2).longValueExact();
         long hi = max == null ? Long.MAX_VALUE : max.movePointRight(2).longValueExact();
         Clause c = new Clause(true);
         LeafReader leaf = ctx.reader();
+        Terms decades = leaf.terms(Schema.CAPITAL_DECADE);
         Terms buckets = leaf.terms(Schema.CAPITAL_BUCKET);
-        if (buckets != null) {
-            TermsEnum te = buckets.iterator();
-            for (BytesRef t = te.next(); t != null; t = te.next()) {
-                String b = t.utf8ToString();
-                long bl = Schema.bucketLow(b);
-                long bh = Schema.bucketHigh(b);
-                if (bh < lo || bl > hi) {
+        if (decades != null && buckets != null) {
+            TermsEnum de = decades.iterator();
+            TermsEnum be = buckets.iterator();
+            for (BytesRef t = de.next(); t != null; t = de.next()) {
+                String d = t.utf8ToString();
+                long dl = Schema.decadeLow(d);
+                long dh = Schema.decadeHigh(d);
+                if (dh < lo || dl > hi) {
                     continue;
                 }
-                if (bl >= lo && bh <= hi) {
-                    addTerm(c, ctx, Schema.CAPITAL_BUCKET, b, te);
-                } else {
-                    NumericDocValues dv = leaf.getNumericDocValues(Schema.CAPITAL);
-                    c.addEdge(te.postings(null, PostingsEnum.NONE), dv, lo, hi, te.docFreq());
+                if (dl >= lo && dh <= hi) {
+                    addTerm(c, ctx, Schema.CAPITAL_DECADE, d, de);
+                    continue;
+                }
+                for (int digit = 0; digit <= 9; digit++) {
+                    String b = d + digit;
+                    if (!be.seekExact(new BytesRef(b))) {
+                        continue;
+                    }
+                    long bl = Schema.bucketLow(b);
+                    long bh = Schema.bucketHigh(b);
+                    if (bh < lo || bl > hi) {
+                        continue;
+                    }
+                    if (bl >= lo && bh <= hi) {
+                        addTerm(c, ctx, Schema.CAPITAL_BUCKET, b, be);
+                    } else {
+                        NumericDocValues dv = leaf.getNumericDocValues(Schema.CAPITAL);
+                        c.addEdge(be.postings(null, PostingsEnum.NONE), dv, lo, hi, be.docFreq());
+                    }
                 }
             }
         }

@@ -37,8 +37,11 @@ public final class Schema {
     public static final String DIVIDA = "divida";
     /** Opening year term {@code yyyy}, month term {@code yyyymm}, exact day as doc value (epoch day). */
     public static final String ANO = "ay", MES = "am", ABERTURA = "abertura";
-    /** Capital bucket term, exact centavos as doc value. */
-    public static final String CAPITAL_BUCKET = "cb", CAPITAL = "capital";
+    /**
+     * Capital bucket term (power of ten and leading digit), capital decade term (power of ten only, so a
+     * wide range is a few dense terms), exact centavos as doc value.
+     */
+    public static final String CAPITAL_BUCKET = "cb", CAPITAL_DECADE = "cd", CAPITAL = "capital";
 
     public static final String RECORD = "rec";
 
@@ -114,6 +117,17 @@ public final class Schema {
         return String.format("%02d%d", e, d);
     }
 
+    /** Inclusive lower bound, in centavos, of a decade term ({@code 00} also holds zero). */
+    public static long decadeLow(String term) {
+        int e = Integer.parseInt(term);
+        return e == 0 ? 0 : pow10(e);
+    }
+
+    /** Inclusive upper bound, in centavos, of a decade term. */
+    public static long decadeHigh(String term) {
+        return pow10(Integer.parseInt(term) + 1) - 1;
+    }
+
     /** Inclusive lower bound, in centavos, of a bucket term. */
     public static long bucketLow(String term) {
         int e = Integer.parseInt(term.substring(0, 2));
@@ -151,7 +165,9 @@ public final class Schema {
             term(doc, NATUREZA, e.company().naturezaJuridica());
             Long capital = e.company().capitalSocialCentavos();
             if (capital != null && capital >= 0) {
-                doc.add(new StringField(CAPITAL_BUCKET, capitalBucket(capital), Field.Store.NO));
+                String bucket = capitalBucket(capital);
+                doc.add(new StringField(CAPITAL_BUCKET, bucket, Field.Store.NO));
+                doc.add(new StringField(CAPITAL_DECADE, bucket.substring(0, 2), Field.Store.NO));
                 doc.add(new NumericDocValuesField(CAPITAL, capital));
             }
         }
