@@ -2,6 +2,7 @@ package dev.cadastro.loader;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -29,9 +30,8 @@ public record LoadSummary(
         String published) {
 
     public LoadSummary {
-        families = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(families));
-        notes = java.util.Collections.unmodifiableMap(
-                new EnumMap<>(notes.isEmpty() ? new EnumMap<>(Note.class) : notes));
+        families = Collections.unmodifiableMap(new LinkedHashMap<>(families));
+        notes = Collections.unmodifiableMap(new EnumMap<>(notes.isEmpty() ? new EnumMap<>(Note.class) : notes));
     }
 
     /**
@@ -43,7 +43,7 @@ public record LoadSummary(
      */
     public record FamilyCount(long read, long loaded, Map<RejectReason, Long> rejected) {
         public FamilyCount {
-            rejected = java.util.Collections.unmodifiableMap(
+            rejected = Collections.unmodifiableMap(
                     rejected.isEmpty() ? new EnumMap<>(RejectReason.class) : new EnumMap<>(rejected));
         }
 

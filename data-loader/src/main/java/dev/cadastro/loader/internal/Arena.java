@@ -21,9 +21,12 @@ import java.util.List;
  * "absent". Appends and reads are single-threaded.
  */
 public final class Arena implements Closeable {
+    /** 256 MB chunks. */
     static final int CHUNK_BITS = 28;
-    static final long CHUNK = 1L << CHUNK_BITS;
-    private static final long MASK = CHUNK - 1;
+
+    private final int chunkBits;
+    private final long chunk;
+    private final long mask;
 
     private final Path file;
     private final FileChannel channel;
@@ -31,6 +34,14 @@ public final class Arena implements Closeable {
     private long next = 8;
 
     public Arena(Path dir, String name) {
+        this(dir, name, CHUNK_BITS);
+    }
+
+    /** An arena of {@code 2^chunkBits}-byte chunks (small ones let tests cross chunk boundaries). */
+    Arena(Path dir, String name, int chunkBits) {
+        this.chunkBits = chunkBits;
+        this.chunk = 1L << chunkBits;
+        this.mask = chunk - 1;
         try {
             Files.createDirectories(dir);
             file = Files.createTempFile(dir, name + "-", ".arena");
@@ -48,12 +59,12 @@ public final class Arena implements Closeable {
 
     /** Reserves {@code size} bytes (at most one chunk) and returns the address of the record. */
     public int reserve(int size) {
-        if (size > CHUNK) {
-            throw new IllegalArgumentException("record of " + size + " bytes exceeds the chunk size " + CHUNK);
+        if (size > chunk) {
+            throw new IllegalArgumentException("record of " + size + " bytes exceeds the chunk size " + chunk);
         }
         long at = next;
-        if ((at & MASK) + size > CHUNK) {
-            at = (at | MASK) + 1;
+        if ((at & mask) + size > chunk) {
+            at = (at | mask) + 1;
         }
         ensure(at + size);
         next = (at + size + 7) & ~7L;
@@ -64,10 +75,10 @@ public final class Arena implements Closeable {
     }
 
     private void ensure(long end) {
-        int needed = (int) ((end - 1) >>> CHUNK_BITS) + 1;
+        int needed = (int) ((end - 1) >>> chunkBits) + 1;
         while (chunks.size() < needed) {
             try {
-                chunks.add(channel.map(FileChannel.MapMode.READ_WRITE, chunks.size() * CHUNK, CHUNK));
+                chunks.add(channel.map(FileChannel.MapMode.READ_WRITE, chunks.size() * chunk, chunk));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot map scratch file " + file, e);
             }
@@ -80,11 +91,12 @@ public final class Arena implements Closeable {
 
     /** The buffer holding an address, positioned nowhere: use absolute accessors with {@link #offset}. */
     public ByteBuffer chunk(int address) {
-        return chunks.get((int) (position(address) >>> CHUNK_BITS));
+        return chunks.get((int) (position(address) >>> chunkBits));
     }
 
-    public static int offset(int address) {
-        return (int) (position(address) & MASK);
+    /** The offset of an address within its {@link #chunk}. */
+    public int offset(int address) {
+        return (int) (position(address) & mask);
     }
 
     /** Bytes reserved so far. */

@@ -72,7 +72,7 @@ public final class CompanyStore implements Closeable {
         p = putLong(b, r, RAZAO, p);
         p = putLong(b, r, ENTE, p);
         int address = arena.reserve(size);
-        arena.chunk(address).put(Arena.offset(address), scratch, 0, size);
+        arena.chunk(address).put(arena.offset(address), scratch, 0, size);
         roots.putIfAbsent(id, address);
         return Added.ADDED;
     }
@@ -99,7 +99,7 @@ public final class CompanyStore implements Closeable {
             return null;
         }
         ByteBuffer chunk = arena.chunk(address);
-        int p = Arena.offset(address);
+        int p = arena.offset(address);
         int n = chunk.get(p++) & 0xFF;
         String natureza = code(chunk, p, n);
         p += n;

@@ -39,7 +39,7 @@ public final class SimplesStore {
         ByteBuffer w = ByteBuffer.wrap(scratch);
         w.putInt(2, opcao).putInt(6, exclusao).putInt(10, opcaoMei).putInt(14, exclusaoMei);
         int address = arena.reserve(SIZE);
-        arena.chunk(address).put(Arena.offset(address), scratch, 0, SIZE);
+        arena.chunk(address).put(arena.offset(address), scratch, 0, SIZE);
         roots.putIfAbsent(id, address);
         return 0;
     }
@@ -63,7 +63,7 @@ public final class SimplesStore {
             return null;
         }
         ByteBuffer c = arena.chunk(address);
-        int p = Arena.offset(address);
+        int p = arena.offset(address);
         return new SimplesOption(
                 option(c.get(p)),
                 Values.date(c.getInt(p + 2)),
