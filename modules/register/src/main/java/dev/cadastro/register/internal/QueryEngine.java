@@ -62,7 +62,7 @@ public final class QueryEngine {
             }
             plan = plan(q);
         }
-        return CountResult.exact(scan(plan, 0, 0, null));
+        return CountResult.exact(scan(plan, 0, 0, null, false));
     }
 
     public SearchResult search(RegisterQuery q) throws IOException {
@@ -82,17 +82,17 @@ public final class QueryEngine {
             if (estimate != null) {
                 total = estimate.total();
                 approximate = true;
-                long seen = scan(plan, q.offset(), q.limite(), hits);
+                long seen = scan(plan, q.offset(), q.limite(), hits, true);
                 if (hits.size() < q.limite()) {
                     // The pass reached the end: the count is known exactly now.
                     total = seen;
                     approximate = false;
                 }
             } else {
-                total = scan(plan, q.offset(), q.limite(), hits);
+                total = scan(plan, q.offset(), q.limite(), hits, false);
             }
         } else {
-            total = scan(plan, q.offset(), q.limite(), hits);
+            total = scan(plan, q.offset(), q.limite(), hits, false);
         }
         List<Empresa> page = new ArrayList<>(hits.size());
         for (int[] h : hits) {
@@ -490,10 +490,10 @@ public final class QueryEngine {
 
     /**
      * The exact count; when {@code hits} is given, also the matches at positions [offset, offset + limit)
-     * in index order. With a limit and an estimated total, stops once the page is full (then the return
-     * value is only the matches seen).
+     * in index order. With {@code stopWhenFull} (the total is estimated), stops once the page is full;
+     * the return value is then only the matches seen.
      */
-    long scan(Plan plan, long offset, int limit, List<int[]> hits) throws IOException {
+    long scan(Plan plan, long offset, int limit, List<int[]> hits, boolean stopWhenFull) throws IOException {
         long total = 0;
         for (LeafPlan lp : plan.leaves) {
             WindowEvaluator ev = new WindowEvaluator(lp, EXACT_WINDOW);
@@ -507,6 +507,9 @@ public final class QueryEngine {
                     }
                     total += n;
                     from = to;
+                    if (stopWhenFull && hits.size() >= limit) {
+                        return total;
+                    }
                 }
             }
         }
