@@ -21,7 +21,9 @@ import java.util.SplittableRandom;
  * Latency of the register's query mix Q1-Q10 (issue 4) through {@link LuceneRegister} — the production
  * path behind {@code GET /empresas} and {@code GET /empresas/{cnpj}}: count-only ({@code apenas_total}),
  * a page of 50 with its total, and CNPJ lookup. Single-threaded, after a warm-up; percentiles are
- * computed from the sorted samples (no histogram library).
+ * computed from the sorted samples (no histogram library). The peer, measured in the same run on the
+ * same index files, is stock Lucene ({@link StockLucenePeer}), without its query cache unless
+ * {@code -Dpeer.queryCache=true}; its counts must equal ours.
  *
  * <pre>
  * java -Xmx3g -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.register.RegisterLatency \
@@ -92,7 +94,7 @@ public final class RegisterLatency {
         return q;
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
         if (args.length < 1) {
             System.err.println("usage: RegisterLatency DIR [ITERATIONS]");
             System.exit(2);
@@ -116,15 +118,28 @@ public final class RegisterLatency {
                     register.search(q);
                 }
             }
-            System.out.println("| query | total | aproximado | count p50 ms | count p99 ms | page-50 p50 ms | page-50 p99 ms |");
-            System.out.println("|---|---:|---|---:|---:|---:|---:|");
+            StockLucenePeer peer = new StockLucenePeer(
+                    register.published().path(), SyntheticRegister.lookups(), Boolean.getBoolean("peer.queryCache"));
+            for (int w = 0; w < Math.max(20, iterations / 5); w++) {
+                for (RegisterQuery q : mix.values()) {
+                    peer.count(q);
+                }
+            }
+            System.out.println("| query | total | aproximado | count p50 ms | count p99 ms | page-50 p50 ms | page-50 p99 ms"
+                    + " | peer count p50 ms | peer count p99 ms | ratio p50 (peer/ours) |");
+            System.out.println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
             List<String> cnpjs = new ArrayList<>();
             for (Map.Entry<String, RegisterQuery> e : mix.entrySet()) {
                 RegisterQuery count = countOnly(e.getValue());
                 long[] countNs = new long[iterations];
                 long[] pageNs = new long[iterations];
+                long[] peerNs = new long[iterations];
                 CountResult c = null;
+                long peerTotal = -1;
                 for (int i = 0; i < iterations; i++) {
+                    long p0 = System.nanoTime();
+                    peerTotal = peer.count(e.getValue());
+                    peerNs[i] = System.nanoTime() - p0;
                     long t0 = System.nanoTime();
                     c = register.count(count);
                     long t1 = System.nanoTime();
@@ -138,10 +153,14 @@ public final class RegisterLatency {
                         }
                     }
                 }
+                if (!c.aproximado() && peerTotal != c.total()) {
+                    throw new IllegalStateException(e.getKey() + ": peer counted " + peerTotal + ", we " + c.total());
+                }
                 System.out.printf(
-                        "| %s | %,d | %s | %.3f | %.3f | %.3f | %.3f |%n",
+                        "| %s | %,d | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f |%n",
                         e.getKey(), c.total(), c.aproximado() ? "yes (" + c.low() + ".." + c.high() + ")" : "no",
-                        pct(countNs, 50), pct(countNs, 99), pct(pageNs, 50), pct(pageNs, 99));
+                        pct(countNs, 50), pct(countNs, 99), pct(pageNs, 50), pct(pageNs, 99),
+                        pct(peerNs, 50), pct(peerNs, 99), pct(peerNs, 50) / pct(countNs, 50));
             }
             SplittableRandom r = new SplittableRandom(1);
             int lookups = Math.max(1000, iterations * 20);
@@ -160,6 +179,7 @@ public final class RegisterLatency {
             System.out.printf(
                     "heap after run: %,d MB used of %,d MB max; cached filter bitsets %,d MB%n",
                     (rt.totalMemory() - rt.freeMemory()) >> 20, rt.maxMemory() >> 20, register.cachedBitsetBytes() >> 20);
+            peer.close();
         }
     }
 

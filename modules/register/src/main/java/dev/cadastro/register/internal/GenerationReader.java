@@ -179,7 +179,12 @@ public final class GenerationReader {
     }
 
     Empresa record(LeafReader leaf, int doc) throws IOException {
-        BytesRef rec = leaf.storedFields().document(doc).getBinaryValue(Schema.RECORD);
+        return record(leaf.storedFields(), doc);
+    }
+
+    /** Decodes one record; pass one {@code StoredFields} for the documents of a page (its blocks are reused). */
+    Empresa record(org.apache.lucene.index.StoredFields stored, int doc) throws IOException {
+        BytesRef rec = stored.document(doc).getBinaryValue(Schema.RECORD);
         return RecordCodec.decode(rec.bytes, rec.offset, lookups);
     }
 

@@ -95,8 +95,14 @@ public final class QueryEngine {
             total = scan(plan, q.offset(), q.limite(), hits, false);
         }
         List<Empresa> page = new ArrayList<>(hits.size());
+        org.apache.lucene.index.StoredFields stored = null;
+        int storedLeaf = -1;
         for (int[] h : hits) {
-            page.add(gen.record(gen.reader().leaves().get(h[0]).reader(), h[1]));
+            if (h[0] != storedLeaf) {
+                storedLeaf = h[0];
+                stored = gen.reader().leaves().get(storedLeaf).reader().storedFields();
+            }
+            page.add(gen.record(stored, h[1]));
         }
         return new SearchResult(page, q.pagina(), q.limite(), page.size(), total, approximate);
     }
