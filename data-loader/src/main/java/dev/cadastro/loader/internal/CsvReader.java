@@ -39,8 +39,8 @@ public final class CsvReader implements Closeable {
     private boolean eof;
 
     private byte[] rec = new byte[1024];
-    /** Where the current record's field bytes are: the input buffer (fast path) or {@code rec}. */
-    private byte[] data = rec;
+    /** Whether the current record's field bytes are in the input buffer (fast path) or in {@code rec}. */
+    private boolean inBuffer;
 
     private int rawFrom = -1;
     private int recLen;
@@ -163,7 +163,7 @@ public final class CsvReader implements Closeable {
         fields = n;
         rawFrom = pos;
         rawLen = p - pos;
-        data = b;
+        inBuffer = true;
         unterminated = false;
         oversized = false;
         pos = p;
@@ -176,7 +176,7 @@ public final class CsvReader implements Closeable {
         if (quoting && fastRecord()) {
             return 1;
         }
-        data = rec;
+        inBuffer = false;
         rawFrom = -1;
         recLen = 0;
         rawLen = 0;
@@ -403,7 +403,7 @@ public final class CsvReader implements Closeable {
 
     /** The bytes holding the current record's fields; valid until the next {@link #next()}. */
     public byte[] bytes() {
-        return data;
+        return inBuffer ? buf : rec;
     }
 
     public int start(int field) {
@@ -425,7 +425,7 @@ public final class CsvReader implements Closeable {
     /** The field as text, or null when it is empty. */
     public String string(int field) {
         int len = length(field);
-        return len == 0 ? null : Latin1.decode(data, start(field), len);
+        return len == 0 ? null : Latin1.decode(bytes(), start(field), len);
     }
 
     /** True when the field holds exactly these ASCII characters. */
@@ -436,7 +436,7 @@ public final class CsvReader implements Closeable {
         }
         int s = start(field);
         for (int i = 0; i < len; i++) {
-            if (data[s + i] != ascii.charAt(i)) {
+            if (bytes()[s + i] != ascii.charAt(i)) {
                 return false;
             }
         }

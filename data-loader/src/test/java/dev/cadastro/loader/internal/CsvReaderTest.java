@@ -128,6 +128,19 @@ class CsvReaderTest {
     }
 
     @Test
+    void returnsTheWholeOfALongFieldReadTheSlowWay() throws IOException {
+        // The quote inside the field sends the record down the copying path, whose buffer must grow.
+        String longText = "X\"Y" + "z".repeat(5000);
+        byte[] in = ("\"" + longText + "\";\"end\"\n").getBytes(StandardCharsets.ISO_8859_1);
+        try (CsvReader r = new CsvReader(new ByteArrayInputStream(in))) {
+            assertTrue(r.next());
+            assertFalse(r.oversized());
+            assertEquals(longText, r.string(0));
+            assertEquals("end", r.string(1));
+        }
+    }
+
+    @Test
     void rawTextKeepsTheQuotesAsWritten() throws IOException {
         byte[] in = "\"a\";\"b\"\n".getBytes(StandardCharsets.ISO_8859_1);
         try (CsvReader r = new CsvReader(new ByteArrayInputStream(in))) {
