@@ -12,6 +12,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 
 /**
  * Whatever the dump's writer puts inside a quoted field (quotes undoubled, {@code ;}, line feeds, CRs,
@@ -25,7 +26,17 @@ class CsvReaderProperties {
                 .withChars('A', 'z', '0', ' ', '"', ';', '\n', '\r', 'ç', 'Ã', '\u2013', '\u201C', '\u00A0')
                 .ofMaxLength(12)
                 .filter(s -> !s.contains("\";") && !s.contains("\"\n") && !s.contains("\"\r"));
-        return field.list().ofMinSize(1).ofMaxSize(8).list().ofMaxSize(20);
+        // Long fields too, so records outgrow the reader's initial buffers on both paths.
+        Arbitrary<String> longField = Arbitraries.strings()
+                .withChars('a', 'b', '"', ' ')
+                .ofMinLength(500)
+                .ofMaxLength(3000);
+        return Arbitraries.frequencyOf(Tuple.of(9, field), Tuple.of(1, longField))
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(8)
+                .list()
+                .ofMaxSize(20);
     }
 
     @Property(tries = 500)
