@@ -58,7 +58,8 @@ final class StockLucenePeer implements AutoCloseable {
             for (String name : q.municipios()) {
                 for (Map.Entry<String, String> e : lookups.municipios().entrySet()) {
                     String uf = lookups.municipiosUf().get(e.getKey());
-                    if (e.getValue().equals(name) && uf != null && (q.ufs().isEmpty() || q.ufs().contains(uf))) {
+                    boolean named = e.getValue().equals(name) || e.getKey().equals(name);
+                    if (named && uf != null && (q.ufs().isEmpty() || q.ufs().contains(uf))) {
                         long key = RegisterQuery.UF_CODES.indexOf(uf) * 10_000L + Integer.parseInt(e.getKey());
                         geos.add(new BytesRef(String.format("%06d", key)));
                     }
