@@ -60,6 +60,7 @@ public final class DumpReader {
     private final AtomicLong verifiedBytes = new AtomicLong();
 
     private volatile boolean stopVerifier;
+    private final AtomicReference<Throwable> verifyFailure = new AtomicReference<>();
     private long nextReport;
     private String phase = "Lookups";
 
@@ -109,7 +110,6 @@ public final class DumpReader {
         long estimated = Math.max(1024, folder.size(Family.ESTABELECIMENTOS) / 240);
         // The Socios ZIPs are only checked (the index does not need them): on a thread of their own, so
         // the check runs while the second core would otherwise idle (Empresas and Simples are read by one).
-        AtomicReference<Throwable> verifyFailure = new AtomicReference<>();
         Thread verifier = null;
         if (options.verifyUnread()) {
             verifier = new Thread(
@@ -151,13 +151,7 @@ public final class DumpReader {
                     verifier.join(200);
                     report(false);
                 }
-                Throwable t = verifyFailure.get();
-                if (t instanceof RuntimeException re) {
-                    throw re;
-                }
-                if (t != null) {
-                    throw new LoaderException("checking the Socios ZIPs failed: " + t, t);
-                }
+                verifierFailed();
             }
             report(true);
         } catch (InterruptedException e) {
@@ -482,7 +476,19 @@ public final class DumpReader {
         return Duration.ofNanos(System.nanoTime() - startNanos);
     }
 
+    /** Stops the read as soon as the verifier thread found a damaged ZIP. */
+    private void verifierFailed() {
+        Throwable t = verifyFailure.get();
+        if (t instanceof RuntimeException re) {
+            throw re;
+        }
+        if (t != null) {
+            throw new LoaderException("checking the Socios ZIPs failed: " + t, t);
+        }
+    }
+
     private void report(boolean force) {
+        verifierFailed();
         long now = System.nanoTime();
         if (!force && now < nextReport) {
             return;
