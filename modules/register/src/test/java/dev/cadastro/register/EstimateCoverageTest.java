@@ -100,6 +100,7 @@ class EstimateCoverageTest {
         try (LuceneRegister register = LuceneRegister.open(fixture.root, sampling(0.25))) {
             RegisterQuery q = RegisterQuery.builder()
                     .situacaoCadastral("02", "08")
+                    .comTelefone(true)
                     .limite(20)
                     .pagina(3)
                     .build();
@@ -116,6 +117,19 @@ class EstimateCoverageTest {
                 assertFalse(reference.aproximado());
                 assertEquals(reference.dados(), page.dados());
             }
+            SearchResult other = register.search(RegisterQuery.builder()
+                    .situacaoCadastral("02", "08")
+                    .comTelefone(true)
+                    .limite(7)
+                    .pagina(40)
+                    .build());
+            CountResult count = register.count(RegisterQuery.builder()
+                    .situacaoCadastral("02", "08")
+                    .comTelefone(true)
+                    .countOnly(true)
+                    .build());
+            assertEquals(page.total(), other.total(), "every page states the same total");
+            assertEquals(page.total(), count.total(), "count-only states the same total");
         }
     }
 }

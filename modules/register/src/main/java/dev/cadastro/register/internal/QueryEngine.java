@@ -74,8 +74,12 @@ public final class QueryEngine {
         List<int[]> hits = new ArrayList<>();
         long total;
         boolean approximate = false;
+        Long direct = plan.candidates == 0 ? null : plan.directCount();
         if (plan.candidates == 0) {
             total = 0;
+        } else if (direct != null) {
+            total = direct;
+            scan(plan, q.offset(), q.limite(), hits, true);
         } else if (worthSampling(plan)) {
             CountResult estimate = estimate(plan, seed(q));
             plan = plan(q);
@@ -143,8 +147,16 @@ public final class QueryEngine {
         return 2 * sampleCost < cost;
     }
 
+    /**
+     * The sampling seed of a query: from its filters only, so every page of a search, and its count-only
+     * form, state the same estimate.
+     */
     private long seed(RegisterQuery q) {
-        return options.seed() ^ q.toParameters().hashCode() * 0x9E3779B97F4A7C15L;
+        java.util.Map<String, List<String>> filters = new java.util.TreeMap<>(q.toParameters());
+        filters.remove(RegisterQuery.LIMITE);
+        filters.remove(RegisterQuery.PAGINA);
+        filters.remove(RegisterQuery.APENAS_TOTAL);
+        return options.seed() ^ filters.toString().hashCode() * 0x9E3779B97F4A7C15L;
     }
 
     // ---- plan
