@@ -312,49 +312,65 @@ public final class QueryEngine {
         LocalDate hi = to == null ? LocalDate.of(9999, 12, 31) : to;
         Clause c = new Clause(true);
         LeafReader leaf = ctx.reader();
+        Terms decades = leaf.terms(Schema.DECADA);
         Terms years = leaf.terms(Schema.ANO);
         Terms months = leaf.terms(Schema.MES);
-        if (years != null && months != null) {
+        if (decades != null && years != null && months != null) {
+            TermsEnum de = decades.iterator();
             TermsEnum ye = years.iterator();
             TermsEnum me = months.iterator();
-            for (BytesRef t = ye.next(); t != null; t = ye.next()) {
-                String ys = t.utf8ToString();
-                int y = Integer.parseInt(ys);
-                LocalDate first = LocalDate.of(y, 1, 1);
-                LocalDate last = LocalDate.of(y, 12, 31);
-                if (last.isBefore(lo) || first.isAfter(hi)) {
+            for (BytesRef dt = de.next(); dt != null; dt = de.next()) {
+                String ds = dt.utf8ToString();
+                int decade = Integer.parseInt(ds);
+                LocalDate decadeFirst = LocalDate.of(decade * 10, 1, 1);
+                LocalDate decadeLast = LocalDate.of(decade * 10 + 9, 12, 31);
+                if (decadeLast.isBefore(lo) || decadeFirst.isAfter(hi)) {
                     continue;
                 }
-                if (!first.isBefore(lo) && !last.isAfter(hi)) {
-                    addTerm(c, ctx, Schema.ANO, ys, ye);
+                if (!decadeFirst.isBefore(lo) && !decadeLast.isAfter(hi)) {
+                    addTerm(c, ctx, Schema.DECADA, ds, de);
                     continue;
                 }
-                for (int m = 1; m <= 12; m++) {
-                    LocalDate mf = LocalDate.of(y, m, 1);
-                    LocalDate ml = mf.withDayOfMonth(mf.lengthOfMonth());
-                    if (ml.isBefore(lo) || mf.isAfter(hi)) {
+                for (int y = decade * 10; y <= decade * 10 + 9; y++) {
+                    String ys = Integer.toString(y);
+                    LocalDate first = LocalDate.of(y, 1, 1);
+                    LocalDate last = LocalDate.of(y, 12, 31);
+                    if (last.isBefore(lo) || first.isAfter(hi) || !ye.seekExact(new BytesRef(ys))) {
                         continue;
                     }
-                    String mt = Schema.monthTerm(mf);
-                    if (!me.seekExact(new BytesRef(mt))) {
+                    if (!first.isBefore(lo) && !last.isAfter(hi)) {
+                        addTerm(c, ctx, Schema.ANO, ys, ye);
                         continue;
                     }
-                    if (!mf.isBefore(lo) && !ml.isAfter(hi)) {
-                        addTerm(c, ctx, Schema.MES, mt, me);
-                    } else {
-                        NumericDocValues dv = leaf.getNumericDocValues(Schema.ABERTURA);
-                        c.addEdge(
-                                me.postings(null, PostingsEnum.NONE),
-                                dv,
-                                lo.toEpochDay(),
-                                hi.toEpochDay(),
-                                me.docFreq());
-                    }
+                    months(c, ctx, me, y, lo, hi);
                 }
             }
         }
         out.add(c);
         return c.isEmpty();
+    }
+
+    /** Month terms of a partly covered year: whole months as terms, the edge months refined by day. */
+    private void months(Clause c, LeafReaderContext ctx, TermsEnum me, int y, LocalDate lo, LocalDate hi)
+            throws IOException {
+        LeafReader leaf = ctx.reader();
+        for (int m = 1; m <= 12; m++) {
+            LocalDate mf = LocalDate.of(y, m, 1);
+            LocalDate ml = mf.withDayOfMonth(mf.lengthOfMonth());
+            if (ml.isBefore(lo) || mf.isAfter(hi)) {
+                continue;
+            }
+            String mt = Schema.monthTerm(mf);
+            if (!me.seekExact(new BytesRef(mt))) {
+                continue;
+            }
+            if (!mf.isBefore(lo) && !ml.isAfter(hi)) {
+                addTerm(c, ctx, Schema.MES, mt, me);
+            } else {
+                NumericDocValues dv = leaf.getNumericDocValues(Schema.ABERTURA);
+                c.addEdge(me.postings(null, PostingsEnum.NONE), dv, lo.toEpochDay(), hi.toEpochDay(), me.docFreq());
+            }
+        }
     }
 
     /**

@@ -37,6 +37,8 @@ public final class Schema {
     public static final String DIVIDA = "divida";
     /** Opening year term {@code yyyy}, month term {@code yyyymm}, exact day as doc value (epoch day). */
     public static final String ANO = "ay", MES = "am", ABERTURA = "abertura";
+    /** Opening decade term {@code yyy} (2015 is {@code 201}): a wide date range is a few dense terms. */
+    public static final String DECADA = "ad";
     /**
      * Capital bucket term (power of ten and leading digit), capital decade term (power of ten only, so a
      * wide range is a few dense terms), exact centavos as doc value.
@@ -194,6 +196,7 @@ public final class Schema {
         LocalDate d = e.dataAbertura();
         if (d != null && d.getYear() >= 1000 && d.getYear() <= 9999) {
             doc.add(new StringField(ANO, Integer.toString(d.getYear()), Field.Store.NO));
+            doc.add(new StringField(DECADA, Integer.toString(d.getYear() / 10), Field.Store.NO));
             doc.add(new StringField(MES, monthTerm(d), Field.Store.NO));
             doc.add(new NumericDocValuesField(ABERTURA, d.toEpochDay()));
         }
