@@ -71,7 +71,10 @@ public final class BuildSyntheticIndex {
         }
         System.out.printf(
                 "published %s: %,d establishments, %,d bytes (%.1f bytes per establishment), %.1f s in all%n",
-                published.path(), published.documents(), bytes, (double) bytes / published.documents(),
+                published.path(),
+                published.documents(),
+                bytes,
+                (double) bytes / published.documents(),
                 (System.nanoTime() - t0) / 1e9);
     }
 }

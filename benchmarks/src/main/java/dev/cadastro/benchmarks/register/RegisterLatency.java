@@ -47,50 +47,68 @@ public final class RegisterLatency {
         List<String> cnaes = shape.cnaesByFrequency();
         List<String> rr = shape.municipiosByFrequency("RR");
         Map<String, RegisterQuery> q = new LinkedHashMap<>();
-        q.put("Q1 SP+02+3 CNAEs", RegisterQuery.builder()
-                .ufs("SP")
-                .situacaoCadastral("02")
-                .cnaes(cnaes.get(0), cnaes.get(1), cnaes.get(2))
-                .build());
-        q.put("Q2 MG+mei+2020..2023", RegisterQuery.builder()
-                .ufs("MG")
-                .mei(true)
-                .aberturaDe(LocalDate.of(2020, 1, 1))
-                .aberturaAte(LocalDate.of(2023, 12, 31))
-                .build());
-        q.put("Q3 SAO PAULO+02+email", RegisterQuery.builder()
-                .municipios("SAO PAULO")
-                .situacaoCadastral("02")
-                .comEmail(true)
-                .build());
+        q.put(
+                "Q1 SP+02+3 CNAEs",
+                RegisterQuery.builder()
+                        .ufs("SP")
+                        .situacaoCadastral("02")
+                        .cnaes(cnaes.get(0), cnaes.get(1), cnaes.get(2))
+                        .build());
+        q.put(
+                "Q2 MG+mei+2020..2023",
+                RegisterQuery.builder()
+                        .ufs("MG")
+                        .mei(true)
+                        .aberturaDe(LocalDate.of(2020, 1, 1))
+                        .aberturaAte(LocalDate.of(2023, 12, 31))
+                        .build());
+        q.put(
+                "Q3 SAO PAULO+02+email",
+                RegisterQuery.builder()
+                        .municipios("SAO PAULO")
+                        .situacaoCadastral("02")
+                        .comEmail(true)
+                        .build());
         q.put("Q4 02", RegisterQuery.builder().situacaoCadastral("02").build());
-        q.put("Q5 5 sec. CNAEs+01+simples", RegisterQuery.builder()
-                .cnaesSecundarios(cnaes.get(0), cnaes.get(1), cnaes.get(2), cnaes.get(3), cnaes.get(4))
-                .portes("01")
-                .simples(true)
-                .build());
-        q.put("Q6 SP|RJ|MG+cap>=100k+02", RegisterQuery.builder()
-                .ufs("SP", "RJ", "MG")
-                .capitalMin(new java.math.BigDecimal("100000"))
-                .situacaoCadastral("02")
-                .build());
-        q.put("Q7 2135+02+tel+2015..", RegisterQuery.builder()
-                .naturezas("2135")
-                .situacaoCadastral("02")
-                .comTelefone(true)
-                .aberturaDe(LocalDate.of(2015, 1, 1))
-                .build());
-        q.put("Q8 RR town+rare CNAE+02", RegisterQuery.builder()
-                .municipios(rr.get(3))
-                .cnaes(cnaes.get(120), cnaes.get(121))
-                .situacaoCadastral("02")
-                .build());
-        q.put("Q9 SP+02", RegisterQuery.builder().ufs("SP").situacaoCadastral("02").build());
-        q.put("Q10 ddd11+movel+no debt", RegisterQuery.builder()
-                .ddds("11")
-                .comTelefoneMovel(true)
-                .divida(false)
-                .build());
+        q.put(
+                "Q5 5 sec. CNAEs+01+simples",
+                RegisterQuery.builder()
+                        .cnaesSecundarios(cnaes.get(0), cnaes.get(1), cnaes.get(2), cnaes.get(3), cnaes.get(4))
+                        .portes("01")
+                        .simples(true)
+                        .build());
+        q.put(
+                "Q6 SP|RJ|MG+cap>=100k+02",
+                RegisterQuery.builder()
+                        .ufs("SP", "RJ", "MG")
+                        .capitalMin(new java.math.BigDecimal("100000"))
+                        .situacaoCadastral("02")
+                        .build());
+        q.put(
+                "Q7 2135+02+tel+2015..",
+                RegisterQuery.builder()
+                        .naturezas("2135")
+                        .situacaoCadastral("02")
+                        .comTelefone(true)
+                        .aberturaDe(LocalDate.of(2015, 1, 1))
+                        .build());
+        q.put(
+                "Q8 RR town+rare CNAE+02",
+                RegisterQuery.builder()
+                        .municipios(rr.get(3))
+                        .cnaes(cnaes.get(120), cnaes.get(121))
+                        .situacaoCadastral("02")
+                        .build());
+        q.put(
+                "Q9 SP+02",
+                RegisterQuery.builder().ufs("SP").situacaoCadastral("02").build());
+        q.put(
+                "Q10 ddd11+movel+no debt",
+                RegisterQuery.builder()
+                        .ddds("11")
+                        .comTelefoneMovel(true)
+                        .divida(false)
+                        .build());
         return q;
     }
 
@@ -110,7 +128,9 @@ public final class RegisterLatency {
         }
         Map<String, RegisterQuery> mix = mix();
         try (LuceneRegister register = LuceneRegister.open(root, options.build())) {
-            System.out.printf("index %s: %,d establishments%n", register.published().path(), register.published().documents());
+            System.out.printf(
+                    "index %s: %,d establishments%n",
+                    register.published().path(), register.published().documents());
             // Warm-up: every query both ways, so lazily cached bitsets exist before measuring.
             for (int w = 0; w < Math.max(20, iterations / 5); w++) {
                 for (RegisterQuery q : mix.values()) {
@@ -125,8 +145,9 @@ public final class RegisterLatency {
                     peer.count(q);
                 }
             }
-            System.out.println("| query | total | aproximado | count p50 ms | count p99 ms | page-50 p50 ms | page-50 p99 ms"
-                    + " | peer count p50 ms | peer count p99 ms | ratio p50 (peer/ours) |");
+            System.out.println(
+                    "| query | total | aproximado | count p50 ms | count p99 ms | page-50 p50 ms | page-50 p99 ms"
+                            + " | peer count p50 ms | peer count p99 ms | ratio p50 (peer/ours) |");
             System.out.println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
             List<String> cnpjs = new ArrayList<>();
             for (Map.Entry<String, RegisterQuery> e : mix.entrySet()) {
@@ -158,27 +179,39 @@ public final class RegisterLatency {
                 }
                 System.out.printf(
                         "| %s | %,d | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f |%n",
-                        e.getKey(), c.total(), c.aproximado() ? "yes (" + c.low() + ".." + c.high() + ")" : "no",
-                        pct(countNs, 50), pct(countNs, 99), pct(pageNs, 50), pct(pageNs, 99),
-                        pct(peerNs, 50), pct(peerNs, 99), pct(peerNs, 50) / pct(countNs, 50));
+                        e.getKey(),
+                        c.total(),
+                        c.aproximado() ? "yes (" + c.low() + ".." + c.high() + ")" : "no",
+                        pct(countNs, 50),
+                        pct(countNs, 99),
+                        pct(pageNs, 50),
+                        pct(pageNs, 99),
+                        pct(peerNs, 50),
+                        pct(peerNs, 99),
+                        pct(peerNs, 50) / pct(countNs, 50));
             }
             SplittableRandom r = new SplittableRandom(1);
             int lookups = Math.max(1000, iterations * 20);
             long[] lookupNs = new long[lookups];
             for (int i = 0; i < lookups; i++) {
-                dev.cadastro.core.document.Cnpj cnpj = dev.cadastro.core.document.Cnpj.of(cnpjs.get(r.nextInt(cnpjs.size())));
+                dev.cadastro.core.document.Cnpj cnpj =
+                        dev.cadastro.core.document.Cnpj.of(cnpjs.get(r.nextInt(cnpjs.size())));
                 long t0 = System.nanoTime();
                 if (register.lookup(cnpj).isEmpty()) {
                     throw new IllegalStateException("lookup lost " + cnpj);
                 }
                 lookupNs[i] = System.nanoTime() - t0;
             }
-            System.out.printf("lookup: p50 %.3f ms, p99 %.3f ms over %d lookups%n", pct(lookupNs, 50), pct(lookupNs, 99), lookups);
+            System.out.printf(
+                    "lookup: p50 %.3f ms, p99 %.3f ms over %d lookups%n",
+                    pct(lookupNs, 50), pct(lookupNs, 99), lookups);
             Runtime rt = Runtime.getRuntime();
             System.gc();
             System.out.printf(
                     "heap after run: %,d MB used of %,d MB max; cached filter bitsets %,d MB%n",
-                    (rt.totalMemory() - rt.freeMemory()) >> 20, rt.maxMemory() >> 20, register.cachedBitsetBytes() >> 20);
+                    (rt.totalMemory() - rt.freeMemory()) >> 20,
+                    rt.maxMemory() >> 20,
+                    register.cachedBitsetBytes() >> 20);
             peer.close();
         }
     }

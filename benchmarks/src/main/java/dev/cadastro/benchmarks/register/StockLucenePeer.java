@@ -95,8 +95,12 @@ final class StockLucenePeer implements AutoCloseable {
             b.add(NumericDocValuesField.newSlowRangeQuery("abertura", lo, hi), BooleanClause.Occur.FILTER);
         }
         if (q.capitalMin().isPresent() || q.capitalMax().isPresent()) {
-            long lo = q.capitalMin().map(v -> v.movePointRight(2).longValueExact()).orElse(0L);
-            long hi = q.capitalMax().map(v -> v.movePointRight(2).longValueExact()).orElse(Long.MAX_VALUE);
+            long lo = q.capitalMin()
+                    .map(v -> v.movePointRight(2).longValueExact())
+                    .orElse(0L);
+            long hi = q.capitalMax()
+                    .map(v -> v.movePointRight(2).longValueExact())
+                    .orElse(Long.MAX_VALUE);
             b.add(NumericDocValuesField.newSlowRangeQuery("capital", lo, hi), BooleanClause.Occur.FILTER);
         }
         return b.build();
