@@ -10,7 +10,6 @@ import dev.cadastro.core.error.Service;
 import dev.cadastro.core.ratelimit.RateLimitDecision;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
 import dev.cadastro.core.ratelimit.RateLimiter;
-import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
 import dev.cadastro.http.ErrorResponses;
@@ -92,26 +91,7 @@ public final class CompanyDataApi {
             RegisterQuery query = RegisterQuery.parse(request.query().asMap());
             SearchOutcome outcome = companies.search(principal, query, reference(request));
             SearchResult page = outcome.page();
-            byte[] body = Json.bytes(256 + page.retornados() * 640, g -> {
-                g.writeStartObject();
-                g.writeArrayFieldStart("dados");
-                for (Empresa e : page.dados()) {
-                    EmpresaJson.write(g, e);
-                }
-                g.writeEndArray();
-                g.writeObjectFieldStart("paginacao");
-                g.writeNumberField("pagina", page.pagina());
-                g.writeNumberField("limite", page.limite());
-                g.writeNumberField("retornados", page.retornados());
-                g.writeNumberField("total", page.total());
-                g.writeEndObject();
-                if (outcome.countOnly()) {
-                    g.writeNumberField("total", page.total());
-                }
-                g.writeBooleanField("aproximado", page.aproximado());
-                g.writeNumberField("creditos_consumidos", outcome.creditsCharged());
-                g.writeEndObject();
-            });
+            byte[] body = CompanyDataJson.searchResponse(page, outcome.countOnly(), outcome.creditsCharged());
             Response response = Response.json(200, body).withHeaders(rateHeaders);
             return outcome.balanceAfter().isPresent()
                     ? response.withHeader(

@@ -48,6 +48,10 @@ public final class Cli {
             help(err);
             return 2;
         }
+        if (args.size() == 2 && (args.get(1).equals("--help") || args.get(1).equals("-h"))) {
+            out.println("usage: ./cadastro " + command.name() + " " + command.summary());
+            return 0;
+        }
         try {
             return command.run(args.subList(1, args.size()), out, err);
         } catch (UsageException e) {

@@ -3,8 +3,10 @@ package dev.cadastro.server.cli;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.register.Empresa;
+import dev.cadastro.http.companydata.CompanyDataJson;
 import dev.cadastro.register.LuceneRegister;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -42,76 +44,8 @@ public final class LookupCommand implements Command {
                 err.println("cadastro lookup: " + cnpj.formatted() + " is not in the register index " + index);
                 return 1;
             }
-            out.println(Json.of(found.get()));
+            out.println(new String(CompanyDataJson.empresa(found.get()), StandardCharsets.UTF_8));
             return 0;
-        }
-    }
-
-    /** The spec's Empresa record (section 2.1) as JSON, snake-case names, absent fields left out. */
-    static final class Json {
-        private Json() {}
-
-        static String of(Empresa e) {
-            StringBuilder sb = new StringBuilder("{");
-            field(sb, "cnpj", e.cnpj());
-            field(sb, "razao_social", e.razaoSocial());
-            field(sb, "nome_fantasia", e.nomeFantasia());
-            field(sb, "situacao_cadastral", e.situacaoCadastral());
-            field(sb, "situacao_descricao", e.situacaoDescricao());
-            field(sb, "cnae", e.cnae());
-            field(sb, "cnae_descricao", e.cnaeDescricao());
-            field(sb, "natureza_juridica", e.naturezaJuridica());
-            field(sb, "natureza_descricao", e.naturezaDescricao());
-            field(sb, "porte", e.porte());
-            field(sb, "porte_descricao", e.porteDescricao());
-            if (e.capitalSocial() != null) {
-                sep(sb).append("\"capital_social\":").append(e.capitalSocial().toPlainString());
-            }
-            field(
-                    sb,
-                    "data_abertura",
-                    e.dataAbertura() == null ? null : e.dataAbertura().toString());
-            field(sb, "uf", e.uf());
-            field(sb, "municipio", e.municipio());
-            field(sb, "bairro", e.bairro());
-            field(sb, "cep", e.cep());
-            field(sb, "logradouro", e.logradouro());
-            field(sb, "telefone", e.telefone());
-            field(sb, "email", e.email());
-            return sb.append('}').toString();
-        }
-
-        private static StringBuilder sep(StringBuilder sb) {
-            return sb.length() > 1 ? sb.append(',') : sb;
-        }
-
-        private static void field(StringBuilder sb, String name, String value) {
-            if (value != null) {
-                sep(sb).append('"').append(name).append("\":");
-                string(sb, value);
-            }
-        }
-
-        static void string(StringBuilder sb, String s) {
-            sb.append('"');
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
-                switch (c) {
-                    case '"' -> sb.append("\\\"");
-                    case '\\' -> sb.append("\\\\");
-                    case '\n' -> sb.append("\\n");
-                    case '\r' -> sb.append("\\r");
-                    case '\t' -> sb.append("\\t");
-                    default -> {
-                        if (c < 0x20 || (c >= 0x7F && c < 0xA0) || c == '\u2028' || c == '\u2029') {
-                            sb.append(String.format("\\u%04x", (int) c));
-                        } else {
-                            sb.append(c);
-                        }
-                    }
-                }
-            }
-            sb.append('"');
         }
     }
 }

@@ -1,17 +1,15 @@
 package dev.cadastro.server.cli;
 
 import dev.cadastro.core.error.InvalidParameterException;
-import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.http.Limits;
+import dev.cadastro.http.QueryParameters;
+import dev.cadastro.http.companydata.CompanyDataJson;
 import dev.cadastro.register.LuceneRegister;
 import java.io.PrintStream;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,45 +36,22 @@ public final class SearchCommand implements Command {
         }
         RegisterQuery query;
         try {
-            query = RegisterQuery.parse(parameters(String.join("&", flags.positional)));
+            query = RegisterQuery.parse(QueryParameters.parse(
+                            String.join("&", flags.positional),
+                            Limits.defaults().maxQueryParameters())
+                    .asMap());
         } catch (InvalidParameterException e) {
             err.println("cadastro search: " + e.getMessage());
             return 1;
         }
         try (LuceneRegister register = LuceneRegister.open(index)) {
             SearchResult r = register.search(query);
-            StringBuilder sb = new StringBuilder("{\"total\":").append(r.total());
-            sb.append(",\"aproximado\":").append(r.aproximado());
-            sb.append(",\"paginacao\":{\"pagina\":").append(r.pagina());
-            sb.append(",\"limite\":").append(r.limite());
-            sb.append(",\"retornados\":").append(r.retornados());
-            sb.append(",\"total\":").append(r.total()).append('}');
-            sb.append(",\"dados\":[");
-            for (int i = 0; i < r.dados().size(); i++) {
-                Empresa e = r.dados().get(i);
-                sb.append(i == 0 ? "\n" : ",\n").append(LookupCommand.Json.of(e));
-            }
-            sb.append(r.dados().isEmpty() ? "]}" : "\n]}");
-            out.println(sb);
+            // The same body GET /v1/empresas sends; nothing is charged here.
+            out.println(new String(CompanyDataJson.searchResponse(r, query.countOnly(), 0), StandardCharsets.UTF_8));
             return 0;
         } catch (InvalidParameterException e) {
             err.println("cadastro search: " + e.getMessage());
             return 1;
         }
-    }
-
-    /** {@code a=1&a=2&b=x%20y} as a URL query: repeated names keep every value, in order. */
-    static Map<String, List<String>> parameters(String query) {
-        Map<String, List<String>> params = new LinkedHashMap<>();
-        for (String pair : query.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            params.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
-        }
-        return params;
     }
 }
