@@ -1,0 +1,538 @@
+package dev.cadastro.benchmarks.register;
+
+import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.register.CountResult;
+import dev.cadastro.core.register.Empresa;
+import dev.cadastro.core.register.Lookups;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.loader.DumpReader;
+import dev.cadastro.loader.LoadOptions;
+import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.SearchOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * The register search side by side with two SQL peers, in the same run and on the same rows (issue 4):
+ * DuckDB in process ({@link SqlDuckDb}) and PostgreSQL embedded ({@link SqlPostgres}), against {@link
+ * LuceneRegister} — the production path behind {@code GET /empresas} and {@code GET /empresas/{cnpj}}
+ * — on an index that {@code ./cadastro load} built from the same dump. For each query of the Q1-Q10
+ * mix ({@link RegisterLatency#mix()}): the count ({@code apenas_total}), a page of 50 with its total
+ * (the peers run their count and their ordered page query), and lookup by CNPJ; single-threaded, after
+ * a warm-up; percentiles from the sorted samples.
+ *
+ * <p>The rows come from the dump through the loader's own reader ({@link PeerRows}), once, into a file
+ * under the work folder; the peers load it once and are reused by later runs. Every count is checked:
+ * the peers must agree with each other, and with ours when ours is exact; an estimate of ours
+ * ({@code aproximado}) must hold the peers' exact count in its interval. When the index is one segment
+ * its order is global, {@code (uf, municipio, cnpj)}, and each page's CNPJs are compared with the
+ * peers' {@code ORDER BY uf, municipio, cnpj}. Disagreements are printed and make the exit status 1.
+ *
+ * <p>A peer's measurement of one query stops after {@code ITERATIONS} samples or when it has spent the
+ * time budget ({@code --budget-s}, 10 s by default) with at least 5 samples; the tables say how many
+ * samples each figure rests on.
+ *
+ * <pre>
+ * java -Xmx3g --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
+ *     dev.cadastro.benchmarks.register.PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS] \
+ *     [--peers duckdb,postgres] [--budget-s S] [--debt DIR]
+ * </pre>
+ */
+public final class PeerComparison {
+    private static final int MIN_SAMPLES = 5;
+
+    private PeerComparison() {}
+
+    /** Samples of one peer on one query. */
+    record PeerRun(long count, long[] countNs, long[] pageNs, List<String> page) {}
+
+    /** Everything measured for one query. */
+    record Row(
+            String name,
+            CountResult ours,
+            SearchResult oursPage,
+            long[] oursCountNs,
+            long[] oursPageNs,
+            List<String> oursCnpjs,
+            Map<String, PeerRun> peers) {}
+
+    public static void main(String[] args) throws Exception {
+        List<String> positional = new ArrayList<>();
+        List<String> peerNames = List.of("duckdb", "postgres");
+        long budgetNs = 10_000_000_000L;
+        Path debt = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--peers" -> peerNames = List.of(args[++i].split(","));
+                case "--budget-s" -> budgetNs = Long.parseLong(args[++i]) * 1_000_000_000L;
+                case "--debt" -> debt = Path.of(args[++i]);
+                default -> positional.add(args[i]);
+            }
+        }
+        if (positional.size() < 3) {
+            System.err.println("usage: PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS]"
+                    + " [--peers duckdb,postgres] [--budget-s S] [--debt DIR]");
+            System.exit(2);
+        }
+        Path dump = Path.of(positional.get(0));
+        Path index = Path.of(positional.get(1));
+        Path work = Path.of(positional.get(2));
+        int iterations = positional.size() > 3 ? Integer.parseInt(positional.get(3)) : 200;
+        Files.createDirectories(work);
+        for (String p : peerNames) {
+            if (!p.equals("duckdb") && !p.equals("postgres")) {
+                throw new IllegalArgumentException("--peers " + p + " is not one of duckdb, postgres");
+            }
+        }
+
+        List<String> problems = new ArrayList<>();
+        List<SqlPeer> peers = new ArrayList<>();
+        try (LuceneRegister register = LuceneRegister.open(
+                index, SearchOptions.builder().refreshInterval(Duration.ZERO).build())) {
+            long documents = register.published().documents();
+            int segments;
+            try (FSDirectory dir = FSDirectory.open(register.published().path());
+                    DirectoryReader r = DirectoryReader.open(dir)) {
+                segments = r.leaves().size();
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "# Register search vs DuckDB and PostgreSQL%n%n%s; index %s: %,d establishments, %d segment(s);"
+                            + " %d processors, max heap %,d MB%n",
+                    Instant.now(),
+                    register.published().path(),
+                    documents,
+                    segments,
+                    Runtime.getRuntime().availableProcessors(),
+                    Runtime.getRuntime().maxMemory() >> 20);
+
+            DumpReader reader = DumpReader.open(LoadOptions.builder(dump)
+                    .debt(debt)
+                    .rejects(work.resolve("rows.rejects.tsv"))
+                    .scratch(work)
+                    .verifyUnread(false)
+                    .build());
+            Lookups lookups = reader.lookups();
+            PeerRows.Export rows = PeerRows.ensure(reader, work, documents);
+            System.out.printf(
+                    Locale.ROOT,
+                    "rows: %,d from dump %s (%s, %.1f s, %,d MB)%n",
+                    rows.rows(),
+                    rows.dumpDate(),
+                    rows.reused() ? "exported earlier" : "exported now",
+                    rows.millis() / 1e3,
+                    Files.size(rows.file()) >> 20);
+            if (rows.rows() != documents) {
+                throw new IllegalStateException("the dump gives " + rows.rows() + " establishments, the index holds "
+                        + documents + ": was the index built from this dump?");
+            }
+            for (String p : peerNames) {
+                System.out.printf("opening %s (loading it when the work folder does not hold it yet)...%n", p);
+                SqlPeer peer = p.equals("duckdb") ? SqlDuckDb.open(work, rows) : SqlPostgres.open(work, rows);
+                peers.add(peer);
+            }
+
+            Map<String, RegisterQuery> mix = RegisterLatency.mix();
+            Map<String, Map<String, SqlPeer.Prepared>> prepared = new LinkedHashMap<>();
+            for (SqlPeer peer : peers) {
+                Map<String, SqlPeer.Prepared> byQuery = new LinkedHashMap<>();
+                for (Map.Entry<String, RegisterQuery> e : mix.entrySet()) {
+                    byQuery.put(e.getKey(), peer.prepare(e.getValue(), lookups));
+                }
+                prepared.put(peer.name(), byQuery);
+            }
+
+            // Warm-up: ours as RegisterLatency does; each peer runs every statement twice.
+            for (int w = 0; w < Math.max(20, iterations / 5); w++) {
+                for (RegisterQuery q : mix.values()) {
+                    register.count(countOnly(q));
+                    register.search(q);
+                }
+            }
+            for (SqlPeer peer : peers) {
+                for (int w = 0; w < 2; w++) {
+                    for (SqlPeer.Prepared p : prepared.get(peer.name()).values()) {
+                        SqlPeer.count(p.count());
+                        SqlPeer.page(p.page());
+                    }
+                }
+            }
+
+            List<Row> results = new ArrayList<>();
+            List<String> sample = new ArrayList<>();
+            for (Map.Entry<String, RegisterQuery> e : mix.entrySet()) {
+                String name = e.getKey();
+                RegisterQuery q = e.getValue();
+                RegisterQuery countQuery = countOnly(q);
+                long[] oursCount = new long[iterations];
+                long[] oursPage = new long[iterations];
+                CountResult c = null;
+                SearchResult page = null;
+                for (int i = 0; i < iterations; i++) {
+                    long t0 = System.nanoTime();
+                    c = register.count(countQuery);
+                    long t1 = System.nanoTime();
+                    page = register.search(q);
+                    oursCount[i] = t1 - t0;
+                    oursPage[i] = System.nanoTime() - t1;
+                }
+                List<String> oursCnpjs = page.dados().stream()
+                        .map(Empresa::cnpj)
+                        .map(PeerComparison::plain)
+                        .toList();
+                sample.addAll(oursCnpjs);
+                Map<String, PeerRun> runs = new LinkedHashMap<>();
+                for (SqlPeer peer : peers) {
+                    SqlPeer.Prepared p = prepared.get(peer.name()).get(name);
+                    long[] total = {0};
+                    long[] countNs = time(iterations, budgetNs, () -> total[0] = SqlPeer.count(p.count()));
+                    List<List<String>> pages = new ArrayList<>();
+                    long[] pageNs = time(iterations, budgetNs, () -> {
+                        SqlPeer.count(p.count());
+                        pages.add(SqlPeer.page(p.page()));
+                        if (pages.size() > 1) {
+                            pages.remove(0);
+                        }
+                    });
+                    runs.put(peer.name(), new PeerRun(total[0], countNs, pageNs, pages.get(0)));
+                }
+                Row row = new Row(name, c, page, oursCount, oursPage, oursCnpjs, runs);
+                check(row, segments, problems);
+                results.add(row);
+            }
+
+            print(results, peers, iterations, segments);
+
+            // Lookup by CNPJ: the CNPJs of our pages, drawn at random, the same sequence for everyone.
+            List<Cnpj> parsed = sample.stream().map(Cnpj::of).toList();
+            int lookups1 = Math.max(1000, iterations * 20);
+            SplittableRandom random = new SplittableRandom(1);
+            int[] picks = new int[lookups1];
+            for (int i = 0; i < picks.length; i++) {
+                picks[i] = random.nextInt(parsed.size());
+            }
+            long[] oursLookup = new long[picks.length];
+            for (int w = 0; w < 2; w++) {
+                for (int i = 0; i < picks.length; i++) {
+                    long t0 = System.nanoTime();
+                    if (register.lookup(parsed.get(picks[i])).isEmpty()) {
+                        problems.add("ours: lookup lost " + sample.get(picks[i]));
+                    }
+                    oursLookup[i] = System.nanoTime() - t0;
+                }
+            }
+            System.out.println();
+            System.out.println("| lookup by CNPJ | p50 ms | p99 ms | samples | ratio p50 (peer/ours) |");
+            System.out.println("|---|---:|---:|---:|---:|");
+            System.out.printf(
+                    Locale.ROOT,
+                    "| ours (LuceneRegister.lookup) | %.3f | %.3f | %d | |%n",
+                    pct(oursLookup, 50),
+                    pct(oursLookup, 99),
+                    oursLookup.length);
+            for (SqlPeer peer : peers) {
+                try (PreparedStatement ps = peer.prepareLookup()) {
+                    for (int i = 0; i < Math.min(200, picks.length); i++) {
+                        SqlPeer.lookup(ps, sample.get(picks[i]));
+                    }
+                    int[] n = {0};
+                    long[] ns = time(picks.length, budgetNs, () -> {
+                        String cnpj = sample.get(picks[n[0]++]);
+                        if (!SqlPeer.lookup(ps, cnpj)) {
+                            problems.add(peer.name() + ": lookup lost " + cnpj);
+                        }
+                    });
+                    System.out.printf(
+                            Locale.ROOT,
+                            "| %s (primary key / unique index) | %.3f | %.3f | %d | %s |%n",
+                            peer.name(),
+                            pct(ns, 50),
+                            pct(ns, 99),
+                            ns.length,
+                            ratio(pct(ns, 50), pct(oursLookup, 50)));
+                }
+            }
+
+            System.out.println();
+            System.out.println(
+                    "| peer | rows | load s | indexes + vacuum/checkpoint s | on disk MB | loaded | notes |");
+            System.out.println("|---|---:|---:|---:|---:|---|---|");
+            for (SqlPeer peer : peers) {
+                SqlPeer.Load l = peer.load();
+                System.out.printf(
+                        Locale.ROOT,
+                        "| %s | %,d | %.1f | %.1f | %,d | %s | %s |%n",
+                        peer.name(),
+                        l.rows(),
+                        l.loadMillis() / 1e3,
+                        l.indexMillis() / 1e3,
+                        l.diskBytes() >> 20,
+                        l.reused() ? "earlier run" : "this run",
+                        l.notes());
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "| ours (./cadastro load, separately) | %,d | | | %,d | | index generation on disk |%n",
+                    documents,
+                    directorySize(register.published().path()) >> 20);
+
+            System.out.println();
+            System.out.println("SQL of each query (PostgreSQL spelling) and PostgreSQL's plan for its count:");
+            SqlPeer pg = peers.stream()
+                    .filter(p -> p instanceof SqlPostgres)
+                    .findFirst()
+                    .orElse(null);
+            for (Map.Entry<String, RegisterQuery> e : mix.entrySet()) {
+                SqlPeer any = pg != null ? pg : peers.isEmpty() ? null : peers.get(0);
+                if (any == null) {
+                    break;
+                }
+                String where = prepared.get(any.name()).get(e.getKey()).where();
+                System.out.printf("- %s: `WHERE %s`%n", e.getKey(), where);
+                if (pg != null) {
+                    try (Statement s = pg.connection.createStatement();
+                            ResultSet r = s.executeQuery("EXPLAIN SELECT count(*) FROM est WHERE " + where)) {
+                        List<String> plan = new ArrayList<>();
+                        while (r.next()) {
+                            String line = r.getString(1).strip();
+                            if (line.contains("Scan") || line.contains("Gather")) {
+                                plan.add(line.replaceAll("\\s+\\(cost=.*", ""));
+                            }
+                        }
+                        System.out.println("  plan: " + String.join(" / ", plan));
+                    }
+                }
+            }
+        } finally {
+            for (SqlPeer peer : peers) {
+                peer.close();
+            }
+        }
+        System.out.println();
+        if (problems.isEmpty()) {
+            System.out.println(
+                    "Cross-checks: every count agrees (estimates hold the exact count), every page matches.");
+        } else {
+            System.out.println("Cross-check FAILURES:");
+            problems.forEach(p -> System.out.println("- " + p));
+            System.exit(1);
+        }
+    }
+
+    private static void check(Row row, int segments, List<String> problems) {
+        Long exact = null;
+        for (Map.Entry<String, PeerRun> e : row.peers().entrySet()) {
+            long n = e.getValue().count();
+            if (exact == null) {
+                exact = n;
+            } else if (exact != n) {
+                problems.add(row.name() + ": peers disagree, " + row.peers().keySet() + " counted "
+                        + row.peers().values().stream().map(PeerRun::count).toList());
+            }
+            CountResult c = row.ours();
+            if (c.aproximado()) {
+                if (n < c.low() || n > c.high()) {
+                    problems.add(String.format(
+                            Locale.ROOT,
+                            "%s: our estimate %,d (%,d..%,d) does not hold %s's exact %,d",
+                            row.name(),
+                            c.total(),
+                            c.low(),
+                            c.high(),
+                            e.getKey(),
+                            n));
+                }
+            } else if (c.total() != n) {
+                problems.add(String.format(
+                        Locale.ROOT, "%s: we count %,d, %s counts %,d", row.name(), c.total(), e.getKey(), n));
+            }
+            if (!row.oursPage().aproximado() && row.oursPage().total() != n) {
+                problems.add(String.format(
+                        Locale.ROOT,
+                        "%s: our page states total %,d, %s counts %,d",
+                        row.name(),
+                        row.oursPage().total(),
+                        e.getKey(),
+                        n));
+            }
+            if (segments == 1 && !row.oursCnpjs().equals(e.getValue().page())) {
+                problems.add(row.name() + ": page differs from " + e.getKey() + "'s at position "
+                        + firstDifference(row.oursCnpjs(), e.getValue().page()) + " (ours "
+                        + row.oursCnpjs().size() + " rows, theirs "
+                        + e.getValue().page().size() + ")");
+            }
+        }
+    }
+
+    private static int firstDifference(List<String> a, List<String> b) {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            if (!a.get(i).equals(b.get(i))) {
+                return i + 1;
+            }
+        }
+        return Math.min(a.size(), b.size()) + 1;
+    }
+
+    private static void print(List<Row> rows, List<SqlPeer> peers, int iterations, int segments) {
+        StringBuilder head = new StringBuilder("| query | exact total | ours | ours p50 ms | ours p99 ms |");
+        StringBuilder rule = new StringBuilder("|---|---:|---|---:|---:|");
+        for (SqlPeer p : peers) {
+            head.append(" ")
+                    .append(p.name())
+                    .append(" p50 ms | ")
+                    .append(p.name())
+                    .append(" p99 ms | ")
+                    .append(p.name())
+                    .append("/ours p50 | n |");
+            rule.append("---:|---:|---:|---:|");
+        }
+        System.out.printf("%n## Counts (apenas_total); ours: %d samples per query%n%n", iterations);
+        System.out.println(head);
+        System.out.println(rule);
+        for (Row r : rows) {
+            PeerRun first =
+                    r.peers().isEmpty() ? null : r.peers().values().iterator().next();
+            CountResult c = r.ours();
+            StringBuilder line = new StringBuilder(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %.3f | %.3f |",
+                    r.name(),
+                    first == null ? "" : String.format(Locale.ROOT, "%,d", first.count()),
+                    c.aproximado()
+                            ? String.format(Locale.ROOT, "~%,d (%,d..%,d)", c.total(), c.low(), c.high())
+                            : String.format(Locale.ROOT, "%,d", c.total()),
+                    pct(r.oursCountNs(), 50),
+                    pct(r.oursCountNs(), 99)));
+            for (PeerRun p : r.peers().values()) {
+                line.append(String.format(
+                        Locale.ROOT,
+                        " %.3f | %.3f | %s | %d |",
+                        pct(p.countNs(), 50),
+                        pct(p.countNs(), 99),
+                        ratio(pct(p.countNs(), 50), pct(r.oursCountNs(), 50)),
+                        p.countNs().length));
+            }
+            System.out.println(line);
+        }
+        head = new StringBuilder("| query | ours p50 ms | ours p99 ms |");
+        rule = new StringBuilder("|---|---:|---:|");
+        for (SqlPeer p : peers) {
+            head.append(" ")
+                    .append(p.name())
+                    .append(" p50 ms | ")
+                    .append(p.name())
+                    .append(" p99 ms | ")
+                    .append(p.name())
+                    .append("/ours p50 | n | same page |");
+            rule.append("---:|---:|---:|---:|---|");
+        }
+        System.out.printf("%n## Page of 50 with its total (peers: count + ORDER BY uf, municipio, cnpj LIMIT 50)%n%n");
+        System.out.println(head);
+        System.out.println(rule);
+        for (Row r : rows) {
+            StringBuilder line = new StringBuilder(String.format(
+                    Locale.ROOT, "| %s | %.3f | %.3f |", r.name(), pct(r.oursPageNs(), 50), pct(r.oursPageNs(), 99)));
+            for (PeerRun p : r.peers().values()) {
+                line.append(String.format(
+                        Locale.ROOT,
+                        " %.3f | %.3f | %s | %d | %s |",
+                        pct(p.pageNs(), 50),
+                        pct(p.pageNs(), 99),
+                        ratio(pct(p.pageNs(), 50), pct(r.oursPageNs(), 50)),
+                        p.pageNs().length,
+                        segments != 1
+                                ? "n/a (" + segments + " segments)"
+                                : r.oursCnpjs().equals(p.page()) ? "yes" : "NO"));
+            }
+            System.out.println(line);
+        }
+        System.out.println();
+        for (SqlPeer p : peers) {
+            double min = Double.MAX_VALUE;
+            String at = "";
+            for (Row r : rows) {
+                double x = pct(r.peers().get(p.name()).countNs(), 50) / pct(r.oursCountNs(), 50);
+                if (x < min) {
+                    min = x;
+                    at = r.name();
+                }
+            }
+            int goal = p instanceof SqlPostgres ? 100 : 10;
+            System.out.printf(
+                    Locale.ROOT,
+                    "Goal ours >= %dx faster than %s on every count (p50): %s; smallest ratio %.1fx (%s)%n",
+                    goal,
+                    p.name(),
+                    min >= goal ? "met" : "NOT met",
+                    min,
+                    at);
+        }
+    }
+
+    /** Samples {@code op} up to {@code max} times, stopping early once past the budget with enough samples. */
+    static long[] time(int max, long budgetNs, ThrowingOp op) throws Exception {
+        long[] ns = new long[max];
+        long spent = 0;
+        int n = 0;
+        while (n < max && (spent < budgetNs || n < MIN_SAMPLES)) {
+            long t0 = System.nanoTime();
+            op.run();
+            long t = System.nanoTime() - t0;
+            ns[n++] = t;
+            spent += t;
+        }
+        return Arrays.copyOf(ns, n);
+    }
+
+    @FunctionalInterface
+    interface ThrowingOp {
+        void run() throws Exception;
+    }
+
+    private static String ratio(double peer, double ours) {
+        double x = peer / ours;
+        return String.format(Locale.ROOT, x >= 100 ? "%,.0fx" : "%.1fx", x);
+    }
+
+    private static String plain(String cnpj) {
+        return cnpj.replaceAll("[^0-9A-Za-z]", "").toUpperCase(Locale.ROOT);
+    }
+
+    private static long directorySize(Path dir) throws java.io.IOException {
+        try (var files = Files.list(dir)) {
+            long total = 0;
+            for (Path f : files.toList()) {
+                total += Files.size(f);
+            }
+            return total;
+        }
+    }
+
+    private static RegisterQuery countOnly(RegisterQuery q) {
+        Map<String, List<String>> p = new LinkedHashMap<>(q.toParameters());
+        p.put(RegisterQuery.APENAS_TOTAL, List.of("true"));
+        return RegisterQuery.parse(p);
+    }
+
+    static double pct(long[] ns, int p) {
+        long[] s = ns.clone();
+        Arrays.sort(s);
+        int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
+        return s[Math.max(0, Math.min(s.length - 1, i))] / 1e6;
+    }
+}

@@ -1,0 +1,204 @@
+package dev.cadastro.benchmarks.register;
+
+import dev.cadastro.core.register.Lookups;
+import dev.cadastro.core.register.RegisterQuery;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * A SQL peer of the register search: one table {@code est} of {@link PeerRows}' columns, queried with
+ * the SQL that means what {@link RegisterQuery} means to the register (docs/register.md, "Query
+ * rules"): values of one filter are alternatives, filters all hold, {@code false} asks for the
+ * establishments without the property, a date or capital bound never matches an unknown value, and
+ * results come in the index order {@code (uf, municipio, cnpj)}. Statements are prepared once per query
+ * (no parameters: the values are literals, so the planner sees them) and run on one connection.
+ */
+abstract class SqlPeer implements AutoCloseable {
+    /** Columns a page returns, all of the table's, read into strings. */
+    static final String PAGE_COLUMNS = PeerRows.COLUMNS.stream().map(c -> c[0]).collect(Collectors.joining(", "));
+
+    /** How the peer was loaded (or found loaded) and what it occupies on disk. */
+    record Load(long rows, long loadMillis, long indexMillis, long diskBytes, boolean reused, String notes) {}
+
+    final Connection connection;
+
+    SqlPeer(Connection connection) {
+        this.connection = connection;
+    }
+
+    abstract String name();
+
+    abstract Load load();
+
+    /** {@code column} (an array of text) shares a value with {@code values}. */
+    abstract String overlaps(String column, Collection<String> values);
+
+    /** The statements of one query: its count, and a page in index order. */
+    record Prepared(PreparedStatement count, PreparedStatement page, String where) {}
+
+    Prepared prepare(RegisterQuery q, Lookups lookups) throws SQLException {
+        String where = where(q, lookups);
+        return new Prepared(
+                connection.prepareStatement("SELECT count(*) FROM est WHERE " + where),
+                connection.prepareStatement("SELECT " + PAGE_COLUMNS + " FROM est WHERE " + where
+                        + " ORDER BY uf, municipio, cnpj LIMIT " + q.limite() + " OFFSET " + q.offset()),
+                where);
+    }
+
+    static long count(PreparedStatement count) throws SQLException {
+        try (ResultSet r = count.executeQuery()) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    /** Runs the page query, reads every column of every row; returns the CNPJs in order. */
+    static List<String> page(PreparedStatement page) throws SQLException {
+        List<String> cnpjs = new ArrayList<>();
+        try (ResultSet r = page.executeQuery()) {
+            int columns = r.getMetaData().getColumnCount();
+            while (r.next()) {
+                cnpjs.add(r.getString(1));
+                for (int i = 2; i <= columns; i++) {
+                    r.getString(i);
+                }
+            }
+        }
+        return cnpjs;
+    }
+
+    PreparedStatement prepareLookup() throws SQLException {
+        return connection.prepareStatement("SELECT " + PAGE_COLUMNS + " FROM est WHERE cnpj = ?");
+    }
+
+    static boolean lookup(PreparedStatement lookup, String cnpj) throws SQLException {
+        lookup.setString(1, cnpj);
+        try (ResultSet r = lookup.executeQuery()) {
+            if (!r.next()) {
+                return false;
+            }
+            int columns = r.getMetaData().getColumnCount();
+            for (int i = 1; i <= columns; i++) {
+                r.getString(i);
+            }
+            return true;
+        }
+    }
+
+    /** The WHERE clause of a query (the same text in both dialects but for array overlap). */
+    String where(RegisterQuery q, Lookups lookups) {
+        List<String> and = new ArrayList<>();
+        if (!q.ufs().isEmpty()) {
+            and.add("uf IN ("
+                    + q.ufs().stream()
+                            .map(u -> Integer.toString(PeerRows.ufOrdinal(u)))
+                            .collect(Collectors.joining(", "))
+                    + ")");
+        }
+        if (!q.municipios().isEmpty()) {
+            Set<Integer> codes = new LinkedHashSet<>();
+            for (String m : q.municipios()) {
+                codes.addAll(municipios(m, q.ufs(), lookups));
+            }
+            and.add(
+                    codes.isEmpty()
+                            ? "FALSE"
+                            : "municipio IN ("
+                                    + codes.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")");
+        }
+        in(and, "bairro", q.bairros().stream().map(RegisterQuery::normalizeText).toList());
+        if (!q.ddds().isEmpty()) {
+            and.add(overlaps("ddds", q.ddds()));
+        }
+        in(and, "cnae", q.cnaes());
+        if (!q.cnaesSecundarios().isEmpty()) {
+            and.add(overlaps("cnaes2", q.cnaesSecundarios()));
+        }
+        in(and, "natureza", q.naturezas());
+        in(and, "situacao", q.situacaoCadastral());
+        in(and, "porte", q.portes());
+        flag(and, "mei", q.mei().orElse(null));
+        flag(and, "simples", q.simples().orElse(null));
+        flag(and, "tel", q.comTelefone().orElse(null));
+        flag(and, "movel", q.comTelefoneMovel().orElse(null));
+        flag(and, "email", q.comEmail().orElse(null));
+        flag(and, "divida", q.divida().orElse(null));
+        q.aberturaDe().ifPresent(d -> and.add("abertura >= DATE '" + d + "'"));
+        q.aberturaAte().ifPresent(d -> and.add("abertura <= DATE '" + d + "'"));
+        q.capitalMin().ifPresent(v -> and.add("capital >= " + centavos(v)));
+        q.capitalMax().ifPresent(v -> and.add("capital <= " + centavos(v)));
+        return and.isEmpty() ? "TRUE" : String.join(" AND ", and);
+    }
+
+    /**
+     * Receita codes a {@code municipios} value names, as the register resolves it: 4 digits are the code,
+     * 7 digits an IBGE code, anything else a name (compared normalized) narrowed to {@code ufs} when
+     * given. The register rejects unknown and ambiguous values before searching; the mix has neither.
+     */
+    static List<Integer> municipios(String value, Set<String> ufs, Lookups lookups) {
+        String v = value.strip();
+        boolean digits = !v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9');
+        if (digits && v.length() == 4) {
+            return List.of(PeerRows.municipioCode(v));
+        }
+        if (digits && v.length() == 7) {
+            for (Map.Entry<String, String> e : lookups.municipiosIbge().entrySet()) {
+                if (e.getValue().equals(v)) {
+                    return List.of(PeerRows.municipioCode(e.getKey()));
+                }
+            }
+            throw new IllegalArgumentException("municipios " + v + " is not a known IBGE code");
+        }
+        String name = RegisterQuery.normalizeText(v);
+        List<Integer> out = new ArrayList<>();
+        for (Map.Entry<String, String> e : lookups.municipios().entrySet()) {
+            if (RegisterQuery.normalizeText(e.getValue()).equals(name)) {
+                String uf = lookups.municipiosUf().get(e.getKey());
+                if (ufs.isEmpty() || uf == null || ufs.contains(uf)) {
+                    out.add(PeerRows.municipioCode(e.getKey()));
+                }
+            }
+        }
+        if (out.isEmpty() || (ufs.isEmpty() && out.size() > 1)) {
+            throw new IllegalArgumentException("municipios " + v + " names " + out.size() + " municipalities");
+        }
+        return out;
+    }
+
+    static String literals(Collection<String> values) {
+        return values.stream().map(s -> "'" + s.replace("'", "''") + "'").collect(Collectors.joining(", "));
+    }
+
+    private static void in(List<String> and, String column, Collection<String> values) {
+        if (values.size() == 1) {
+            and.add(column + " = " + literals(values));
+        } else if (!values.isEmpty()) {
+            and.add(column + " IN (" + literals(values) + ")");
+        }
+    }
+
+    private static void flag(List<String> and, String column, Boolean value) {
+        if (value != null) {
+            and.add(value ? column : "NOT " + column);
+        }
+    }
+
+    private static long centavos(BigDecimal reais) {
+        return reais.movePointRight(2).longValueExact();
+    }
+
+    @Override
+    public void close() throws Exception {
+        connection.close();
+    }
+}
