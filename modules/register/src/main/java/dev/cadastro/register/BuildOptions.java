@@ -6,11 +6,13 @@ package dev.cadastro.register;
  * @param ramBufferMb Lucene's indexing RAM buffer, in MB (16 to 2048; default 256)
  * @param indexingThreads threads the caller adds from, and the merge threads (1 to 64; default: the
  *     available processors)
- * @param forceMerge merge the generation into one segment before publishing (default true): searches
- *     are fastest on one segment, and the result order is then exactly (uf, municipio, cnpj)
+ * @param maxSegments the most segments the published generation may have: 0 (default) publishes the
+ *     segments as indexing and Lucene's background merges left them (a few to a few dozen; at 70 M a
+ *     merge into one segment costs minutes); 1 merges into one segment, whose result order is then
+ *     exactly (uf, municipio, cnpj) instead of (segment, uf, municipio, cnpj); n merges into at most n
  * @param expectedCount establishments the caller expects to add, for sizing; 0 when unknown
  */
-public record BuildOptions(int ramBufferMb, int indexingThreads, boolean forceMerge, long expectedCount) {
+public record BuildOptions(int ramBufferMb, int indexingThreads, int maxSegments, long expectedCount) {
 
     public BuildOptions {
         if (ramBufferMb < 16 || ramBufferMb > 2048) {
@@ -18,6 +20,9 @@ public record BuildOptions(int ramBufferMb, int indexingThreads, boolean forceMe
         }
         if (indexingThreads < 1 || indexingThreads > 64) {
             throw new IllegalArgumentException("indexingThreads " + indexingThreads + " is outside 1..64");
+        }
+        if (maxSegments < 0 || maxSegments > 1024) {
+            throw new IllegalArgumentException("maxSegments " + maxSegments + " is outside 0..1024");
         }
         if (expectedCount < 0) {
             throw new IllegalArgumentException("expectedCount " + expectedCount + " is negative");
@@ -36,7 +41,7 @@ public record BuildOptions(int ramBufferMb, int indexingThreads, boolean forceMe
         private int ramBufferMb = 256;
         private int indexingThreads =
                 Math.max(1, Math.min(64, Runtime.getRuntime().availableProcessors()));
-        private boolean forceMerge = true;
+        private int maxSegments;
         private long expectedCount;
 
         private Builder() {}
@@ -51,8 +56,8 @@ public record BuildOptions(int ramBufferMb, int indexingThreads, boolean forceMe
             return this;
         }
 
-        public Builder forceMerge(boolean value) {
-            this.forceMerge = value;
+        public Builder maxSegments(int value) {
+            this.maxSegments = value;
             return this;
         }
 
@@ -63,7 +68,7 @@ public record BuildOptions(int ramBufferMb, int indexingThreads, boolean forceMe
 
         /** @throws IllegalArgumentException naming the option, the value and the allowed range */
         public BuildOptions build() {
-            return new BuildOptions(ramBufferMb, indexingThreads, forceMerge, expectedCount);
+            return new BuildOptions(ramBufferMb, indexingThreads, maxSegments, expectedCount);
         }
     }
 }

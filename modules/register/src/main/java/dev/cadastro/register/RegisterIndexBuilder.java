@@ -190,14 +190,14 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             long t0 = System.nanoTime();
             writer.commit();
             long t1 = System.nanoTime();
-            if (options.forceMerge()) {
-                writer.forceMerge(1);
+            if (options.maxSegments() > 0) {
+                writer.forceMerge(options.maxSegments());
             }
             long t2 = System.nanoTime();
             long[] dropped = dropDuplicates();
             docs -= dropped[0];
             sum -= dropped[1];
-            if (dropped[0] > 0 && options.forceMerge()) {
+            if (dropped[0] > 0 && options.maxSegments() > 0) {
                 writer.forceMergeDeletes(true);
             }
             writer.commit();

@@ -3,10 +3,10 @@ package dev.cadastro.register.internal;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Lookups;
-import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.Arrays;
 
 /**
  * The one binary stored field per establishment: the Empresa fields as codes (descriptions come from
@@ -16,6 +16,7 @@ import java.time.LocalDate;
  */
 public final class RecordCodec {
     private static final int VERSION = 1;
+    private static final long EPOCH_DAY_OF_YEAR_1 = LocalDate.of(1, 1, 1).toEpochDay();
 
     private RecordCodec() {}
 
@@ -34,7 +35,7 @@ public final class RecordCodec {
         Long capital = c == null ? null : c.capitalSocialCentavos();
         out.vlong(capital == null || capital < 0 ? 0 : capital + 1);
         LocalDate d = e.dataAbertura();
-        out.vlong(d == null ? 0 : d.toEpochDay() - LocalDate.of(1, 1, 1).toEpochDay() + 1);
+        out.vlong(d == null ? 0 : d.toEpochDay() - EPOCH_DAY_OF_YEAR_1 + 1);
         out.str(e.uf());
         out.str(e.municipio());
         out.str(e.bairro());
@@ -149,17 +150,24 @@ public final class RecordCodec {
         return h;
     }
 
-    private static final class Out extends ByteArrayOutputStream {
-        Out() {
-            super(160);
+    /** An unsynchronized byte buffer (ByteArrayOutputStream locks on every byte): the indexing hot path. */
+    private static final class Out {
+        private byte[] buf = new byte[192];
+        private int count;
+
+        private void ensure(int more) {
+            if (count + more > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
+            }
         }
 
         void vlong(long v) {
+            ensure(10);
             while ((v & ~0x7FL) != 0) {
-                write((int) ((v & 0x7F) | 0x80));
+                buf[count++] = (byte) ((v & 0x7F) | 0x80);
                 v >>>= 7;
             }
-            write((int) v);
+            buf[count++] = (byte) v;
         }
 
         void str(String s) {
@@ -167,9 +175,26 @@ public final class RecordCodec {
                 vlong(0);
                 return;
             }
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            vlong(b.length + 1L);
-            write(b, 0, b.length);
+            int n = s.length();
+            for (int i = 0; i < n; i++) {
+                if (s.charAt(i) >= 0x80) {
+                    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+                    vlong(b.length + 1L);
+                    ensure(b.length);
+                    System.arraycopy(b, 0, buf, count, b.length);
+                    count += b.length;
+                    return;
+                }
+            }
+            vlong(n + 1L); // ASCII: one byte per char, as UTF-8 writes it
+            ensure(n);
+            for (int i = 0; i < n; i++) {
+                buf[count++] = (byte) s.charAt(i);
+            }
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(buf, count);
         }
     }
 

@@ -88,7 +88,7 @@ public final class Schema {
     }
 
     public static String geoTerm(long key) {
-        return String.format("%06d", key);
+        return zeroPadded(key, 6);
     }
 
     /** The CNPJ's first 12 characters in base 36 (digits before letters, as in ASCII): a sortable long. */
@@ -116,7 +116,7 @@ public final class Schema {
             d /= 10;
             e++;
         }
-        return String.format("%02d%d", e, d);
+        return zeroPadded(e * 10L + d, 3);
     }
 
     /** Inclusive lower bound, in centavos, of a decade term ({@code 00} also holds zero). */
@@ -205,7 +205,20 @@ public final class Schema {
     }
 
     public static String monthTerm(LocalDate d) {
-        return String.format("%04d%02d", d.getYear(), d.getMonthValue());
+        int year = d.getYear();
+        if (year < 0 || year > 9999) {
+            return String.format("%04d%02d", year, d.getMonthValue());
+        }
+        return zeroPadded(year * 100L + d.getMonthValue(), 6);
+    }
+
+    /** {@code value} in decimal, left-padded with zeros to {@code width} (String.format is slow here). */
+    static String zeroPadded(long value, int width) {
+        if (value < 0) {
+            throw new IllegalArgumentException("negative value " + value);
+        }
+        String digits = Long.toString(value);
+        return digits.length() >= width ? digits : "0".repeat(width - digits.length()) + digits;
     }
 
     private static void term(Document doc, String field, String value) {

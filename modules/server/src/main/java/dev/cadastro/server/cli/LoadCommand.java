@@ -30,14 +30,14 @@ public final class LoadCommand implements Command {
 
     @Override
     public String summary() {
-        return "--dump DIR --index DIR [--debt DIR] [--rejects FILE] [--threads N] [--ram-buffer-mb M]"
+        return "--dump DIR --index DIR [--debt DIR] [--rejects FILE] [--threads N] [--ram-buffer-mb M] [--segments N]"
                 + "  load a Receita Federal dump into a new register index";
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) {
-        Flags flags =
-                Flags.parse(args, Set.of("dump", "index", "debt", "rejects", "threads", "ram-buffer-mb", "scratch"), 0);
+        Flags flags = Flags.parse(
+                args, Set.of("dump", "index", "debt", "rejects", "threads", "ram-buffer-mb", "segments", "scratch"), 0);
         Path dump = flags.path("dump", true);
         Path index = flags.path("index", true);
         boolean terminal = isTerminal();
@@ -59,6 +59,9 @@ public final class LoadCommand implements Command {
         BuildOptions.Builder build = BuildOptions.builder().indexingThreads(options.indexThreads());
         if (flags.has("ram-buffer-mb")) {
             build.ramBufferMb(flags.integer("ram-buffer-mb", 16, 2048));
+        }
+        if (flags.has("segments")) {
+            build.maxSegments(flags.integer("segments", 0, 1024));
         }
         try {
             DumpLoader.Result result = DumpLoader.load(options, index, build.build());
