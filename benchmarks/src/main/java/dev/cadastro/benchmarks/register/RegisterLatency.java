@@ -25,6 +25,8 @@ import java.util.SplittableRandom;
  * same index files, is stock Lucene ({@link StockLucenePeer}), without its query cache unless
  * {@code -Dpeer.queryCache=true}; its counts must equal ours.
  *
+ * <p>With {@code -Dlatency.csv=FILE} it also writes the percentiles as CSV for {@link LatencyPlot}.
+ *
  * <pre>
  * java -Xmx3g -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.register.RegisterLatency \
  *     DIR [ITERATIONS] [EXACT_COST_THRESHOLD [WINDOW_DOCS]]
@@ -150,6 +152,7 @@ public final class RegisterLatency {
                             + " | peer count p50 ms | peer count p99 ms | ratio p50 (peer/ours) |");
             System.out.println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
             List<String> cnpjs = new ArrayList<>();
+            StringBuilder csv = new StringBuilder();
             for (Map.Entry<String, RegisterQuery> e : mix.entrySet()) {
                 RegisterQuery count = countOnly(e.getValue());
                 long[] countNs = new long[iterations];
@@ -189,22 +192,56 @@ public final class RegisterLatency {
                         pct(peerNs, 50),
                         pct(peerNs, 99),
                         pct(peerNs, 50) / pct(countNs, 50));
+                csvLine(csv, e.getKey(), "cadastro", "count p50", pct(countNs, 50));
+                csvLine(csv, e.getKey(), "cadastro", "count p99", pct(countNs, 99));
+                csvLine(csv, e.getKey(), "cadastro", "page-50 p50", pct(pageNs, 50));
+                csvLine(csv, e.getKey(), "cadastro", "page-50 p99", pct(pageNs, 99));
+                csvLine(csv, e.getKey(), "stock Lucene 10.6", "count p50", pct(peerNs, 50));
+                csvLine(csv, e.getKey(), "stock Lucene 10.6", "count p99", pct(peerNs, 99));
             }
+            String csvFile = System.getProperty("latency.csv");
+            if (csvFile != null) {
+                java.nio.file.Files.writeString(Path.of(csvFile), csv);
+            }
+            // Lookups of CNPJs spread over the whole index, each looked up once: pages of 200 at random
+            // positions of every state give the CNPJs; the first half warms the JIT, the second is timed.
+            List<String> spread = spreadCnpjs(register, Math.max(2_000, iterations * 100), new SplittableRandom(1));
+            int half = spread.size() / 2;
+            long[] lookupNs = new long[spread.size() - half];
+            for (int i = 0; i < spread.size(); i++) {
+                dev.cadastro.core.document.Cnpj cnpj = dev.cadastro.core.document.Cnpj.of(spread.get(i));
+                long t0 = System.nanoTime();
+                if (register.lookup(cnpj).isEmpty()) {
+                    throw new IllegalStateException("lookup lost " + cnpj);
+                }
+                if (i >= half) {
+                    lookupNs[i - half] = System.nanoTime() - t0;
+                }
+            }
+            System.out.printf(
+                    "lookup of distinct CNPJs spread over the index: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms,"
+                            + " max %.3f ms over %d lookups (after %d warm-up lookups)%n",
+                    pct(lookupNs, 50),
+                    pct(lookupNs, 99),
+                    pct(lookupNs, 99.9),
+                    pct(lookupNs, 100),
+                    lookupNs.length,
+                    half);
             SplittableRandom r = new SplittableRandom(1);
-            int lookups = Math.max(1000, iterations * 20);
-            long[] lookupNs = new long[lookups];
-            for (int i = 0; i < lookups; i++) {
+            long[] repeatNs = new long[Math.max(1000, iterations * 20)];
+            for (int i = 0; i < repeatNs.length; i++) {
                 dev.cadastro.core.document.Cnpj cnpj =
                         dev.cadastro.core.document.Cnpj.of(cnpjs.get(r.nextInt(cnpjs.size())));
                 long t0 = System.nanoTime();
                 if (register.lookup(cnpj).isEmpty()) {
                     throw new IllegalStateException("lookup lost " + cnpj);
                 }
-                lookupNs[i] = System.nanoTime() - t0;
+                repeatNs[i] = System.nanoTime() - t0;
             }
             System.out.printf(
-                    "lookup: p50 %.3f ms, p99 %.3f ms over %d lookups%n",
-                    pct(lookupNs, 50), pct(lookupNs, 99), lookups);
+                    "lookup of the %d CNPJs of the mix's first pages, repeated: p50 %.3f ms, p99 %.3f ms over %d"
+                            + " lookups%n",
+                    cnpjs.size(), pct(repeatNs, 50), pct(repeatNs, 99), repeatNs.length);
             Runtime rt = Runtime.getRuntime();
             System.gc();
             System.out.printf(
@@ -216,13 +253,49 @@ public final class RegisterLatency {
         }
     }
 
+    /** Distinct CNPJs from pages of 200 at random positions of random states, shuffled. */
+    private static List<String> spreadCnpjs(LuceneRegister register, int wanted, SplittableRandom r) {
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        List<String> ufs = RegisterQuery.UF_CODES;
+        for (int attempt = 0; out.size() < wanted && attempt < wanted; attempt++) {
+            String uf = ufs.get(r.nextInt(ufs.size()));
+            long total = register.count(RegisterQuery.builder().ufs(uf).build()).total();
+            if (total == 0) {
+                continue;
+            }
+            int pages = (int) Math.max(1, Math.min(Integer.MAX_VALUE, total / 200));
+            SearchResult page = register.search(RegisterQuery.builder()
+                    .ufs(uf)
+                    .limite(200)
+                    .pagina(1 + r.nextInt(pages))
+                    .build());
+            for (Empresa e : page.dados()) {
+                out.add(e.cnpj());
+            }
+        }
+        List<String> list = new ArrayList<>(out);
+        java.util.Collections.shuffle(list, new java.util.Random(r.nextLong()));
+        return list.subList(0, Math.min(wanted, list.size()));
+    }
+
+    private static void csvLine(StringBuilder csv, String query, String engine, String metric, double ms) {
+        csv.append(query.replace(',', ' '))
+                .append(',')
+                .append(engine)
+                .append(',')
+                .append(metric)
+                .append(',')
+                .append(String.format(java.util.Locale.ROOT, "%.4f", ms))
+                .append('\n');
+    }
+
     private static RegisterQuery countOnly(RegisterQuery q) {
         Map<String, List<String>> p = new LinkedHashMap<>(q.toParameters());
         p.put(RegisterQuery.APENAS_TOTAL, List.of("true"));
         return RegisterQuery.parse(p);
     }
 
-    private static double pct(long[] ns, int p) {
+    private static double pct(long[] ns, double p) {
         long[] s = ns.clone();
         Arrays.sort(s);
         int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
