@@ -50,8 +50,12 @@ import org.apache.lucene.store.FSDirectory;
  * <pre>
  * java -Xmx3g --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
  *     dev.cadastro.benchmarks.register.PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS] \
- *     [--peers duckdb,postgres] [--budget-s S] [--debt DIR]
+ *     [--peers duckdb,postgres] [--budget-s S] [--debt DIR] [--delete-rows]
  * </pre>
+ *
+ * <p>{@code --delete-rows} deletes the rows file once the peers are loaded (PostgreSQL's load deletes it
+ * as soon as it is sorted), for a 70 M run on a tight disk; a later run reuses the loaded peers, but a
+ * peer that must load again asks for a new export.
  */
 public final class PeerComparison {
     private static final int MIN_SAMPLES = 5;
@@ -76,17 +80,19 @@ public final class PeerComparison {
         List<String> peerNames = List.of("duckdb", "postgres");
         long budgetNs = 10_000_000_000L;
         Path debt = null;
+        boolean deleteRows = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--peers" -> peerNames = List.of(args[++i].split(","));
                 case "--budget-s" -> budgetNs = Long.parseLong(args[++i]) * 1_000_000_000L;
                 case "--debt" -> debt = Path.of(args[++i]);
+                case "--delete-rows" -> deleteRows = true;
                 default -> positional.add(args[i]);
             }
         }
         if (positional.size() < 3) {
             System.err.println("usage: PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS]"
-                    + " [--peers duckdb,postgres] [--budget-s S] [--debt DIR]");
+                    + " [--peers duckdb,postgres] [--budget-s S] [--debt DIR] [--delete-rows]");
             System.exit(2);
         }
         Path dump = Path.of(positional.get(0));
@@ -99,6 +105,8 @@ public final class PeerComparison {
                 throw new IllegalArgumentException("--peers " + p + " is not one of duckdb, postgres");
             }
         }
+        // DuckDB first: PostgreSQL's load is the last use of the rows file (see --delete-rows).
+        peerNames = peerNames.stream().distinct().sorted().toList();
 
         List<String> problems = new ArrayList<>();
         List<SqlPeer> peers = new ArrayList<>();
@@ -131,20 +139,26 @@ public final class PeerComparison {
             PeerRows.Export rows = PeerRows.ensure(reader, work, documents);
             System.out.printf(
                     Locale.ROOT,
-                    "rows: %,d from dump %s (%s, %.1f s, %,d MB)%n",
+                    "rows: %,d from dump %s (%s, %.1f s, %s)%n",
                     rows.rows(),
                     rows.dumpDate(),
                     rows.reused() ? "exported earlier" : "exported now",
                     rows.millis() / 1e3,
-                    Files.size(rows.file()) >> 20);
+                    Files.exists(rows.file())
+                            ? String.format(Locale.ROOT, "%,d MB", Files.size(rows.file()) >> 20)
+                            : "file deleted after loading");
             if (rows.rows() != documents) {
                 throw new IllegalStateException("the dump gives " + rows.rows() + " establishments, the index holds "
                         + documents + ": was the index built from this dump?");
             }
             for (String p : peerNames) {
                 System.out.printf("opening %s (loading it when the work folder does not hold it yet)...%n", p);
-                SqlPeer peer = p.equals("duckdb") ? SqlDuckDb.open(work, rows) : SqlPostgres.open(work, rows);
+                SqlPeer peer =
+                        p.equals("duckdb") ? SqlDuckDb.open(work, rows) : SqlPostgres.open(work, rows, deleteRows);
                 peers.add(peer);
+            }
+            if (deleteRows) {
+                Files.deleteIfExists(rows.file());
             }
 
             Map<String, RegisterQuery> mix = RegisterLatency.mix();

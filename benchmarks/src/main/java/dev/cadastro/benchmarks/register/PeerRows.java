@@ -38,7 +38,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * CNPJ (the first row wins), so every CNPJ is written once; the peers check that again after loading.
  *
  * <p>The file is reused when {@code rows.properties} names the same dump date and the same row count as
- * the register index built from that dump.
+ * the register index built from that dump. Once the peers hold the rows the file may be deleted
+ * ({@code --delete-rows}, to save disk at 70 M); the metadata then still says which rows the peers hold.
  */
 final class PeerRows {
     static final String FILE = "rows.tsv";
@@ -70,7 +71,17 @@ final class PeerRows {
     static final int UNKNOWN_UF = 99;
 
     /** The exported file and how it came to be. */
-    record Export(Path file, String dumpDate, long rows, long millis, boolean reused) {}
+    record Export(Path file, String dumpDate, long rows, long millis, boolean reused) {
+        /** The file, for a peer that must load it; it may have been deleted after an earlier load. */
+        Path require(String peer) {
+            if (!Files.exists(file)) {
+                throw new IllegalStateException(file + " was deleted after the peers were loaded (--delete-rows), and "
+                        + peer + " must load it again: delete " + file.resolveSibling(META)
+                        + " and run again to export the rows");
+            }
+            return file;
+        }
+    }
 
     private PeerRows() {}
 
@@ -82,7 +93,7 @@ final class PeerRows {
         Path file = work.resolve(FILE);
         Path meta = work.resolve(META);
         Properties p = new Properties();
-        if (Files.exists(meta) && Files.exists(file)) {
+        if (Files.exists(meta)) {
             try (Reader r = Files.newBufferedReader(meta)) {
                 p.load(r);
             }

@@ -47,7 +47,7 @@ final class SqlDuckDb extends SqlPeer {
             s.execute("CREATE TABLE est AS SELECT cnpj, uf, municipio, situacao, porte, natureza, cnae,"
                     + " " + list("cnaes2") + " AS cnaes2, " + list("ddds") + " AS ddds,"
                     + " mei, simples, tel, movel, email, divida, abertura, capital, razao_social, bairro"
-                    + " FROM " + readCsv(rows.file(), false) + " ORDER BY uf, municipio, cnpj");
+                    + " FROM " + readCsv(rows.require("DuckDB"), false) + " ORDER BY uf, municipio, cnpj");
             long t1 = System.nanoTime();
             // The unique index also proves every CNPJ is there once, as in the register.
             s.execute("CREATE UNIQUE INDEX est_cnpj ON est (cnpj)");

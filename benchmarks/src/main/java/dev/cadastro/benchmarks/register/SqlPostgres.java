@@ -51,7 +51,7 @@ final class SqlPostgres extends SqlPeer {
         SETTINGS.put("jit", "off");
         SETTINGS.put("wal_level", "minimal");
         SETTINGS.put("max_wal_senders", "0");
-        SETTINGS.put("max_wal_size", "8GB");
+        SETTINGS.put("max_wal_size", "2GB");
         SETTINGS.put("checkpoint_timeout", "30min");
     }
 
@@ -77,7 +77,11 @@ final class SqlPostgres extends SqlPeer {
         this.load = load;
     }
 
-    static SqlPostgres open(Path work, PeerRows.Export rows) throws SQLException, IOException {
+    /**
+     * Opens the PostgreSQL peer under {@code work}, loading it when it does not hold the rows yet;
+     * {@code deleteRows} deletes the rows file once it is sorted for COPY (PostgreSQL loads last).
+     */
+    static SqlPostgres open(Path work, PeerRows.Export rows, boolean deleteRows) throws SQLException, IOException {
         Path dir = work.resolve("postgres");
         EmbeddedDatabase server = EmbeddedDatabase.start(dir, false);
         Connection c = DriverManager.getConnection(server.jdbcUrl());
@@ -98,10 +102,15 @@ final class SqlPostgres extends SqlPeer {
         long[] existing = metaRows(c);
         if (existing[0] == rows.rows()) {
             return new SqlPostgres(
-                    server, c, new Load(existing[0], existing[1], existing[2], size(c), true, version(c)));
+                    server,
+                    c,
+                    new Load(existing[0], existing[1], existing[2], size(c), true, folder(dir) + version(c)));
         }
         Path sorted = work.resolve("rows.sorted.tsv");
-        long sortMillis = SqlDuckDb.sortForCopy(rows.file(), sorted, work);
+        long sortMillis = SqlDuckDb.sortForCopy(rows.require("PostgreSQL"), sorted, work);
+        if (deleteRows) {
+            Files.delete(rows.file());
+        }
         long t0 = System.nanoTime();
         try (Statement s = c.createStatement()) {
             c.setAutoCommit(false);
@@ -157,7 +166,7 @@ final class SqlPostgres extends SqlPeer {
                             (t2 - t1) / 1_000_000,
                             size(c),
                             false,
-                            notes + version(c)));
+                            notes + folder(dir) + version(c)));
         }
     }
 
@@ -196,6 +205,21 @@ final class SqlPostgres extends SqlPeer {
             r.next();
             return r.getLong(1);
         }
+    }
+
+    /** The data folder's size (relations, WAL, catalog), as a note. */
+    private static String folder(Path dir) throws IOException {
+        long total = 0;
+        try (var files = Files.walk(dir)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                try {
+                    total += Files.size(f);
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // a WAL segment recycled while walking
+                }
+            }
+        }
+        return String.format(java.util.Locale.ROOT, "data folder %,d MB; ", total >> 20);
     }
 
     private static String version(Connection c) throws SQLException {
