@@ -19,7 +19,7 @@ import java.util.Set;
  * query,engine,metric,milliseconds}; one chart per metric. No plotting library: SVG is text.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.register.LatencyPlot \
+ * java [-Dgoal.ms=5] -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.register.LatencyPlot \
  *     METRIC OUT.svg TITLE CSV...
  * </pre>
  */
@@ -72,8 +72,8 @@ public final class LatencyPlot {
         int bar = 9;
         int group = engines.size() * bar + 14;
         int plotW = byQuery.size() * group;
-        int width = left + plotW + 20;
-        int height = top + plotH + 90;
+        int width = Math.max(left + plotW + 20, 720);
+        int height = top + plotH + 50 + 18 * engines.size();
         StringBuilder s = new StringBuilder();
         s.append(String.format(
                 Locale.ROOT,
@@ -83,9 +83,11 @@ public final class LatencyPlot {
                 height));
         s.append(String.format(
                 Locale.ROOT,
-                "<text x=\"%d\" y=\"20\" font-size=\"14\">%s</text>%n",
+                "<text x=\"%d\" y=\"20\" font-size=\"14\">%s</text><text x=\"%d\" y=\"37\">%s</text>%n",
                 left,
-                escape(title + " (" + metric + ", ms, log scale)")));
+                escape(title),
+                left,
+                escape(metric + ", milliseconds, logarithmic scale")));
         for (int e = lo; e <= hi; e++) {
             double y = top + plotH - (double) (e - lo) / (hi - lo) * plotH;
             s.append(String.format(
@@ -132,9 +134,24 @@ public final class LatencyPlot {
                     escape(name)));
             q++;
         }
+        String goal = System.getProperty("goal.ms");
+        if (goal != null) {
+            double y = top + plotH - (Math.log10(Double.parseDouble(goal)) - lo) / (hi - lo) * plotH;
+            s.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"red\" stroke-dasharray=\"6,3\"/>"
+                            + "<text x=\"%d\" y=\"%.1f\" fill=\"red\">goal %s ms</text>%n",
+                    left,
+                    left + plotW,
+                    y,
+                    y,
+                    left + plotW - 70,
+                    y - 4,
+                    escape(goal)));
+        }
         for (int e = 0; e < engines.size(); e++) {
-            int y = top + plotH + 40 + (e / 3) * 16;
-            int x = left + (e % 3) * 200;
+            int y = top + plotH + 40 + e * 18;
+            int x = left;
             s.append(String.format(
                     Locale.ROOT,
                     "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>%n",
