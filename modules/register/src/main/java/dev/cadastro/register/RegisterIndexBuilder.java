@@ -34,6 +34,7 @@ import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.Bits;
@@ -140,6 +141,12 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             ConcurrentMergeScheduler cms = new ConcurrentMergeScheduler();
             cms.setMaxMergesAndThreads(options.indexingThreads() + 5, options.indexingThreads());
             config.setMergeScheduler(cms);
+            TieredMergePolicy merges = new TieredMergePolicy();
+            // After duplicates are dropped from a one-segment build, forceMergeDeletes must rewrite the
+            // segment even for a few deletions (the default waits for 10%), or it keeps them and loses
+            // the direct document-frequency counts.
+            merges.setForceMergeDeletesPctAllowed(0);
+            config.setMergePolicy(merges);
             IndexWriter writer = new IndexWriter(FSDirectory.open(staging), config);
             return new RegisterIndexBuilder(root, generation, staging, options, clock, channel, lock, writer);
         } catch (IOException e) {

@@ -167,41 +167,34 @@ class PublicationTest {
     }
 
     @Test
-    void oneSegmentBuildReturnsPagesInStateMunicipalityCnpjOrder(@TempDir Path root) {
-        List<Establishment> rows = rows(8, 4_000);
-        BuildOptions oneSegment = BuildOptions.builder()
-                .ramBufferMb(16)
-                .indexingThreads(2)
-                .maxSegments(1)
-                .build();
-        try (RegisterIndexBuilder b =
-                RegisterIndexBuilder.create(root, SyntheticRegister.lookups(), oneSegment, CLOCK)) {
-            rows.forEach(b::add);
-            b.publish("one segment");
-        }
-        List<String> expected = rows.stream()
-                .filter(e -> e.hasEmail())
-                .sorted(java.util.Comparator.<Establishment>comparingInt(e -> {
-                            int i = RegisterQuery.UF_CODES.indexOf(e.uf());
-                            return i < 0 ? Integer.MAX_VALUE : i;
-                        })
-                        .thenComparing(Establishment::municipio)
-                        .thenComparing(e -> e.cnpj().value()))
-                .map(e -> e.cnpj().value())
-                .toList();
-        List<String> actual = new ArrayList<>();
-        try (LuceneRegister r = LuceneRegister.open(root, NO_TIMER)) {
-            for (int pagina = 1; actual.size() < expected.size(); pagina++) {
-                var page = r.search(RegisterQuery.builder()
-                        .comEmail(true)
-                        .limite(200)
-                        .pagina(pagina)
-                        .build());
-                assertFalse(page.dados().isEmpty(), "page " + pagina + " is empty before the end");
-                page.dados().forEach(e -> actual.add(e.cnpj()));
+    void oneSegmentBuildReturnsPagesInStateMunicipalityCnpjOrder() {
+        BuildOptions.Builder options = BuildOptions.builder().ramBufferMb(16).indexingThreads(2);
+        try (RegisterFixture asBuilt = RegisterFixture.build(40_000, 8, options.build(), 2);
+                RegisterFixture merged =
+                        RegisterFixture.build(40_000, 8, options.maxSegments(1).build(), 2)) {
+            assertTrue(asBuilt.segments() >= 2, "without maxSegments: " + asBuilt.segments() + " segment(s)");
+            assertEquals(1, merged.segments());
+            List<String> expected = merged.rows.stream()
+                    .filter(Establishment::hasEmail)
+                    .sorted(java.util.Comparator.<Establishment>comparingLong(
+                                    e -> dev.cadastro.register.internal.Schema.geoKey(e.uf(), e.municipio()))
+                            .thenComparing(e -> e.cnpj().value()))
+                    .map(e -> e.cnpj().value())
+                    .toList();
+            List<String> actual = new ArrayList<>();
+            try (LuceneRegister r = LuceneRegister.open(merged.root, NO_TIMER)) {
+                for (int pagina = 1; actual.size() < expected.size(); pagina++) {
+                    var page = r.search(RegisterQuery.builder()
+                            .comEmail(true)
+                            .limite(200)
+                            .pagina(pagina)
+                            .build());
+                    assertFalse(page.dados().isEmpty(), "page " + pagina + " is empty before the end");
+                    page.dados().forEach(e -> actual.add(e.cnpj()));
+                }
             }
+            assertEquals(expected, actual);
         }
-        assertEquals(expected, actual);
     }
 
     @Test

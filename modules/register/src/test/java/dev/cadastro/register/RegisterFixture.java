@@ -24,23 +24,72 @@ final class RegisterFixture implements AutoCloseable {
         this.published = published;
     }
 
+    /** One segment (forced), so results come in the global (uf, municipio, cnpj) order. */
     static RegisterFixture build(int count, long seed) {
+        return build(
+                count,
+                seed,
+                BuildOptions.builder()
+                        .indexingThreads(2)
+                        .ramBufferMb(64)
+                        .maxSegments(1)
+                        .build(),
+                1);
+    }
+
+    /**
+     * Segments as built (the loader's default): rows added from {@code threads} threads with a small RAM
+     * buffer, so the generation has several segments.
+     */
+    static RegisterFixture buildSegmented(int count, long seed, int threads) {
+        return build(
+                count,
+                seed,
+                BuildOptions.builder().indexingThreads(threads).ramBufferMb(16).build(),
+                threads);
+    }
+
+    static RegisterFixture build(int count, long seed, BuildOptions options, int threads) {
         try {
             Path root = Files.createTempDirectory("register-fixture");
             SyntheticRegister g = new SyntheticRegister(seed);
             List<Establishment> rows = new ArrayList<>(count);
-            try (RegisterIndexBuilder b = RegisterIndexBuilder.create(
-                    root,
-                    SyntheticRegister.lookups(),
-                    BuildOptions.builder().indexingThreads(2).ramBufferMb(64).build())) {
-                for (int i = 0; i < count; i++) {
-                    Establishment e = g.next();
-                    rows.add(e);
-                    b.add(e);
+            for (int i = 0; i < count; i++) {
+                rows.add(g.next());
+            }
+            try (RegisterIndexBuilder b = RegisterIndexBuilder.create(root, SyntheticRegister.lookups(), options)) {
+                if (threads == 1) {
+                    rows.forEach(b::add);
+                } else {
+                    List<Thread> adders = new ArrayList<>();
+                    for (int t = 0; t < threads; t++) {
+                        int first = t;
+                        adders.add(Thread.ofPlatform().start(() -> {
+                            for (int i = first; i < rows.size(); i += threads) {
+                                b.add(rows.get(i));
+                            }
+                        }));
+                    }
+                    for (Thread a : adders) {
+                        a.join();
+                    }
                 }
                 PublishedIndex p = b.publish("synthetic seed " + seed);
                 return new RegisterFixture(root, rows, g, p);
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while building the fixture", e);
+        }
+    }
+
+    /** Segments of the published generation (one {@code .si} file each). */
+    int segments() {
+        try (var files = Files.list(published.path())) {
+            return (int) files.filter(f -> f.getFileName().toString().endsWith(".si"))
+                    .count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

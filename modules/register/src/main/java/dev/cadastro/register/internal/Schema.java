@@ -207,7 +207,7 @@ public final class Schema {
     public static String monthTerm(LocalDate d) {
         int year = d.getYear();
         if (year < 0 || year > 9999) {
-            return String.format("%04d%02d", year, d.getMonthValue());
+            return String.format(java.util.Locale.ROOT, "%04d%02d", year, d.getMonthValue());
         }
         return zeroPadded(year * 100L + d.getMonthValue(), 6);
     }
