@@ -14,9 +14,10 @@ import java.util.Set;
 
 /**
  * Draws the register benchmark's latencies as an SVG bar chart (one group of bars per query, one bar
- * per engine, logarithmic milliseconds), for {@code benchmarks/RESULTS.md}. Input: the CSV that {@link
- * RegisterLatency} and {@link PeerComparison} write with {@code -Dlatency.csv=FILE}, lines {@code
- * query,engine,metric,milliseconds}; one chart per metric. No plotting library: SVG is text.
+ * per engine, logarithmic milliseconds), for {@code benchmarks/RESULTS.md}. Input: CSV lines {@code
+ * query,engine,metric,milliseconds}, as {@link RegisterLatency} writes them with {@code
+ * -Dlatency.csv=FILE} (the peers' CSV in {@code benchmarks/results/} was taken from {@link
+ * PeerComparison}'s count table); one chart per metric. No plotting library: SVG is text.
  *
  * <pre>
  * java [-Dgoal.ms=5] -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.register.LatencyPlot \

@@ -110,6 +110,7 @@ public final class PeerComparison {
 
         List<String> problems = new ArrayList<>();
         List<SqlPeer> peers = new ArrayList<>();
+        int segmentsSeen = 0;
         try (LuceneRegister register = LuceneRegister.open(
                 index, SearchOptions.builder().refreshInterval(Duration.ZERO).build())) {
             long documents = register.published().documents();
@@ -118,6 +119,7 @@ public final class PeerComparison {
                     DirectoryReader r = DirectoryReader.open(dir)) {
                 segments = r.leaves().size();
             }
+            segmentsSeen = segments;
             System.out.printf(
                     Locale.ROOT,
                     "# Register search vs DuckDB and PostgreSQL%n%n%s; index %s: %,d establishments, %d segment(s);"
@@ -338,9 +340,14 @@ public final class PeerComparison {
             }
         }
         System.out.println();
-        if (problems.isEmpty()) {
-            System.out.println(
-                    "Cross-checks: every count agrees (estimates hold the exact count), every page matches.");
+        if (peers.isEmpty()) {
+            System.out.println("Cross-checks: none (no peer ran).");
+        } else if (problems.isEmpty()) {
+            System.out.println("Cross-checks: every count agrees (estimates hold the exact count), "
+                    + (segmentsSeen == 1
+                            ? "every page matches."
+                            : "pages not compared (the index has " + segmentsSeen
+                                    + " segments, so its order is per segment; load with --segments 1 to compare)."));
         } else {
             System.out.println("Cross-check FAILURES:");
             problems.forEach(p -> System.out.println("- " + p));

@@ -25,7 +25,8 @@ import java.util.SplittableRandom;
  * same index files, is stock Lucene ({@link StockLucenePeer}), without its query cache unless
  * {@code -Dpeer.queryCache=true}; its counts must equal ours.
  *
- * <p>With {@code -Dlatency.csv=FILE} it also writes the percentiles as CSV for {@link LatencyPlot}.
+ * <p>{@code -Dqueries=Q5,Q7} keeps only those queries. With {@code -Dlatency.csv=FILE} (and {@code
+ * -Dlatency.label=TEXT} to name the run) it also writes the percentiles as CSV for {@link LatencyPlot}.
  *
  * <pre>
  * java -Xmx3g -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.register.RegisterLatency \
@@ -129,6 +130,12 @@ public final class RegisterLatency {
             options.windowDocs(Integer.parseInt(args[3]));
         }
         Map<String, RegisterQuery> mix = mix();
+        String only = System.getProperty("queries");
+        if (only != null) {
+            // -Dqueries=Q5,Q7 keeps those queries of the mix (for profiling one of them).
+            List<String> wanted = List.of(only.split(","));
+            mix.keySet().removeIf(k -> !wanted.contains(k.split(" ")[0]));
+        }
         try (LuceneRegister register = LuceneRegister.open(root, options.build())) {
             System.out.printf(
                     "index %s: %,d establishments%n",
@@ -153,6 +160,10 @@ public final class RegisterLatency {
             System.out.println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
             List<String> cnpjs = new ArrayList<>();
             StringBuilder csv = new StringBuilder();
+            // -Dlatency.label names this run in the CSV (e.g. "cadastro 16 segments"), for one plot of several runs.
+            String label = System.getProperty("latency.label", "");
+            String ours = ("cadastro " + label).strip();
+            String stock = ("stock Lucene " + org.apache.lucene.util.Version.LATEST + " " + label).strip();
             for (Map.Entry<String, RegisterQuery> e : mix.entrySet()) {
                 RegisterQuery count = countOnly(e.getValue());
                 long[] countNs = new long[iterations];
@@ -192,20 +203,21 @@ public final class RegisterLatency {
                         pct(peerNs, 50),
                         pct(peerNs, 99),
                         pct(peerNs, 50) / pct(countNs, 50));
-                csvLine(csv, e.getKey(), "cadastro", "count p50", pct(countNs, 50));
-                csvLine(csv, e.getKey(), "cadastro", "count p99", pct(countNs, 99));
-                csvLine(csv, e.getKey(), "cadastro", "page-50 p50", pct(pageNs, 50));
-                csvLine(csv, e.getKey(), "cadastro", "page-50 p99", pct(pageNs, 99));
-                csvLine(csv, e.getKey(), "stock Lucene 10.6", "count p50", pct(peerNs, 50));
-                csvLine(csv, e.getKey(), "stock Lucene 10.6", "count p99", pct(peerNs, 99));
+                csvLine(csv, e.getKey(), ours, "count p50", pct(countNs, 50));
+                csvLine(csv, e.getKey(), ours, "count p99", pct(countNs, 99));
+                csvLine(csv, e.getKey(), ours, "page-50 p50", pct(pageNs, 50));
+                csvLine(csv, e.getKey(), ours, "page-50 p99", pct(pageNs, 99));
+                csvLine(csv, e.getKey(), stock, "count p50", pct(peerNs, 50));
+                csvLine(csv, e.getKey(), stock, "count p99", pct(peerNs, 99));
             }
             String csvFile = System.getProperty("latency.csv");
             if (csvFile != null) {
                 java.nio.file.Files.writeString(Path.of(csvFile), csv);
             }
-            // Lookups of CNPJs spread over the whole index, each looked up once: pages of 200 at random
-            // positions of every state give the CNPJs; the first half warms the JIT, the second is timed.
-            List<String> spread = spreadCnpjs(register, Math.max(2_000, iterations * 100), new SplittableRandom(1));
+            // Lookups of CNPJs spread uniformly over the whole index, each looked up once; the first half
+            // warms the JIT, the second is timed. The index files are in the page cache when the machine's
+            // RAM holds them (this measures a server, not a cold disk).
+            List<String> spread = spreadCnpjs(register, Math.max(2_000, iterations * 50), new SplittableRandom(1));
             int half = spread.size() / 2;
             long[] lookupNs = new long[spread.size() - half];
             for (int i = 0; i < spread.size(); i++) {
@@ -219,7 +231,7 @@ public final class RegisterLatency {
                 }
             }
             System.out.printf(
-                    "lookup of distinct CNPJs spread over the index: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms,"
+                    "lookup of distinct CNPJs drawn uniformly over the index: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms,"
                             + " max %.3f ms over %d lookups (after %d warm-up lookups)%n",
                     pct(lookupNs, 50),
                     pct(lookupNs, 99),
@@ -253,29 +265,41 @@ public final class RegisterLatency {
         }
     }
 
-    /** Distinct CNPJs from pages of 200 at random positions of random states, shuffled. */
+    /**
+     * Distinct CNPJs drawn uniformly over the index: a state with probability proportional to its
+     * establishments, a random page of 50 in it, one random record of that page. All are drawn before
+     * any is looked up, so a lookup never follows the search that found its record.
+     */
     private static List<String> spreadCnpjs(LuceneRegister register, int wanted, SplittableRandom r) {
-        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
         List<String> ufs = RegisterQuery.UF_CODES;
-        for (int attempt = 0; out.size() < wanted && attempt < wanted; attempt++) {
-            String uf = ufs.get(r.nextInt(ufs.size()));
-            long total = register.count(RegisterQuery.builder().ufs(uf).build()).total();
-            if (total == 0) {
-                continue;
+        long[] cumulative = new long[ufs.size()];
+        long sum = 0;
+        for (int i = 0; i < ufs.size(); i++) {
+            sum += register.count(RegisterQuery.builder().ufs(ufs.get(i)).build())
+                    .total();
+            cumulative[i] = sum;
+        }
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        for (int attempt = 0; out.size() < wanted && attempt < 2 * wanted && sum > 0; attempt++) {
+            long pick = r.nextLong(sum);
+            int i = 0;
+            while (cumulative[i] <= pick) {
+                i++;
             }
-            int pages = (int) Math.max(1, Math.min(Integer.MAX_VALUE, total / 200));
+            long total = cumulative[i] - (i == 0 ? 0 : cumulative[i - 1]);
+            int pages = (int) Math.max(1, Math.min(Integer.MAX_VALUE, total / 50));
             SearchResult page = register.search(RegisterQuery.builder()
-                    .ufs(uf)
-                    .limite(200)
+                    .ufs(ufs.get(i))
+                    .limite(50)
                     .pagina(1 + r.nextInt(pages))
                     .build());
-            for (Empresa e : page.dados()) {
-                out.add(e.cnpj());
+            if (!page.dados().isEmpty()) {
+                out.add(page.dados().get(r.nextInt(page.dados().size())).cnpj());
             }
         }
         List<String> list = new ArrayList<>(out);
         java.util.Collections.shuffle(list, new java.util.Random(r.nextLong()));
-        return list.subList(0, Math.min(wanted, list.size()));
+        return list;
     }
 
     private static void csvLine(StringBuilder csv, String query, String engine, String metric, double ms) {

@@ -112,6 +112,7 @@ final class SqlPostgres extends SqlPeer {
             Files.delete(rows.file());
         }
         long t0 = System.nanoTime();
+        boolean loaded = false;
         try (Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.execute("DROP TABLE IF EXISTS peer_meta");
@@ -132,8 +133,15 @@ final class SqlPostgres extends SqlPeer {
             if (copied != rows.rows()) {
                 throw new IllegalStateException("PostgreSQL copied " + copied + " rows, the file holds " + rows.rows());
             }
+            loaded = true;
         } finally {
-            Files.deleteIfExists(sorted);
+            if (loaded || !deleteRows) {
+                Files.deleteIfExists(sorted);
+            } else if (Files.exists(sorted)) {
+                // The rows file was deleted to make room: keep the sorted copy as the rows file, so a failed
+                // COPY (disk or WAL full) does not cost a re-export of the dump.
+                Files.move(sorted, rows.file(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
         }
         long t1 = System.nanoTime();
         StringBuilder notes = new StringBuilder("sort for COPY " + sortMillis / 1000 + " s; ");
