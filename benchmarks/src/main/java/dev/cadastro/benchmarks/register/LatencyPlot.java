@@ -62,7 +62,7 @@ public final class LatencyPlot {
                 max = Math.max(max, v);
             }
         }
-        int lo = (int) Math.floor(Math.log10(min));
+        int lo = (int) Math.floor(Math.log10(min) - 0.3); // a bar at the smallest value stays visible
         int hi = (int) Math.ceil(Math.log10(max));
         if (hi == lo) {
             hi++;
@@ -168,8 +168,7 @@ public final class LatencyPlot {
     }
 
     private static String label(int exponent) {
-        double v = Math.pow(10, exponent);
-        return exponent >= 0 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%s", v);
+        return exponent >= 0 ? "1" + "0".repeat(exponent) : "0." + "0".repeat(-exponent - 1) + "1";
     }
 
     private static String escape(String s) {

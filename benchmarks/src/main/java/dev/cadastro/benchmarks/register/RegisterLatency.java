@@ -25,7 +25,8 @@ import java.util.SplittableRandom;
  * same index files, is stock Lucene ({@link StockLucenePeer}), without its query cache unless
  * {@code -Dpeer.queryCache=true}; its counts must equal ours.
  *
- * <p>{@code -Dqueries=Q5,Q7} keeps only those queries. With {@code -Dlatency.csv=FILE} (and {@code
+ * <p>{@code -Dpeer=false} measures our engine alone, the queries in turn (no stock-Lucene query between
+ * two of ours to evict the caches), plus lookups. {@code -Dqueries=Q5,Q7} keeps only those queries. With {@code -Dlatency.csv=FILE} (and {@code
  * -Dlatency.label=TEXT} to name the run) it also writes the percentiles as CSV for {@link LatencyPlot}.
  *
  * <pre>
@@ -147,6 +148,12 @@ public final class RegisterLatency {
                     register.search(q);
                 }
             }
+            if (!Boolean.parseBoolean(System.getProperty("peer", "true"))) {
+                roundRobin(register, mix, iterations);
+                lookups(register, iterations, List.of());
+                heap(register);
+                return;
+            }
             StockLucenePeer peer = new StockLucenePeer(
                     register.published().path(), SyntheticRegister.lookups(), Boolean.getBoolean("peer.queryCache"));
             for (int w = 0; w < Math.max(20, iterations / 5); w++) {
@@ -214,53 +221,8 @@ public final class RegisterLatency {
             if (csvFile != null) {
                 java.nio.file.Files.writeString(Path.of(csvFile), csv);
             }
-            // Lookups of CNPJs spread uniformly over the whole index, each looked up once; the first half
-            // warms the JIT, the second is timed. The index files are in the page cache when the machine's
-            // RAM holds them (this measures a server, not a cold disk).
-            List<String> spread = spreadCnpjs(register, Math.max(2_000, iterations * 50), new SplittableRandom(1));
-            int half = spread.size() / 2;
-            long[] lookupNs = new long[spread.size() - half];
-            for (int i = 0; i < spread.size(); i++) {
-                dev.cadastro.core.document.Cnpj cnpj = dev.cadastro.core.document.Cnpj.of(spread.get(i));
-                long t0 = System.nanoTime();
-                if (register.lookup(cnpj).isEmpty()) {
-                    throw new IllegalStateException("lookup lost " + cnpj);
-                }
-                if (i >= half) {
-                    lookupNs[i - half] = System.nanoTime() - t0;
-                }
-            }
-            System.out.printf(
-                    "lookup of distinct CNPJs drawn uniformly over the index: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms,"
-                            + " max %.3f ms over %d lookups (after %d warm-up lookups)%n",
-                    pct(lookupNs, 50),
-                    pct(lookupNs, 99),
-                    pct(lookupNs, 99.9),
-                    pct(lookupNs, 100),
-                    lookupNs.length,
-                    half);
-            SplittableRandom r = new SplittableRandom(1);
-            long[] repeatNs = new long[Math.max(1000, iterations * 20)];
-            for (int i = 0; i < repeatNs.length; i++) {
-                dev.cadastro.core.document.Cnpj cnpj =
-                        dev.cadastro.core.document.Cnpj.of(cnpjs.get(r.nextInt(cnpjs.size())));
-                long t0 = System.nanoTime();
-                if (register.lookup(cnpj).isEmpty()) {
-                    throw new IllegalStateException("lookup lost " + cnpj);
-                }
-                repeatNs[i] = System.nanoTime() - t0;
-            }
-            System.out.printf(
-                    "lookup of the %d CNPJs of the mix's first pages, repeated: p50 %.3f ms, p99 %.3f ms over %d"
-                            + " lookups%n",
-                    cnpjs.size(), pct(repeatNs, 50), pct(repeatNs, 99), repeatNs.length);
-            Runtime rt = Runtime.getRuntime();
-            System.gc();
-            System.out.printf(
-                    "heap after run: %,d MB used of %,d MB max; cached filter bitsets %,d MB%n",
-                    (rt.totalMemory() - rt.freeMemory()) >> 20,
-                    rt.maxMemory() >> 20,
-                    register.cachedBitsetBytes() >> 20);
+            lookups(register, iterations, cnpjs);
+            heap(register);
             peer.close();
         }
     }
@@ -300,6 +262,109 @@ public final class RegisterLatency {
         List<String> list = new ArrayList<>(out);
         java.util.Collections.shuffle(list, new java.util.Random(r.nextLong()));
         return list;
+    }
+
+    /** Lookups of distinct CNPJs drawn over the whole index, then of the mix's first-page CNPJs (when given). */
+    private static void lookups(LuceneRegister register, int iterations, List<String> cnpjs) {
+        // Lookups of CNPJs spread uniformly over the whole index, each looked up once; the first half
+        // warms the JIT, the second is timed. The index files are in the page cache when the machine's
+        // RAM holds them (this measures a server, not a cold disk).
+        List<String> spread = spreadCnpjs(register, Math.max(2_000, iterations * 50), new SplittableRandom(1));
+        int half = spread.size() / 2;
+        long[] lookupNs = new long[spread.size() - half];
+        for (int i = 0; i < spread.size(); i++) {
+            dev.cadastro.core.document.Cnpj cnpj = dev.cadastro.core.document.Cnpj.of(spread.get(i));
+            long t0 = System.nanoTime();
+            if (register.lookup(cnpj).isEmpty()) {
+                throw new IllegalStateException("lookup lost " + cnpj);
+            }
+            if (i >= half) {
+                lookupNs[i - half] = System.nanoTime() - t0;
+            }
+        }
+        System.out.printf(
+                "lookup of distinct CNPJs drawn uniformly over the index: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms,"
+                        + " max %.3f ms over %d lookups (after %d warm-up lookups)%n",
+                pct(lookupNs, 50), pct(lookupNs, 99), pct(lookupNs, 99.9), pct(lookupNs, 100), lookupNs.length, half);
+        if (cnpjs.isEmpty()) {
+            return;
+        }
+        SplittableRandom r = new SplittableRandom(1);
+        long[] repeatNs = new long[Math.max(1000, iterations * 20)];
+        for (int i = 0; i < repeatNs.length; i++) {
+            dev.cadastro.core.document.Cnpj cnpj =
+                    dev.cadastro.core.document.Cnpj.of(cnpjs.get(r.nextInt(cnpjs.size())));
+            long t0 = System.nanoTime();
+            if (register.lookup(cnpj).isEmpty()) {
+                throw new IllegalStateException("lookup lost " + cnpj);
+            }
+            repeatNs[i] = System.nanoTime() - t0;
+        }
+        System.out.printf(
+                "lookup of the %d CNPJs of the mix's first pages, repeated: p50 %.3f ms, p99 %.3f ms over %d"
+                        + " lookups%n",
+                cnpjs.size(), pct(repeatNs, 50), pct(repeatNs, 99), repeatNs.length);
+    }
+
+    private static void heap(LuceneRegister register) {
+        Runtime rt = Runtime.getRuntime();
+        System.gc();
+        System.out.printf(
+                "heap after run: %,d MB used of %,d MB max; cached filter bitsets %,d MB%n",
+                (rt.totalMemory() - rt.freeMemory()) >> 20, rt.maxMemory() >> 20, register.cachedBitsetBytes() >> 20);
+    }
+
+    /**
+     * Our engine alone (no peer between its queries, whose scans would evict the caches), the ten
+     * queries in turn, {@code iterations} rounds: count-only then the page of 50 of each query.
+     */
+    private static void roundRobin(LuceneRegister register, Map<String, RegisterQuery> mix, int iterations) {
+        List<String> names = new ArrayList<>(mix.keySet());
+        long[][] countNs = new long[names.size()][iterations];
+        long[][] pageNs = new long[names.size()][iterations];
+        CountResult[] last = new CountResult[names.size()];
+        for (int i = 0; i < iterations; i++) {
+            for (int q = 0; q < names.size(); q++) {
+                RegisterQuery query = mix.get(names.get(q));
+                long t0 = System.nanoTime();
+                last[q] = register.count(countOnly(query));
+                long t1 = System.nanoTime();
+                register.search(query);
+                long t2 = System.nanoTime();
+                countNs[q][i] = t1 - t0;
+                pageNs[q][i] = t2 - t1;
+            }
+        }
+        System.out.println("ours alone, the mix in turn (" + iterations + " rounds):");
+        System.out.println(
+                "| query | total | aproximado | count p50 ms | count p99 ms | page-50 p50 ms | page-50 p99 ms |");
+        System.out.println("|---|---:|---|---:|---:|---:|---:|");
+        StringBuilder csv = new StringBuilder();
+        String ours = ("cadastro " + System.getProperty("latency.label", "")).strip();
+        for (int q = 0; q < names.size(); q++) {
+            CountResult c = last[q];
+            System.out.printf(
+                    "| %s | %,d | %s | %.3f | %.3f | %.3f | %.3f |%n",
+                    names.get(q),
+                    c.total(),
+                    c.aproximado() ? "yes (" + c.low() + ".." + c.high() + ")" : "no",
+                    pct(countNs[q], 50),
+                    pct(countNs[q], 99),
+                    pct(pageNs[q], 50),
+                    pct(pageNs[q], 99));
+            csvLine(csv, names.get(q), ours, "count p50", pct(countNs[q], 50));
+            csvLine(csv, names.get(q), ours, "count p99", pct(countNs[q], 99));
+            csvLine(csv, names.get(q), ours, "page-50 p50", pct(pageNs[q], 50));
+            csvLine(csv, names.get(q), ours, "page-50 p99", pct(pageNs[q], 99));
+        }
+        String csvFile = System.getProperty("latency.csv");
+        if (csvFile != null) {
+            try {
+                java.nio.file.Files.writeString(Path.of(csvFile), csv);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
     }
 
     private static void csvLine(StringBuilder csv, String query, String engine, String metric, double ms) {
