@@ -71,8 +71,8 @@ import java.util.regex.Pattern;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.HttpLoadBenchmark
  * [--home DIR] [--connections 64] [--seconds 30] [--warmup 10] [--accounts 64]
- * [--scenarios floor,lookup,count,page50] [--client raw|jdk] [--pool 32]} ({@code --pool}: the
- * store's connection pool size). The first run
+ * [--scenarios floor,lookup,count,page50] [--client raw|jdk] [--pool N]} ({@code --pool}: the
+ * store's connection pool size; by default the store's own default, as {@code ./cadastro serve} runs). The first run
  * generates and loads a 200,000-establishment register under {@code benchmarks/data/http}.
  */
 public final class HttpLoadBenchmark {
@@ -109,9 +109,14 @@ public final class HttpLoadBenchmark {
         DemoSetup data = new DemoSetup(o.home());
         data.ensureIndex(DemoSetup.DEFAULT_ESTABLISHMENTS, out);
         Clock clock = Clock.systemUTC();
+        Database.Builder db = Database.builder().embedded(data.database());
+        if (o.pool() > 0) {
+            db.poolSize(o.pool());
+        }
+        Database database = db.build();
         try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
                 data.index(),
-                Database.builder().embedded(data.database()).poolSize(o.pool()).build(),
+                database,
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 RuntimeOptions.defaults(),
                 OptionalLong.of(10_000_000),
@@ -135,7 +140,7 @@ public final class HttpLoadBenchmark {
             out.printf(
                     "HTTP load: pool %d, %s client, %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs,"
                             + " JDK %s%n",
-                    o.pool(),
+                    database.poolSize(),
                     o.raw() ? "raw-socket" : "java.net.http",
                     o.connections(),
                     o.seconds(),
@@ -397,7 +402,7 @@ public final class HttpLoadBenchmark {
         int accounts = 64;
         List<String> scenarios = List.of("floor", "lookup", "count", "page50");
         boolean raw = true;
-        int pool = 32;
+        int pool = 0; // the store's default, as ./cadastro serve runs
         for (int i = 0; i < args.length; i += 2) {
             String v = i + 1 < args.length ? args[i + 1] : null;
             if (v == null) {
