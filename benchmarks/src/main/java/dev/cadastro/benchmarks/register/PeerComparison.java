@@ -176,7 +176,7 @@ public final class PeerComparison {
             // Warm-up: ours as RegisterLatency does; each peer runs every statement twice.
             for (int w = 0; w < Math.max(20, iterations / 5); w++) {
                 for (RegisterQuery q : mix.values()) {
-                    register.count(countOnly(q));
+                    register.count(RegisterLatency.countOnly(q));
                     register.search(q);
                 }
             }
@@ -194,7 +194,7 @@ public final class PeerComparison {
             for (Map.Entry<String, RegisterQuery> e : mix.entrySet()) {
                 String name = e.getKey();
                 RegisterQuery q = e.getValue();
-                RegisterQuery countQuery = countOnly(q);
+                RegisterQuery countQuery = RegisterLatency.countOnly(q);
                 long[] oursCount = new long[iterations];
                 long[] oursPage = new long[iterations];
                 CountResult c = null;
@@ -258,8 +258,8 @@ public final class PeerComparison {
             System.out.printf(
                     Locale.ROOT,
                     "| ours (LuceneRegister.lookup) | %.3f | %.3f | %d | |%n",
-                    pct(oursLookup, 50),
-                    pct(oursLookup, 99),
+                    RegisterLatency.pct(oursLookup, 50),
+                    RegisterLatency.pct(oursLookup, 99),
                     oursLookup.length);
             for (SqlPeer peer : peers) {
                 try (PreparedStatement ps = peer.prepareLookup()) {
@@ -277,10 +277,10 @@ public final class PeerComparison {
                             Locale.ROOT,
                             "| %s (primary key / unique index) | %.3f | %.3f | %d | %s |%n",
                             peer.name(),
-                            pct(ns, 50),
-                            pct(ns, 99),
+                            RegisterLatency.pct(ns, 50),
+                            RegisterLatency.pct(ns, 99),
                             ns.length,
-                            ratio(pct(ns, 50), pct(oursLookup, 50)));
+                            ratio(RegisterLatency.pct(ns, 50), RegisterLatency.pct(oursLookup, 50)));
                 }
             }
 
@@ -409,22 +409,28 @@ public final class PeerComparison {
         return Math.min(a.size(), b.size()) + 1;
     }
 
-    private static void print(List<Row> rows, List<SqlPeer> peers, int iterations, int segments) {
-        StringBuilder head = new StringBuilder("| query | exact total | ours | ours p50 ms | ours p99 ms |");
-        StringBuilder rule = new StringBuilder("|---|---:|---|---:|---:|");
+    /** A table's header and rule: our columns, then p50, p99, ratio, samples (and {@code extra}) per peer. */
+    private static void header(String head, String rule, List<SqlPeer> peers, String extraHead, String extraRule) {
+        StringBuilder h = new StringBuilder(head);
+        StringBuilder r = new StringBuilder(rule);
         for (SqlPeer p : peers) {
-            head.append(" ")
+            h.append(' ')
                     .append(p.name())
                     .append(" p50 ms | ")
                     .append(p.name())
                     .append(" p99 ms | ")
                     .append(p.name())
-                    .append("/ours p50 | n |");
-            rule.append("---:|---:|---:|---:|");
+                    .append("/ours p50 | n |")
+                    .append(extraHead);
+            r.append("---:|---:|---:|---:|").append(extraRule);
         }
+        System.out.println(h);
+        System.out.println(r);
+    }
+
+    private static void print(List<Row> rows, List<SqlPeer> peers, int iterations, int segments) {
         System.out.printf("%n## Counts (apenas_total); ours: %d samples per query%n%n", iterations);
-        System.out.println(head);
-        System.out.println(rule);
+        header("| query | exact total | ours | ours p50 ms | ours p99 ms |", "|---|---:|---|---:|---:|", peers, "", "");
         for (Row r : rows) {
             PeerRun first =
                     r.peers().isEmpty() ? null : r.peers().values().iterator().next();
@@ -437,44 +443,35 @@ public final class PeerComparison {
                     c.aproximado()
                             ? String.format(Locale.ROOT, "~%,d (%,d..%,d)", c.total(), c.low(), c.high())
                             : String.format(Locale.ROOT, "%,d", c.total()),
-                    pct(r.oursCountNs(), 50),
-                    pct(r.oursCountNs(), 99)));
+                    RegisterLatency.pct(r.oursCountNs(), 50),
+                    RegisterLatency.pct(r.oursCountNs(), 99)));
             for (PeerRun p : r.peers().values()) {
                 line.append(String.format(
                         Locale.ROOT,
                         " %.3f | %.3f | %s | %d |",
-                        pct(p.countNs(), 50),
-                        pct(p.countNs(), 99),
-                        ratio(pct(p.countNs(), 50), pct(r.oursCountNs(), 50)),
+                        RegisterLatency.pct(p.countNs(), 50),
+                        RegisterLatency.pct(p.countNs(), 99),
+                        ratio(RegisterLatency.pct(p.countNs(), 50), RegisterLatency.pct(r.oursCountNs(), 50)),
                         p.countNs().length));
             }
             System.out.println(line);
         }
-        head = new StringBuilder("| query | ours p50 ms | ours p99 ms |");
-        rule = new StringBuilder("|---|---:|---:|");
-        for (SqlPeer p : peers) {
-            head.append(" ")
-                    .append(p.name())
-                    .append(" p50 ms | ")
-                    .append(p.name())
-                    .append(" p99 ms | ")
-                    .append(p.name())
-                    .append("/ours p50 | n | same page |");
-            rule.append("---:|---:|---:|---:|---|");
-        }
         System.out.printf("%n## Page of 50 with its total (peers: count + ORDER BY uf, municipio, cnpj LIMIT 50)%n%n");
-        System.out.println(head);
-        System.out.println(rule);
+        header("| query | ours p50 ms | ours p99 ms |", "|---|---:|---:|", peers, " same page |", "---|");
         for (Row r : rows) {
             StringBuilder line = new StringBuilder(String.format(
-                    Locale.ROOT, "| %s | %.3f | %.3f |", r.name(), pct(r.oursPageNs(), 50), pct(r.oursPageNs(), 99)));
+                    Locale.ROOT,
+                    "| %s | %.3f | %.3f |",
+                    r.name(),
+                    RegisterLatency.pct(r.oursPageNs(), 50),
+                    RegisterLatency.pct(r.oursPageNs(), 99)));
             for (PeerRun p : r.peers().values()) {
                 line.append(String.format(
                         Locale.ROOT,
                         " %.3f | %.3f | %s | %d | %s |",
-                        pct(p.pageNs(), 50),
-                        pct(p.pageNs(), 99),
-                        ratio(pct(p.pageNs(), 50), pct(r.oursPageNs(), 50)),
+                        RegisterLatency.pct(p.pageNs(), 50),
+                        RegisterLatency.pct(p.pageNs(), 99),
+                        ratio(RegisterLatency.pct(p.pageNs(), 50), RegisterLatency.pct(r.oursPageNs(), 50)),
                         p.pageNs().length,
                         segments != 1
                                 ? "n/a (" + segments + " segments)"
@@ -487,7 +484,8 @@ public final class PeerComparison {
             double min = Double.MAX_VALUE;
             String at = "";
             for (Row r : rows) {
-                double x = pct(r.peers().get(p.name()).countNs(), 50) / pct(r.oursCountNs(), 50);
+                double x = RegisterLatency.pct(r.peers().get(p.name()).countNs(), 50)
+                        / RegisterLatency.pct(r.oursCountNs(), 50);
                 if (x < min) {
                     min = x;
                     at = r.name();
@@ -542,18 +540,5 @@ public final class PeerComparison {
             }
             return total;
         }
-    }
-
-    private static RegisterQuery countOnly(RegisterQuery q) {
-        Map<String, List<String>> p = new LinkedHashMap<>(q.toParameters());
-        p.put(RegisterQuery.APENAS_TOTAL, List.of("true"));
-        return RegisterQuery.parse(p);
-    }
-
-    static double pct(long[] ns, int p) {
-        long[] s = ns.clone();
-        Arrays.sort(s);
-        int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
-        return s[Math.max(0, Math.min(s.length - 1, i))] / 1e6;
     }
 }

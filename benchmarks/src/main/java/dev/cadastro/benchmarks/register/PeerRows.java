@@ -4,6 +4,7 @@ import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.loader.DumpReader;
 import dev.cadastro.loader.LoadSummary;
+import dev.cadastro.register.internal.Schema;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Reader;
@@ -66,9 +67,6 @@ final class PeerRows {
             new String[] {"capital", "BIGINT"},
             new String[] {"razao_social", "VARCHAR"},
             new String[] {"bairro", "VARCHAR"});
-
-    /** Unknown state, as in the index's geography key. */
-    static final int UNKNOWN_UF = 99;
 
     /** The exported file and how it came to be. */
     record Export(Path file, String dumpDate, long rows, long millis, boolean reused) {
@@ -155,32 +153,10 @@ final class PeerRows {
         }
     }
 
-    /** State ordinal as in the index: position in {@link RegisterQuery#UF_CODES}, 99 when unknown. */
-    static int ufOrdinal(String uf) {
-        int i = uf == null ? -1 : RegisterQuery.UF_CODES.indexOf(uf);
-        return i < 0 ? UNKNOWN_UF : i;
-    }
-
-    /** Receita municipality code as a number, 0 when missing or not 4 digits (as the index keys it). */
-    static int municipioCode(String code) {
-        if (code == null || code.length() != 4) {
-            return 0;
-        }
-        int v = 0;
-        for (int i = 0; i < 4; i++) {
-            char c = code.charAt(i);
-            if (c < '0' || c > '9') {
-                return 0;
-            }
-            v = v * 10 + (c - '0');
-        }
-        return v;
-    }
-
     static void append(StringBuilder sb, Establishment e) {
         sb.append(e.cnpj().value()).append('\t');
-        sb.append(ufOrdinal(e.uf())).append('\t');
-        sb.append(municipioCode(e.municipio())).append('\t');
+        sb.append(Schema.ufOrdinal(e.uf())).append('\t');
+        sb.append(Schema.municipioCode(e.municipio())).append('\t');
         code(sb, e.situacaoCadastral());
         Establishment.Company c = e.company();
         code(sb, c == null ? null : c.porte());

@@ -378,13 +378,15 @@ public final class RegisterLatency {
                 .append('\n');
     }
 
-    private static RegisterQuery countOnly(RegisterQuery q) {
+    /** The same query, count-only ({@code apenas_total=true}). */
+    static RegisterQuery countOnly(RegisterQuery q) {
         Map<String, List<String>> p = new LinkedHashMap<>(q.toParameters());
         p.put(RegisterQuery.APENAS_TOTAL, List.of("true"));
         return RegisterQuery.parse(p);
     }
 
-    private static double pct(long[] ns, double p) {
+    /** The p-th percentile of the samples (nearest rank), in milliseconds. */
+    static double pct(long[] ns, double p) {
         long[] s = ns.clone();
         Arrays.sort(s);
         int i = (int) Math.ceil(p / 100.0 * s.length) - 1;

@@ -32,7 +32,7 @@ final class SqlDuckDb extends SqlPeer {
     static SqlDuckDb open(Path work, PeerRows.Export rows) throws SQLException, IOException {
         Path file = work.resolve(FILE);
         Connection c = connect(file, work);
-        long[] existing = meta(c);
+        long[] existing = loadMeta(c);
         if (existing[0] == rows.rows()) {
             return new SqlDuckDb(c, new Load(existing[0], existing[1], existing[2], size(work), true, version(c)));
         }
@@ -107,22 +107,6 @@ final class SqlDuckDb extends SqlPeer {
                     + "' (FORMAT csv, DELIMITER '\\t', HEADER false, QUOTE '', ESCAPE '', NULLSTR '\\N')");
         }
         return (System.nanoTime() - t0) / 1_000_000;
-    }
-
-    /** Rows, load and index milliseconds of a finished load; rows -1 when none finished. */
-    private static long[] meta(Connection c) throws SQLException {
-        try (Statement s = c.createStatement();
-                ResultSet r = s.executeQuery(
-                        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'peer_meta'")) {
-            r.next();
-            if (r.getLong(1) == 0) {
-                return new long[] {-1, -1, -1};
-            }
-        }
-        try (Statement s = c.createStatement();
-                ResultSet r = s.executeQuery("SELECT rows, load_ms, index_ms FROM peer_meta")) {
-            return r.next() ? new long[] {r.getLong(1), r.getLong(2), r.getLong(3)} : new long[] {-1, -1, -1};
-        }
     }
 
     private static String version(Connection c) throws SQLException {

@@ -2,11 +2,13 @@ package dev.cadastro.benchmarks.register;
 
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.register.internal.Schema;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -55,6 +57,25 @@ abstract class SqlPeer implements AutoCloseable {
                 where);
     }
 
+    /**
+     * Rows, load and index milliseconds of a finished load, from the {@code peer_meta} table a load writes
+     * last; rows -1 when no load finished. The same SQL on DuckDB and PostgreSQL.
+     */
+    static long[] loadMeta(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(
+                        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'peer_meta'")) {
+            r.next();
+            if (r.getLong(1) == 0) {
+                return new long[] {-1, -1, -1};
+            }
+        }
+        try (Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT rows, load_ms, index_ms FROM peer_meta")) {
+            return r.next() ? new long[] {r.getLong(1), r.getLong(2), r.getLong(3)} : new long[] {-1, -1, -1};
+        }
+    }
+
     static long count(PreparedStatement count) throws SQLException {
         try (ResultSet r = count.executeQuery()) {
             r.next();
@@ -101,7 +122,7 @@ abstract class SqlPeer implements AutoCloseable {
         if (!q.ufs().isEmpty()) {
             and.add("uf IN ("
                     + q.ufs().stream()
-                            .map(u -> Integer.toString(PeerRows.ufOrdinal(u)))
+                            .map(u -> Integer.toString(Schema.ufOrdinal(u)))
                             .collect(Collectors.joining(", "))
                     + ")");
         }
@@ -149,12 +170,12 @@ abstract class SqlPeer implements AutoCloseable {
         String v = value.strip();
         boolean digits = !v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9');
         if (digits && v.length() == 4) {
-            return List.of(PeerRows.municipioCode(v));
+            return List.of(Schema.municipioCode(v));
         }
         if (digits && v.length() == 7) {
             for (Map.Entry<String, String> e : lookups.municipiosIbge().entrySet()) {
                 if (e.getValue().equals(v)) {
-                    return List.of(PeerRows.municipioCode(e.getKey()));
+                    return List.of(Schema.municipioCode(e.getKey()));
                 }
             }
             throw new IllegalArgumentException("municipios " + v + " is not a known IBGE code");
@@ -165,7 +186,7 @@ abstract class SqlPeer implements AutoCloseable {
             if (RegisterQuery.normalizeText(e.getValue()).equals(name)) {
                 String uf = lookups.municipiosUf().get(e.getKey());
                 if (ufs.isEmpty() || uf == null || ufs.contains(uf)) {
-                    out.add(PeerRows.municipioCode(e.getKey()));
+                    out.add(Schema.municipioCode(e.getKey()));
                 }
             }
         }

@@ -99,7 +99,7 @@ final class SqlPostgres extends SqlPeer {
                 throw new IllegalStateException("PostgreSQL did not take the settings " + SETTINGS);
             }
         }
-        long[] existing = metaRows(c);
+        long[] existing = loadMeta(c);
         if (existing[0] == rows.rows()) {
             return new SqlPostgres(
                     server,
@@ -190,21 +190,6 @@ final class SqlPostgres extends SqlPeer {
             }
         }
         return true;
-    }
-
-    /** Rows, load and index milliseconds of a finished load; rows -1 when none finished. */
-    private static long[] metaRows(Connection c) throws SQLException {
-        try (Statement s = c.createStatement();
-                ResultSet r = s.executeQuery("SELECT to_regclass('peer_meta') IS NOT NULL")) {
-            r.next();
-            if (!r.getBoolean(1)) {
-                return new long[] {-1, -1, -1};
-            }
-        }
-        try (Statement s = c.createStatement();
-                ResultSet r = s.executeQuery("SELECT rows, load_ms, index_ms FROM peer_meta")) {
-            return r.next() ? new long[] {r.getLong(1), r.getLong(2), r.getLong(3)} : new long[] {-1, -1, -1};
-        }
     }
 
     private static long size(Connection c) throws SQLException {
