@@ -7,12 +7,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** A generated register: the rows in memory and a published index of them in a temporary root. */
 final class RegisterFixture implements AutoCloseable {
     final Path root;
     final List<Establishment> rows;
+    /** The rows by CNPJ (the last of duplicates, as the index keeps it). */
+    final Map<String, Establishment> byCnpj;
+
     final SyntheticRegister generator;
     final PublishedIndex published;
 
@@ -20,6 +25,10 @@ final class RegisterFixture implements AutoCloseable {
             Path root, List<Establishment> rows, SyntheticRegister generator, PublishedIndex published) {
         this.root = root;
         this.rows = rows;
+        this.byCnpj = new HashMap<>();
+        for (Establishment e : rows) {
+            byCnpj.put(e.cnpj().value(), e);
+        }
         this.generator = generator;
         this.published = published;
     }

@@ -46,10 +46,7 @@ class SearchProperties {
                 fixture.root,
                 SearchOptions.builder().refreshInterval(Duration.ZERO).build());
         queries = new RandomQueries(fixture.generator);
-        byCnpj = new HashMap<>();
-        for (Establishment e : fixture.rows) {
-            byCnpj.put(e.cnpj().value(), e);
-        }
+        byCnpj = fixture.byCnpj;
     }
 
     @AfterContainer

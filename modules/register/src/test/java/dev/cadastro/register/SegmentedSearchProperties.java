@@ -42,10 +42,7 @@ class SegmentedSearchProperties {
                 fixture.root,
                 SearchOptions.builder().refreshInterval(Duration.ZERO).build());
         queries = new RandomQueries(fixture.generator);
-        byCnpj = new HashMap<>();
-        for (Establishment e : fixture.rows) {
-            byCnpj.put(e.cnpj().value(), e);
-        }
+        byCnpj = fixture.byCnpj;
     }
 
     @AfterContainer
