@@ -17,7 +17,6 @@ import dev.cadastro.http.Headers;
 import dev.cadastro.http.Request;
 import dev.cadastro.http.Response;
 import dev.cadastro.http.Router;
-import dev.cadastro.http.internal.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -112,13 +111,7 @@ public final class CompanyDataApi {
             String cnpj = request.pathParameter("cnpj").orElse("")
                     + request.pathParameter("ordem").map(o -> "/" + o).orElse("");
             LookupOutcome outcome = companies.lookup(principal, cnpj);
-            byte[] body = Json.bytes(768, g -> {
-                g.writeStartObject();
-                g.writeFieldName("dados");
-                EmpresaJson.write(g, outcome.empresa());
-                g.writeNumberField("creditos_consumidos", outcome.creditsCharged());
-                g.writeEndObject();
-            });
+            byte[] body = CompanyDataJson.lookupResponse(outcome.empresa(), outcome.creditsCharged());
             return Response.json(200, body)
                     .withHeaders(rateHeaders)
                     .withHeader(BALANCE_HEADER, Long.toString(outcome.balanceAfter()));

@@ -17,6 +17,17 @@ public final class CompanyDataJson {
         return Json.bytes(768, g -> EmpresaJson.write(g, empresa));
     }
 
+    /** The body of {@code GET /v1/empresas/{cnpj}}: {@code dados} (the record) and {@code creditos_consumidos}. */
+    public static byte[] lookupResponse(Empresa empresa, long creditsCharged) {
+        return Json.bytes(768, g -> {
+            g.writeStartObject();
+            g.writeFieldName("dados");
+            EmpresaJson.write(g, empresa);
+            g.writeNumberField("creditos_consumidos", creditsCharged);
+            g.writeEndObject();
+        });
+    }
+
     /**
      * The body of {@code GET /v1/empresas}: {@code dados}, {@code paginacao}, {@code total} when the
      * query was count-only, {@code aproximado} and {@code creditos_consumidos}.
