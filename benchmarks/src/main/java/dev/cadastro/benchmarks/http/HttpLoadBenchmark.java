@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
  * with its own keep-alive connection ({@link RawHttpConnection} by default, or {@code --client jdk} for
  * one shared {@code java.net.http.HttpClient}), against {@link CadastroServer} (JDK HTTP server on virtual threads,
  * {@code CompanyDataApi}, {@code CompanyService}, {@code LuceneRegister}, the PostgreSQL store's
- * authenticator, rate limiter and ledger on an embedded PostgreSQL), with a fixed number of
+ * admission (key and rate limits in one statement) and ledger on an embedded PostgreSQL), with a fixed number of
  * connections for a fixed time per scenario:
  *
  * <ul>

@@ -1,10 +1,9 @@
 package dev.cadastro.server;
 
-import dev.cadastro.core.account.Authenticator;
 import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.ledger.CostRules;
-import dev.cadastro.core.ratelimit.RateLimiter;
+import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
@@ -78,10 +77,9 @@ public final class CadastroServer implements AutoCloseable {
         Store store = null;
         try {
             store = Store.open(config.database(), config.clock());
-            RateLimiter limiter = config.requestsPerMinute().isPresent()
-                    ? store.rateLimiter(config.requestsPerMinute().getAsLong(), config.clock())
-                    : store.rateLimiter();
-            Router router = router(register, store, limiter, config.clock());
+            Admission admission =
+                    store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
+            Router router = router(register, store, admission, config.clock());
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
@@ -96,9 +94,9 @@ public final class CadastroServer implements AutoCloseable {
     }
 
     /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
-    public static Router router(LuceneRegister register, Store store, RateLimiter limiter, Clock clock) {
+    public static Router router(LuceneRegister register, Store store, Admission admission, Clock clock) {
         CompanyService companies = new CompanyService(register, store.ledger(), new CostRules(clock));
-        return CompanyDataApi.router(new Authenticator(store.apiKeys()), limiter, companies);
+        return CompanyDataApi.router(admission, companies);
     }
 
     public int port() {

@@ -78,7 +78,7 @@ final class ServerFixture {
         tight = JdkHttpServerRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 CadastroServer.router(
-                        server.register(), server.store(), server.store().rateLimiter(TIGHT_PER_MINUTE, clock), clock),
+                        server.register(), server.store(), server.store().admission(TIGHT_PER_MINUTE, clock), clock),
                 Service.COMPANY_DATA,
                 RuntimeOptions.defaults());
         issuer = new ApiKeyIssuer(server.store().accounts(), server.store().apiKeys(), clock, new SecureRandom());

@@ -5,12 +5,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.cadastro.core.account.Accounts;
 import dev.cadastro.core.account.ApiKeys;
 import dev.cadastro.core.ledger.Ledger;
-import dev.cadastro.core.ratelimit.RateLimiter;
+import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccounts;
+import dev.cadastro.store.internal.PgAdmissionStore;
 import dev.cadastro.store.internal.PgApiKeys;
 import dev.cadastro.store.internal.PgLedger;
-import dev.cadastro.store.internal.PgRateLimiter;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -32,7 +32,8 @@ public final class Store implements AutoCloseable {
     private final Accounts accounts;
     private final ApiKeys apiKeys;
     private final PgLedger ledger;
-    private final RateLimiter rateLimiter;
+    private final PgAdmissionStore admissionStore;
+    private final Clock clock;
 
     private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
         this.embedded = embedded;
@@ -41,7 +42,8 @@ public final class Store implements AutoCloseable {
         this.accounts = new PgAccounts(dataSource, clock);
         this.apiKeys = new PgApiKeys(dataSource);
         this.ledger = new PgLedger(dataSource, clock, batchWorkers);
-        this.rateLimiter = new PgRateLimiter(dataSource, clock, RateLimiter.REQUESTS_PER_MINUTE);
+        this.admissionStore = new PgAdmissionStore(dataSource);
+        this.clock = clock;
     }
 
     /**
@@ -100,14 +102,17 @@ public final class Store implements AutoCloseable {
         return ledger;
     }
 
-    /** The limiter with the specification's 120 requests per minute per key. */
-    public RateLimiter rateLimiter() {
-        return rateLimiter;
+    /**
+     * Request admission (authentication and rate limits in one statement) with the specification's
+     * 120 requests per minute per key, on the store's clock.
+     */
+    public Admission admission() {
+        return admission(Admission.REQUESTS_PER_MINUTE, clock);
     }
 
-    /** A limiter with another per-minute limit (tests, private deployments), sharing this store's counters. */
-    public RateLimiter rateLimiter(long requestsPerMinute, Clock clock) {
-        return new PgRateLimiter(dataSource, clock, requestsPerMinute);
+    /** Admission with another per-minute limit (tests, private deployments), sharing this store's counters. */
+    public Admission admission(long requestsPerMinute, Clock clock) {
+        return new Admission(admissionStore, clock, requestsPerMinute);
     }
 
     /** The versions {@link #open} applied (empty when the schema was current). */

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  *
  * @param id the store's identity
  * @param name who the account belongs to, for operators
- * @param plan the plan, whose daily request limit the rate limiter enforces
+ * @param plan the plan, whose daily request limit admission enforces
  * @param apiEnabled false when an operator disabled the API for the account ({@code API_DESATIVADA})
  * @param accreditation the LGPD accreditation that enrichment needs
  * @param purposes the person-lookup purposes the account contracted, each with the dossier fields it

@@ -13,7 +13,9 @@ import java.util.Optional;
  * (revoked) and {@code API_DESATIVADA} (the account's API is disabled).
  *
  * <p>{@code Authorization: Bearer <key>} wins when both headers are sent. Each call reads the store,
- * so a revocation is effective on the next request.
+ * so a revocation is effective on the next request. Request handlers use {@link
+ * dev.cadastro.core.ratelimit.Admission}, which applies the same rules ({@link #token}, {@link
+ * #principal}) and counts the request against the rate limits in the same store call.
  */
 public final class Authenticator {
     private static final String BEARER = "bearer ";
@@ -29,10 +31,32 @@ public final class Authenticator {
      * @param xApiKey the {@code X-API-Key} header value, or null when absent
      */
     public Principal authenticate(String authorization, String xApiKey) {
+        ApiKeyToken token = token(authorization, xApiKey);
+        return principal(token, keys.findCredential(token.prefix()));
+    }
+
+    /**
+     * The key a request presents, before any store is read: {@code Authorization: Bearer <key>} wins
+     * over {@code X-API-Key}.
+     *
+     * @throws CadastroException {@code SEM_CHAVE} when neither header carries a key, {@code
+     *     CHAVE_INVALIDA} when the value cannot be one of our keys
+     */
+    public static ApiKeyToken token(String authorization, String xApiKey) {
         String sent = presented(authorization, xApiKey);
-        ApiKeyToken token = ApiKeyToken.parse(sent)
+        return ApiKeyToken.parse(sent)
                 .orElseThrow(() -> invalid("the API key sent does not have the form cad_<prefix>_<secret>"));
-        Credential credential = keys.findCredential(token.prefix())
+    }
+
+    /**
+     * The caller a token names, given what the store holds under its prefix: the secret is compared
+     * in constant time, then revocation, then the account's API switch.
+     *
+     * @param stored the credential stored under {@code token.prefix()}, empty when there is none
+     * @throws CadastroException {@code CHAVE_INVALIDA}, {@code CHAVE_REVOGADA} or {@code API_DESATIVADA}
+     */
+    public static Principal principal(ApiKeyToken token, Optional<Credential> stored) {
+        Credential credential = stored.filter(c -> c.key().prefix().equals(token.prefix()))
                 .filter(c -> token.matches(c.secretHash()))
                 .orElseThrow(() -> invalid("the API key cad_" + token.prefix() + "_... is not valid"));
         ApiKey key = credential.key();

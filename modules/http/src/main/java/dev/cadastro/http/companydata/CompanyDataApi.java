@@ -1,15 +1,14 @@
 package dev.cadastro.http.companydata;
 
-import dev.cadastro.core.account.Authenticator;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.company.LookupOutcome;
 import dev.cadastro.core.company.SearchOutcome;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Service;
-import dev.cadastro.core.ratelimit.RateLimitDecision;
+import dev.cadastro.core.ratelimit.Admission;
+import dev.cadastro.core.ratelimit.Admitted;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
-import dev.cadastro.core.ratelimit.RateLimiter;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
 import dev.cadastro.http.ErrorResponses;
@@ -33,8 +32,9 @@ import java.util.Objects;
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
  *
- * <p>Each data endpoint authenticates ({@code Authorization: Bearer <key>} or {@code X-API-Key}),
- * counts the request against the rate limits, then runs the use case, which checks the scope and the
+ * <p>Each data endpoint first admits the request through {@link Admission}: it authenticates the key
+ * ({@code Authorization: Bearer <key>} or {@code X-API-Key}) and counts the request against the rate
+ * limits in one store call; then it runs the use case, which checks the scope and the
  * cost rules. From the rate limit on, every answer, errors included, carries the {@code X-RateLimit-*}
  * headers; a 429 adds {@code Retry-After}. A paid answer carries the balance after the charge in
  * {@value #BALANCE_HEADER}. A search may send {@value #IDEMPOTENCY_HEADER}: a retry with the same
@@ -49,21 +49,19 @@ public final class CompanyDataApi {
     static final int MAX_IDEMPOTENCY_KEY = 64;
     private static final String OPENAPI_RESOURCE = "openapi.json";
 
-    private final Authenticator authenticator;
-    private final RateLimiter rateLimiter;
+    private final Admission admission;
     private final CompanyService companies;
     private final byte[] openApi;
 
-    private CompanyDataApi(Authenticator authenticator, RateLimiter rateLimiter, CompanyService companies) {
-        this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
-        this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+    private CompanyDataApi(Admission admission, CompanyService companies) {
+        this.admission = Objects.requireNonNull(admission, "admission");
         this.companies = Objects.requireNonNull(companies, "companies");
         this.openApi = openApiDocument();
     }
 
     /** The router of the company-data service, with its envelope. */
-    public static Router router(Authenticator authenticator, RateLimiter rateLimiter, CompanyService companies) {
-        CompanyDataApi api = new CompanyDataApi(authenticator, rateLimiter, companies);
+    public static Router router(Admission admission, CompanyService companies) {
+        CompanyDataApi api = new CompanyDataApi(admission, companies);
         return Router.builder(Service.COMPANY_DATA)
                 .get("/v1/empresas", api::search)
                 .get("/v1/empresas/{cnpj}", api::lookup)
@@ -128,23 +126,22 @@ public final class CompanyDataApi {
     }
 
     /**
-     * Authentication, then the rate limit, then the operation; from the rate limit on, errors carry
-     * the rate-limit headers too.
+     * Admission (authentication, then the rate limits), then the operation; from the rate limit on,
+     * errors carry the rate-limit headers too.
      */
     private Response guarded(Request request, Authorized operation) throws Exception {
-        Principal principal = authenticator.authenticate(
-                request.headers().first("Authorization").orElse(null),
-                request.headers().first("X-API-Key").orElse(null));
-        RateLimitDecision decision;
+        Admitted admitted;
         try {
-            decision = rateLimiter.check(principal);
+            admitted = admission.admit(
+                    request.headers().first("Authorization").orElse(null),
+                    request.headers().first("X-API-Key").orElse(null));
         } catch (RateLimitExceededException e) {
             return ErrorResponses.render(Service.COMPANY_DATA, e, request.requestId())
                     .withHeaders(headers(e.headers()));
         }
-        Headers rateHeaders = headers(decision.headers());
+        Headers rateHeaders = headers(admitted.decision().headers());
         try {
-            return operation.handle(principal, rateHeaders);
+            return operation.handle(admitted.principal(), rateHeaders);
         } catch (Exception | StackOverflowError e) {
             return ErrorResponses.render(Service.COMPANY_DATA, e, request.requestId())
                     .withHeaders(rateHeaders);

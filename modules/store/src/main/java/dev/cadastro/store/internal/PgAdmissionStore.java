@@ -1,0 +1,95 @@
+package dev.cadastro.store.internal;
+
+import dev.cadastro.core.account.Credential;
+import dev.cadastro.core.ratelimit.AdmissionStore;
+import java.sql.Date;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+
+/**
+ * Admission on PostgreSQL (ADR 0012, ADR 0015): one auto-committed statement per request reads the key
+ * and its account by prefix and, when the stored secret hash equals the presented one, the key is not
+ * revoked and the API is enabled, counts the request: a row per key and epoch minute, a row per
+ * account and calendar day. Each counter is an {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE
+ * requests < limit}, which increments only below the limit, under the row lock, so any number of
+ * server instances sharing the database count exactly. The day is counted only when the minute
+ * admitted the request; its limit is the plan's, read in the same statement.
+ */
+public final class PgAdmissionStore implements AdmissionStore {
+    private static final String ADMIT = "WITH c AS ("
+            + " SELECT k.prefix, k.account_id, a.daily_request_limit FROM api_keys k JOIN accounts a ON a.id = k.account_id"
+            + " WHERE k.prefix = ? AND k.secret_hash = ? AND k.revoked_at IS NULL AND a.api_enabled),"
+            + " m AS ("
+            + " INSERT INTO rate_minute (key_prefix, epoch_minute, requests) SELECT c.prefix, ?, 1 FROM c"
+            + " ON CONFLICT (key_prefix, epoch_minute) DO UPDATE SET requests = rate_minute.requests + 1"
+            + " WHERE rate_minute.requests < ? RETURNING requests),"
+            + " d AS ("
+            + " INSERT INTO rate_day (account_id, day, requests) SELECT c.account_id, ?, 1 FROM c, m"
+            + " ON CONFLICT (account_id, day) DO UPDATE SET requests = rate_day.requests + 1"
+            + " WHERE rate_day.requests < (SELECT c.daily_request_limit FROM c) RETURNING requests)"
+            + " SELECT " + Rows.KEY + ", " + Rows.ACCOUNT + ","
+            + " EXISTS (SELECT 1 FROM c) AS counted, (SELECT requests FROM m) AS minute_count,"
+            + " (SELECT requests FROM d) AS day_count,"
+            + " (SELECT r.requests FROM rate_day r WHERE r.account_id = k.account_id AND r.day = ?) AS day_before"
+            + " FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ?";
+
+    /** Expired windows are deleted by one request in this many. */
+    private static final long PURGE_EVERY = 1024;
+
+    private final DataSource dataSource;
+    private final AtomicLong calls = new AtomicLong();
+
+    public PgAdmissionStore(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    @Override
+    public Optional<Found> admit(String prefix, byte[] secretHash, Window window) {
+        Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(secretHash, "secretHash");
+        Objects.requireNonNull(window, "window");
+        Date day = Date.valueOf(window.day());
+        return Jdbc.autoCommit(dataSource, "admit a request of key " + prefix, c -> {
+            Optional<Found> found;
+            try (PreparedStatement ps = c.prepareStatement(ADMIT)) {
+                Jdbc.set(ps, prefix, secretHash, window.epochMinute(), window.perMinute(), day, day, prefix);
+                try (ResultSet rs = ps.executeQuery()) {
+                    found = rs.next() ? Optional.of(found(rs)) : Optional.empty();
+                }
+            }
+            if (calls.incrementAndGet() % PURGE_EVERY == 0) {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM rate_minute WHERE epoch_minute < ?")) {
+                    ps.setLong(1, window.epochMinute() - 1);
+                    ps.executeUpdate();
+                }
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM rate_day WHERE day < ?")) {
+                    ps.setDate(1, Date.valueOf(window.day().minusDays(1)));
+                    ps.executeUpdate();
+                }
+            }
+            return found;
+        });
+    }
+
+    private static Found found(ResultSet rs) throws SQLException {
+        Credential credential = new Credential(Rows.key(rs), rs.getBytes("secret_hash"), Rows.account(rs));
+        if (!rs.getBoolean("counted")) {
+            return new Found(credential, Optional.empty());
+        }
+        OptionalLong minute = optional(rs, "minute_count");
+        OptionalLong day = optional(rs, "day_count");
+        long before = rs.getLong("day_before");
+        return new Found(credential, Optional.of(new Counts(minute, day, before)));
+    }
+
+    private static OptionalLong optional(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(value);
+    }
+}
