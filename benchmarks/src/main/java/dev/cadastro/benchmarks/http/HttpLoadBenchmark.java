@@ -71,8 +71,9 @@ import java.util.regex.Pattern;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.HttpLoadBenchmark
  * [--home DIR] [--connections 64] [--seconds 30] [--warmup 10] [--accounts 64]
- * [--scenarios floor,lookup,count,page50] [--client raw|jdk] [--pool N]} ({@code --pool}: the
- * store's connection pool size; by default the store's own default, as {@code ./cadastro serve} runs). The first run
+ * [--scenarios floor,lookup,count,page50] [--client raw|jdk] [--pool N] [--batch-workers N]} ({@code
+ * --pool}: the store's connection pool size, {@code --batch-workers}: its group-commit workers; by
+ * default the store's own defaults, as {@code ./cadastro serve} runs). The first run
  * generates and loads a 200,000-establishment register under {@code benchmarks/data/http}.
  */
 public final class HttpLoadBenchmark {
@@ -88,7 +89,8 @@ public final class HttpLoadBenchmark {
             int accounts,
             List<String> scenarios,
             boolean raw,
-            int pool) {}
+            int pool,
+            int batchWorkers) {}
 
     private record Client(Account account, String key) {}
 
@@ -112,6 +114,9 @@ public final class HttpLoadBenchmark {
         Database.Builder db = Database.builder().embedded(data.database());
         if (o.pool() > 0) {
             db.poolSize(o.pool());
+        }
+        if (o.batchWorkers() >= 0) {
+            db.groupCommitWorkers(o.batchWorkers());
         }
         Database database = db.build();
         try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
@@ -138,9 +143,10 @@ public final class HttpLoadBenchmark {
                     .connectTimeout(Duration.ofSeconds(5))
                     .build();
             out.printf(
-                    "HTTP load: pool %d, %s client, %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs,"
+                    "HTTP load: pool %d, %d group-commit worker(s), %s client, %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs,"
                             + " JDK %s%n",
                     database.poolSize(),
+                    database.groupCommitWorkers(),
                     o.raw() ? "raw-socket" : "java.net.http",
                     o.connections(),
                     o.seconds(),
@@ -403,6 +409,7 @@ public final class HttpLoadBenchmark {
         List<String> scenarios = List.of("floor", "lookup", "count", "page50");
         boolean raw = true;
         int pool = 0; // the store's default, as ./cadastro serve runs
+        int batchWorkers = -1; // likewise
         for (int i = 0; i < args.length; i += 2) {
             String v = i + 1 < args.length ? args[i + 1] : null;
             if (v == null) {
@@ -416,6 +423,7 @@ public final class HttpLoadBenchmark {
                 case "--accounts" -> accounts = Integer.parseInt(v);
                 case "--scenarios" -> scenarios = List.of(v.split(","));
                 case "--pool" -> pool = Integer.parseInt(v);
+                case "--batch-workers" -> batchWorkers = Integer.parseInt(v);
                 case "--client" -> {
                     if (!v.equals("raw") && !v.equals("jdk")) {
                         throw new IllegalArgumentException("--client " + v + ": raw or jdk");
@@ -423,11 +431,11 @@ public final class HttpLoadBenchmark {
                     raw = v.equals("raw");
                 }
                 default ->
-                    throw new IllegalArgumentException(
-                            "unknown flag " + args[i]
-                                    + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client, --pool");
+                    throw new IllegalArgumentException("unknown flag " + args[i]
+                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client, --pool,"
+                            + " --batch-workers");
             }
         }
-        return new Options(home, connections, seconds, warmup, accounts, scenarios, raw, pool);
+        return new Options(home, connections, seconds, warmup, accounts, scenarios, raw, pool, batchWorkers);
     }
 }

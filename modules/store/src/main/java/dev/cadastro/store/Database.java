@@ -21,7 +21,7 @@ public final class Database {
     private final int poolSize;
     private final Duration connectionTimeout;
     private final boolean durableCommits;
-    private final boolean groupCommit;
+    private final int groupCommitWorkers;
 
     private Database(Builder b) {
         this.url = Optional.ofNullable(b.url);
@@ -31,7 +31,7 @@ public final class Database {
         this.poolSize = b.poolSize;
         this.connectionTimeout = b.connectionTimeout;
         this.durableCommits = b.durableCommits;
-        this.groupCommit = b.groupCommit;
+        this.groupCommitWorkers = b.groupCommitWorkers;
     }
 
     public static Builder builder() {
@@ -87,7 +87,17 @@ public final class Database {
      * default). Off, every charge commits alone. Either way each charge keeps its own outcome.
      */
     public boolean groupCommit() {
-        return groupCommit;
+        return groupCommitWorkers > 0;
+    }
+
+    /**
+     * How many threads apply grouped charges, each batch on one pooled connection; 0 when group commit
+     * is off. Default 1: one batch in flight takes everything queued meanwhile, leaves the other
+     * connections to the rest of the requests, and never waits for another batch's row locks
+     * ({@code benchmarks/RESULTS.md}, "HTTP: one charge-batch worker").
+     */
+    public int groupCommitWorkers() {
+        return groupCommitWorkers;
     }
 
     @Override
@@ -105,7 +115,7 @@ public final class Database {
         private int poolSize = 10;
         private Duration connectionTimeout = Duration.ofSeconds(10);
         private boolean durableCommits = true;
-        private boolean groupCommit = true;
+        private int groupCommitWorkers = 1;
 
         private Builder() {}
 
@@ -144,8 +154,15 @@ public final class Database {
             return this;
         }
 
+        /** Group commit on (one worker) or off; see {@link #groupCommitWorkers(int)}. */
         public Builder groupCommit(boolean group) {
-            this.groupCommit = group;
+            this.groupCommitWorkers = group ? 1 : 0;
+            return this;
+        }
+
+        /** Threads applying grouped charges, 0 (off) to the pool size; default 1. */
+        public Builder groupCommitWorkers(int workers) {
+            this.groupCommitWorkers = workers;
             return this;
         }
 
@@ -160,6 +177,10 @@ public final class Database {
             }
             if (poolSize < 1 || poolSize > 500) {
                 throw new IllegalArgumentException("pool size " + poolSize + " must be between 1 and 500");
+            }
+            if (groupCommitWorkers < 0 || groupCommitWorkers > poolSize) {
+                throw new IllegalArgumentException("group-commit workers " + groupCommitWorkers
+                        + " must be between 0 (off) and the pool size " + poolSize);
             }
             if (connectionTimeout.compareTo(Duration.ofMillis(250)) < 0) {
                 throw new IllegalArgumentException(

@@ -72,8 +72,7 @@ public final class Store implements AutoCloseable {
             config.addDataSourceProperty("ApplicationName", "cadastro");
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
             pool = new HikariDataSource(config);
-            // Half the pool at most batches charges; the rest serves everything else.
-            int batchWorkers = database.groupCommit() ? Math.max(1, database.poolSize() / 2) : 0;
+            int batchWorkers = database.groupCommitWorkers();
             Store store = new Store(embedded, pool, clock, batchWorkers);
             LOG.log(
                     store.migrated.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,

@@ -48,6 +48,39 @@ class DatabaseTest {
     }
 
     @Test
+    void groupCommitHasOneWorkerByDefaultAndAtMostThePoolSize() {
+        Database d = Database.builder().embedded(Path.of("x")).build();
+        assertTrue(d.groupCommit());
+        assertEquals(1, d.groupCommitWorkers());
+        Database off =
+                Database.builder().embedded(Path.of("x")).groupCommit(false).build();
+        assertFalse(off.groupCommit());
+        assertEquals(0, off.groupCommitWorkers());
+        assertEquals(
+                4,
+                Database.builder()
+                        .embedded(Path.of("x"))
+                        .poolSize(4)
+                        .groupCommitWorkers(4)
+                        .build()
+                        .groupCommitWorkers());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> Database.builder()
+                        .embedded(Path.of("x"))
+                        .poolSize(4)
+                        .groupCommitWorkers(5)
+                        .build());
+        assertTrue(e.getMessage().contains("group-commit workers 5"), e.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Database.builder()
+                        .embedded(Path.of("x"))
+                        .groupCommitWorkers(-1)
+                        .build());
+    }
+
+    @Test
     void toStringHidesThePassword() {
         String shown =
                 Database.url("jdbc:postgresql://h/db?user=u&password=s3cret").toString();
