@@ -138,7 +138,7 @@ public final class PeerComparison {
                     .verifyUnread(false)
                     .build());
             Lookups lookups = reader.lookups();
-            PeerRows.Export rows = PeerRows.ensure(reader, work, documents);
+            PeerRows.Export rows = PeerRows.ensure(reader, PeerRows.fingerprint(dump, debt), work, documents);
             System.out.printf(
                     Locale.ROOT,
                     "rows: %,d from dump %s (%s, %.1f s, %s)%n",

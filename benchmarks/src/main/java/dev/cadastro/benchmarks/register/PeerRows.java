@@ -14,13 +14,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * The rows the SQL peers load: one line per establishment the loader delivers ({@link
@@ -38,8 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * years 1000..9999; secondary CNAEs and area codes are distinct. The loader already drops a repeated
  * CNPJ (the first row wins), so every CNPJ is written once; the peers check that again after loading.
  *
- * <p>The file is reused when {@code rows.properties} names the same dump date and the same row count as
- * the register index built from that dump. Once the peers hold the rows the file may be deleted
+ * <p>The file is reused when {@code rows.properties} names the same dump {@link #fingerprint} and the same
+ * row count as the register index built from that dump. Once the peers hold the rows the file may be deleted
  * ({@code --delete-rows}, to save disk at 70 M); the metadata then still says which rows the peers hold.
  */
 final class PeerRows {
@@ -69,7 +77,7 @@ final class PeerRows {
             new String[] {"bairro", "VARCHAR"});
 
     /** The exported file and how it came to be. */
-    record Export(Path file, String dumpDate, long rows, long millis, boolean reused) {
+    record Export(Path file, String dumpDate, String dump, long rows, long millis, boolean reused) {
         /** The file, for a peer that must load it; it may have been deleted after an earlier load. */
         Path require(String peer) {
             if (!Files.exists(file)) {
@@ -84,10 +92,48 @@ final class PeerRows {
     private PeerRows() {}
 
     /**
-     * The rows of the dump under {@code work}: reused when the metadata matches {@code dumpDate} and
-     * {@code expectedRows}, otherwise read from the dump (once) and written.
+     * What identifies a dump's content without reading it: SHA-256 over the names of the ZIP files
+     * under {@code dump} (and {@code debt} when given), each with its entries' names, sizes and
+     * CRC-32s from the ZIP's central directory. Two dumps of the same row count differ here.
      */
-    static Export ensure(DumpReader reader, Path work, long expectedRows) throws IOException {
+    static String fingerprint(Path dump, Path debt) throws IOException {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        for (Path dir : debt == null ? List.of(dump) : List.of(dump, debt)) {
+            List<Path> zips;
+            try (Stream<Path> files = Files.list(dir)) {
+                zips = files.filter(f -> f.getFileName()
+                                .toString()
+                                .toLowerCase(Locale.ROOT)
+                                .endsWith(".zip"))
+                        .sorted()
+                        .toList();
+            }
+            if (zips.isEmpty()) {
+                throw new IllegalArgumentException(dir + " holds no ZIP file to fingerprint");
+            }
+            for (Path zip : zips) {
+                sha.update((zip.getFileName() + "\n").getBytes(StandardCharsets.UTF_8));
+                try (ZipFile z = new ZipFile(zip.toFile())) {
+                    for (ZipEntry e : Collections.list(z.entries())) {
+                        sha.update((e.getName() + "\t" + e.getSize() + "\t" + Long.toHexString(e.getCrc()) + "\n")
+                                .getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+            }
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    /**
+     * The rows of the dump under {@code work}: reused when the metadata matches the dump's {@code
+     * fingerprint} and {@code expectedRows}, otherwise read from the dump (once) and written.
+     */
+    static Export ensure(DumpReader reader, String fingerprint, Path work, long expectedRows) throws IOException {
         Path file = work.resolve(FILE);
         Path meta = work.resolve(META);
         Properties p = new Properties();
@@ -95,9 +141,15 @@ final class PeerRows {
             try (Reader r = Files.newBufferedReader(meta)) {
                 p.load(r);
             }
-            if (reader.dateCode().equals(p.getProperty("date"))
+            if (fingerprint.equals(p.getProperty("dump"))
                     && Long.toString(expectedRows).equals(p.getProperty("rows"))) {
-                return new Export(file, reader.dateCode(), expectedRows, Long.parseLong(p.getProperty("millis")), true);
+                return new Export(
+                        file,
+                        reader.dateCode(),
+                        fingerprint,
+                        expectedRows,
+                        Long.parseLong(p.getProperty("millis")),
+                        true);
             }
         }
         Files.deleteIfExists(meta);
@@ -133,12 +185,13 @@ final class PeerRows {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         p.clear();
         p.setProperty("date", reader.dateCode());
+        p.setProperty("dump", fingerprint);
         p.setProperty("rows", Long.toString(rows.get()));
         p.setProperty("millis", Long.toString(millis));
         try (Writer w = Files.newBufferedWriter(meta)) {
             p.store(w, "rows.tsv: the dump's establishments as the SQL peers load them");
         }
-        return new Export(file, reader.dateCode(), rows.get(), millis, false);
+        return new Export(file, reader.dateCode(), fingerprint, rows.get(), millis, false);
     }
 
     private static void write(OutputStream out, StringBuilder sb) {

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * {@code CREATE TABLE AS ... ORDER BY uf, municipio, cnpj}, so its row groups' min/max zone maps prune
  * geography and a page in index order is a short ordered scan; an ART index on {@code cnpj} serves
  * lookups. {@code memory_limit} 4 GB, 2 threads, spill files under the work folder. A database whose
- * row count matches the rows file is reused.
+ * row count and dump fingerprint match the rows file is reused.
  */
 final class SqlDuckDb extends SqlPeer {
     static final String FILE = "peer.duckdb";
@@ -32,11 +32,19 @@ final class SqlDuckDb extends SqlPeer {
     static SqlDuckDb open(Path work, PeerRows.Export rows) throws SQLException, IOException {
         Path file = work.resolve(FILE);
         Connection c = connect(file, work);
-        long[] existing = loadMeta(c);
-        if (existing[0] == rows.rows()) {
-            return new SqlDuckDb(c, new Load(existing[0], existing[1], existing[2], size(work), true, version(c)));
+        Meta existing = loadMeta(c);
+        if (existing.holds(rows)) {
+            return new SqlDuckDb(
+                    c,
+                    new Load(
+                            existing.rows(),
+                            existing.loadMillis(),
+                            existing.indexMillis(),
+                            size(work),
+                            true,
+                            version(c)));
         }
-        if (existing[0] >= 0 || tableRows(c) >= 0) {
+        if (existing.rows() >= 0 || tableRows(c) >= 0) {
             c.close();
             Files.deleteIfExists(file);
             Files.deleteIfExists(work.resolve(FILE + ".wal"));
@@ -56,8 +64,9 @@ final class SqlDuckDb extends SqlPeer {
             if (loaded != rows.rows()) {
                 throw new IllegalStateException("DuckDB holds " + loaded + " rows, the file " + rows.rows());
             }
-            s.execute("CREATE TABLE peer_meta AS SELECT " + loaded + "::BIGINT AS rows, " + (t1 - t0) / 1_000_000
-                    + "::BIGINT AS load_ms, " + (t2 - t1) / 1_000_000 + "::BIGINT AS index_ms");
+            for (String sql : metaStatements(loaded, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, rows.dump())) {
+                s.execute(sql);
+            }
             s.execute("CHECKPOINT");
             return new SqlDuckDb(
                     c, new Load(loaded, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, size(work), false, version(c)));

@@ -2,6 +2,7 @@ package dev.cadastro.benchmarks.register;
 
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.register.internal.Municipalities;
 import dev.cadastro.register.internal.Schema;
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -57,22 +57,44 @@ abstract class SqlPeer implements AutoCloseable {
                 where);
     }
 
+    /** What a finished load wrote last in its {@code peer_meta} table. */
+    record Meta(long rows, long loadMillis, long indexMillis, String dump) {
+        static final Meta NONE = new Meta(-1, -1, -1, "");
+
+        /** Whether the loaded peer holds exactly these rows: same dump, same count. */
+        boolean holds(PeerRows.Export export) {
+            return rows == export.rows() && dump.equals(export.dump());
+        }
+    }
+
+    /** The SQL that records a finished load, to run last in it. */
+    static String[] metaStatements(long rows, long loadMillis, long indexMillis, String dump) {
+        if (!dump.matches("[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("dump fingerprint " + dump + " is not a SHA-256 in hex");
+        }
+        return new String[] {
+            "CREATE TABLE peer_meta (rows BIGINT NOT NULL, load_ms BIGINT NOT NULL, index_ms BIGINT NOT NULL,"
+                    + " dump VARCHAR NOT NULL)",
+            "INSERT INTO peer_meta VALUES (" + rows + ", " + loadMillis + ", " + indexMillis + ", '" + dump + "')"
+        };
+    }
+
     /**
-     * Rows, load and index milliseconds of a finished load, from the {@code peer_meta} table a load writes
-     * last; rows -1 when no load finished. The same SQL on DuckDB and PostgreSQL.
+     * The {@code peer_meta} of a finished load, {@link Meta#NONE} when no load finished or it predates
+     * the dump fingerprint. The same SQL on DuckDB and PostgreSQL.
      */
-    static long[] loadMeta(Connection c) throws SQLException {
+    static Meta loadMeta(Connection c) throws SQLException {
         try (Statement s = c.createStatement();
-                ResultSet r = s.executeQuery(
-                        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'peer_meta'")) {
+                ResultSet r = s.executeQuery("SELECT count(*) FROM information_schema.columns"
+                        + " WHERE table_name = 'peer_meta' AND column_name = 'dump'")) {
             r.next();
             if (r.getLong(1) == 0) {
-                return new long[] {-1, -1, -1};
+                return Meta.NONE;
             }
         }
         try (Statement s = c.createStatement();
-                ResultSet r = s.executeQuery("SELECT rows, load_ms, index_ms FROM peer_meta")) {
-            return r.next() ? new long[] {r.getLong(1), r.getLong(2), r.getLong(3)} : new long[] {-1, -1, -1};
+                ResultSet r = s.executeQuery("SELECT rows, load_ms, index_ms, dump FROM peer_meta")) {
+            return r.next() ? new Meta(r.getLong(1), r.getLong(2), r.getLong(3), r.getString(4)) : Meta.NONE;
         }
     }
 
@@ -127,9 +149,11 @@ abstract class SqlPeer implements AutoCloseable {
                     + ")");
         }
         if (!q.municipios().isEmpty()) {
+            // The register's own resolution; any four-digit code is taken, as the register takes one its index holds.
+            Municipalities municipalities = new Municipalities(lookups, code -> true);
             Set<Integer> codes = new LinkedHashSet<>();
             for (String m : q.municipios()) {
-                codes.addAll(municipios(m, q.ufs(), lookups));
+                codes.addAll(municipalities.resolve(m, q.ufs()));
             }
             and.add(
                     codes.isEmpty()
@@ -159,41 +183,6 @@ abstract class SqlPeer implements AutoCloseable {
         q.capitalMin().ifPresent(v -> and.add("capital >= " + centavos(v)));
         q.capitalMax().ifPresent(v -> and.add("capital <= " + centavos(v)));
         return and.isEmpty() ? "TRUE" : String.join(" AND ", and);
-    }
-
-    /**
-     * Receita codes a {@code municipios} value names, as the register resolves it: 4 digits are the code,
-     * 7 digits an IBGE code, anything else a name (compared normalized) narrowed to {@code ufs} when
-     * given. The register rejects unknown and ambiguous values before searching; the mix has neither.
-     */
-    static List<Integer> municipios(String value, Set<String> ufs, Lookups lookups) {
-        String v = value.strip();
-        boolean digits = !v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9');
-        if (digits && v.length() == 4) {
-            return List.of(Schema.municipioCode(v));
-        }
-        if (digits && v.length() == 7) {
-            for (Map.Entry<String, String> e : lookups.municipiosIbge().entrySet()) {
-                if (e.getValue().equals(v)) {
-                    return List.of(Schema.municipioCode(e.getKey()));
-                }
-            }
-            throw new IllegalArgumentException("municipios " + v + " is not a known IBGE code");
-        }
-        String name = RegisterQuery.normalizeText(v);
-        List<Integer> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : lookups.municipios().entrySet()) {
-            if (RegisterQuery.normalizeText(e.getValue()).equals(name)) {
-                String uf = lookups.municipiosUf().get(e.getKey());
-                if (ufs.isEmpty() || uf == null || ufs.contains(uf)) {
-                    out.add(Schema.municipioCode(e.getKey()));
-                }
-            }
-        }
-        if (out.isEmpty() || (ufs.isEmpty() && out.size() > 1)) {
-            throw new IllegalArgumentException("municipios " + v + " names " + out.size() + " municipalities");
-        }
-        return out;
     }
 
     static String literals(Collection<String> values) {

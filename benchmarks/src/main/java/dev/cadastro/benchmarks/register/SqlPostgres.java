@@ -33,7 +33,7 @@ import org.postgresql.PGConnection;
  *       secondary CNAEs and the area codes; then VACUUM ANALYZE so the visibility map is set.
  * </ul>
  *
- * A database whose {@code peer_meta} row count matches the rows file is reused.
+ * A database whose {@code peer_meta} row count and dump fingerprint match the rows file is reused.
  */
 final class SqlPostgres extends SqlPeer {
     /** Server settings and their values as {@code SHOW} prints them. */
@@ -99,12 +99,18 @@ final class SqlPostgres extends SqlPeer {
                 throw new IllegalStateException("PostgreSQL did not take the settings " + SETTINGS);
             }
         }
-        long[] existing = loadMeta(c);
-        if (existing[0] == rows.rows()) {
+        Meta existing = loadMeta(c);
+        if (existing.holds(rows)) {
             return new SqlPostgres(
                     server,
                     c,
-                    new Load(existing[0], existing[1], existing[2], size(c), true, folder(dir) + version(c)));
+                    new Load(
+                            existing.rows(),
+                            existing.loadMillis(),
+                            existing.indexMillis(),
+                            size(c),
+                            true,
+                            folder(dir) + version(c)));
         }
         Path sorted = work.resolve("rows.sorted.tsv");
         long sortMillis = SqlDuckDb.sortForCopy(rows.require("PostgreSQL"), sorted, work);
@@ -160,10 +166,9 @@ final class SqlPostgres extends SqlPeer {
                     .append((System.nanoTime() - v0) / 1_000_000_000)
                     .append(" s; ");
             long t2 = System.nanoTime();
-            s.execute(
-                    "CREATE TABLE peer_meta (rows bigint NOT NULL, load_ms bigint NOT NULL, index_ms bigint NOT NULL)");
-            s.execute("INSERT INTO peer_meta VALUES (" + rows.rows() + ", " + (t1 - t0) / 1_000_000 + ", "
-                    + (t2 - t1) / 1_000_000 + ")");
+            for (String sql : metaStatements(rows.rows(), (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, rows.dump())) {
+                s.execute(sql);
+            }
             s.execute("CHECKPOINT");
             return new SqlPostgres(
                     server,

@@ -2,12 +2,13 @@ package dev.cadastro.benchmarks.register;
 
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.register.internal.Municipalities;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 import java.util.Set;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
@@ -36,6 +37,7 @@ final class StockLucenePeer implements AutoCloseable {
     private final DirectoryReader reader;
     private final IndexSearcher searcher;
     private final Lookups lookups;
+    private final Municipalities municipalities;
 
     StockLucenePeer(Path generation, Lookups lookups, boolean queryCache) throws IOException {
         this.directory = FSDirectory.open(generation);
@@ -45,6 +47,7 @@ final class StockLucenePeer implements AutoCloseable {
             searcher.setQueryCache(null);
         }
         this.lookups = lookups;
+        this.municipalities = new Municipalities(lookups, code -> true);
     }
 
     long count(RegisterQuery q) throws IOException {
@@ -56,12 +59,11 @@ final class StockLucenePeer implements AutoCloseable {
         if (!q.municipios().isEmpty()) {
             List<BytesRef> geos = new ArrayList<>();
             for (String name : q.municipios()) {
-                for (Map.Entry<String, String> e : lookups.municipios().entrySet()) {
-                    String uf = lookups.municipiosUf().get(e.getKey());
-                    boolean named = e.getValue().equals(name) || e.getKey().equals(name);
-                    if (named && uf != null && (q.ufs().isEmpty() || q.ufs().contains(uf))) {
-                        long key = RegisterQuery.UF_CODES.indexOf(uf) * 10_000L + Integer.parseInt(e.getKey());
-                        geos.add(new BytesRef(String.format("%06d", key)));
+                for (int code : municipalities.resolve(name, q.ufs())) {
+                    String uf = lookups.municipiosUf().get(String.format(Locale.ROOT, "%04d", code));
+                    if (uf != null) {
+                        long key = RegisterQuery.UF_CODES.indexOf(uf) * 10_000L + code;
+                        geos.add(new BytesRef(String.format(Locale.ROOT, "%06d", key)));
                     }
                 }
             }

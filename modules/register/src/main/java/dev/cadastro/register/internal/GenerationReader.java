@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.index.DirectoryReader;
@@ -44,8 +43,7 @@ public final class GenerationReader {
     private final LeafGeo[] geo;
     private final TreeSet<Long> geoKeys = new TreeSet<>();
     private final Map<Integer, List<Long>> geoKeysByMunicipio = new HashMap<>();
-    private final Map<String, List<String>> municipiosByName = new HashMap<>();
-    private final Map<String, String> receitaByIbge = new HashMap<>();
+    private final Municipalities municipalities;
     final BitsetCache cache;
     private final AtomicInteger refs = new AtomicInteger(1);
     private final Runnable onClose;
@@ -72,14 +70,7 @@ public final class GenerationReader {
                 }
             }
         }
-        for (Map.Entry<String, String> e : lookups.municipios().entrySet()) {
-            municipiosByName
-                    .computeIfAbsent(RegisterQuery.normalizeText(e.getValue()), k -> new ArrayList<>())
-                    .add(e.getKey());
-        }
-        for (Map.Entry<String, String> e : lookups.municipiosIbge().entrySet()) {
-            receitaByIbge.put(e.getValue(), e.getKey());
-        }
+        this.municipalities = new Municipalities(lookups, geoKeysByMunicipio::containsKey);
         this.cache = new BitsetCache(cacheBytes);
         this.onClose = onClose;
     }
@@ -212,7 +203,7 @@ public final class GenerationReader {
         }
         Set<Integer> codes = new LinkedHashSet<>();
         for (String m : q.municipios()) {
-            codes.addAll(resolveMunicipio(m, q.ufs()));
+            codes.addAll(municipalities.resolve(m, q.ufs()));
         }
         java.util.SortedSet<Long> out = new TreeSet<>();
         for (int code : codes) {
@@ -223,63 +214,6 @@ public final class GenerationReader {
             }
         }
         return out;
-    }
-
-    private List<Integer> resolveMunicipio(String value, Set<String> ufs) {
-        String v = value.strip();
-        boolean digits = !v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9');
-        if (digits && v.length() == 4) {
-            int code = Schema.municipioCode(v);
-            boolean inIndex = geoKeysByMunicipio.containsKey(code);
-            if (!lookups.municipios().containsKey(v) && !inIndex) {
-                throw InvalidParameterException.of(
-                        RegisterQuery.MUNICIPIOS,
-                        "unknown-municipality",
-                        "municipios " + quote(value) + " is not a known Receita municipality code");
-            }
-            return List.of(code);
-        }
-        if (digits && v.length() == 7) {
-            String receita = receitaByIbge.get(v);
-            if (receita == null) {
-                throw InvalidParameterException.of(
-                        RegisterQuery.MUNICIPIOS,
-                        "unknown-municipality",
-                        "municipios " + quote(value) + " is not a known IBGE municipality code");
-            }
-            return List.of(Schema.municipioCode(receita));
-        }
-        List<String> named = municipiosByName.get(RegisterQuery.normalizeText(v));
-        if (named == null || named.isEmpty()) {
-            throw InvalidParameterException.of(
-                    RegisterQuery.MUNICIPIOS,
-                    "unknown-municipality",
-                    "municipios " + quote(value)
-                            + " is not a known municipality: give its name, its Receita code (4 digits) or its"
-                            + " IBGE code (7 digits)");
-        }
-        List<Integer> out = new ArrayList<>();
-        TreeMap<String, String> ufOf = new TreeMap<>();
-        for (String code : named) {
-            String uf = lookups.municipiosUf().get(code);
-            ufOf.put(uf == null ? "?" : uf, code);
-            if (ufs.isEmpty() || uf == null || ufs.contains(uf)) {
-                out.add(Schema.municipioCode(code));
-            }
-        }
-        if (ufs.isEmpty() && out.size() > 1) {
-            throw InvalidParameterException.of(
-                    RegisterQuery.MUNICIPIOS,
-                    "ambiguous-municipality",
-                    "municipios " + quote(value) + " names " + out.size() + " municipalities (in "
-                            + String.join(", ", ufOf.keySet()) + "); add ufs to choose, or give the IBGE code");
-        }
-        return out;
-    }
-
-    private static String quote(String s) {
-        String cut = s.length() > 40 ? s.substring(0, 40) + "..." : s;
-        return "'" + cut.replaceAll("\\p{Cntrl}", "?") + "'";
     }
 
     /** The doc-id ranges of every (state, municipality) key in one segment, in key order. */
