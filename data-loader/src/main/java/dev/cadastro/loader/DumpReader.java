@@ -209,30 +209,45 @@ public final class DumpReader {
     }
 
     private void readEmpresas(DumpFile f, CompanyStore companies, RejectsLog rejects) {
-        long[] c = counts(Family.EMPRESAS);
+        readRows(f, Family.EMPRESAS, rejects, r -> {
+            byte[] b = r.bytes();
+            int cs = r.start(4);
+            int cl = r.length(4);
+            long capital = Values.capitalCentavos(b, cs, cl);
+            return switch (companies.add(r, capital)) {
+                case ADDED -> {
+                    if (capital == Values.NO_CAPITAL && cl > 0) {
+                        notes[(isPlaceholder(b, cs, cl) ? Note.CAPITAL_PLACEHOLDER : Note.CAPITAL_INVALID).ordinal()]++;
+                    }
+                    yield null;
+                }
+                case DUPLICATE -> RejectReason.DUPLICATE;
+                case INVALID_ROOT -> RejectReason.INVALID_CNPJ;
+                case FIELD_TOO_LONG -> RejectReason.FIELD_TOO_LONG;
+            };
+        });
+    }
+
+    /** What a family does with one well-formed row: null when it took the row, else why it refused it. */
+    @FunctionalInterface
+    private interface RowHandler {
+        RejectReason accept(CsvReader row);
+    }
+
+    /**
+     * Reads one file of a family: every row is counted, checked for its shape, handed to the family's
+     * handler when well-formed, and counted as delivered or written to the rejects file; progress is
+     * reported every {@value #TICK} rows.
+     */
+    private void readRows(DumpFile f, Family family, RejectsLog rejects, RowHandler handler) {
+        long[] c = counts(family);
         try (CsvReader r = open(f)) {
             long base = bytesDone;
             while (r.next()) {
                 c[0]++;
-                RejectReason bad = shape(r, Family.EMPRESAS);
+                RejectReason bad = shape(r, family);
                 if (bad == null) {
-                    byte[] b = r.bytes();
-                    int cs = r.start(4);
-                    int cl = r.length(4);
-                    long capital = Values.capitalCentavos(b, cs, cl);
-                    bad = switch (companies.add(r, capital)) {
-                        case ADDED -> {
-                            if (capital == Values.NO_CAPITAL && cl > 0) {
-                                notes[
-                                        (isPlaceholder(b, cs, cl) ? Note.CAPITAL_PLACEHOLDER : Note.CAPITAL_INVALID)
-                                                .ordinal()]++;
-                            }
-                            yield null;
-                        }
-                        case DUPLICATE -> RejectReason.DUPLICATE;
-                        case INVALID_ROOT -> RejectReason.INVALID_CNPJ;
-                        case FIELD_TOO_LONG -> RejectReason.FIELD_TOO_LONG;
-                    };
+                    bad = handler.accept(r);
                 }
                 if (bad == null) {
                     c[1]++;
@@ -263,41 +278,20 @@ public final class DumpReader {
     }
 
     private void readSimples(DumpFile f, SimplesStore simples, RejectsLog rejects) {
-        long[] c = counts(Family.SIMPLES);
-        try (CsvReader r = open(f)) {
-            long base = bytesDone;
-            while (r.next()) {
-                c[0]++;
-                RejectReason bad = shape(r, Family.SIMPLES);
-                if (bad == null) {
-                    byte[] b = r.bytes();
-                    int result = simples.add(
-                            b,
-                            r.start(0),
-                            r.length(0),
-                            SimplesStore.flag(b, r.start(1), r.length(1)),
-                            date(r, 2),
-                            date(r, 3),
-                            SimplesStore.flag(b, r.start(4), r.length(4)),
-                            date(r, 5),
-                            date(r, 6));
-                    bad = result == 0 ? null : result < 0 ? RejectReason.INVALID_CNPJ : RejectReason.DUPLICATE;
-                }
-                if (bad == null) {
-                    c[1]++;
-                } else {
-                    reject(rejects, c, f, r, bad);
-                }
-                if ((c[0] & (TICK - 1)) == 0) {
-                    bytesDone = base + r.bytesRead();
-                    report(false);
-                }
-            }
-            bytesDone = base + r.bytesRead();
-            notes[Note.BLANK_LINE.ordinal()] += r.blankLines();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + f.zipName(), e);
-        }
+        readRows(f, Family.SIMPLES, rejects, r -> {
+            byte[] b = r.bytes();
+            int result = simples.add(
+                    b,
+                    r.start(0),
+                    r.length(0),
+                    SimplesStore.flag(b, r.start(1), r.length(1)),
+                    date(r, 2),
+                    date(r, 3),
+                    SimplesStore.flag(b, r.start(4), r.length(4)),
+                    date(r, 5),
+                    date(r, 6));
+            return result == 0 ? null : result < 0 ? RejectReason.INVALID_CNPJ : RejectReason.DUPLICATE;
+        });
     }
 
     private int date(CsvReader r, int field) {
@@ -305,7 +299,7 @@ public final class DumpReader {
     }
 
     private void readEstabelecimentos(EstablishmentAssembler assembler, EstablishmentSink sink, RejectsLog rejects) {
-        long[] c = counts(Family.ESTABELECIMENTOS);
+        counts(Family.ESTABELECIMENTOS); // listed in the summary even when no file of it was read
         int threads = options.indexThreads();
         BlockingQueue<List<Establishment>> queue = new ArrayBlockingQueue<>(threads * 4);
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -318,39 +312,26 @@ public final class DumpReader {
         }
         boolean finished = false;
         try {
-            List<Establishment> batch = new ArrayList<>(options.batchSize());
-            for (DumpFile f : folder.files(Family.ESTABELECIMENTOS)) {
-                try (CsvReader r = open(f)) {
-                    long base = bytesDone;
-                    while (r.next()) {
-                        c[0]++;
-                        RejectReason bad = shape(r, Family.ESTABELECIMENTOS);
-                        if (bad == null && !assembler.assemble(r)) {
-                            bad = assembler.rejected();
-                        }
-                        if (bad == null) {
-                            c[1]++;
-                            batch.add(assembler.establishment());
-                            if (batch.size() == options.batchSize()) {
-                                handOff(queue, batch, failure);
-                                batch = new ArrayList<>(options.batchSize());
-                            }
-                        } else {
-                            reject(rejects, c, f, r, bad);
-                        }
-                        if ((c[0] & (TICK - 1)) == 0) {
-                            bytesDone = base + r.bytesRead();
-                            report(false);
-                        }
-                    }
-                    bytesDone = base + r.bytesRead();
-                    notes[Note.BLANK_LINE.ordinal()] += r.blankLines();
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot read " + f.zipName(), e);
-                }
+            // The batch being filled; the row handler replaces it when it hands one off.
+            final class Filling {
+                List<Establishment> batch = new ArrayList<>(options.batchSize());
             }
-            if (!batch.isEmpty()) {
-                handOff(queue, batch, failure);
+            Filling filling = new Filling();
+            for (DumpFile f : folder.files(Family.ESTABELECIMENTOS)) {
+                readRows(f, Family.ESTABELECIMENTOS, rejects, r -> {
+                    if (!assembler.assemble(r)) {
+                        return assembler.rejected();
+                    }
+                    filling.batch.add(assembler.establishment());
+                    if (filling.batch.size() == options.batchSize()) {
+                        handOff(queue, filling.batch, failure);
+                        filling.batch = new ArrayList<>(options.batchSize());
+                    }
+                    return null;
+                });
+            }
+            if (!filling.batch.isEmpty()) {
+                handOff(queue, filling.batch, failure);
             }
             finished = true;
         } finally {
