@@ -47,7 +47,8 @@ import java.util.zip.ZipFile;
  * CNPJ (the first row wins), so every CNPJ is written once; the peers check that again after loading.
  *
  * <p>The file is reused when {@code rows.properties} names the same dump {@link #fingerprint} and the same
- * row count as the register index built from that dump. Once the peers hold the rows the file may be deleted
+ * row count as the register index built from that dump. Work folders written before the fingerprint
+ * existed carry none, so the rows are exported and both peers loaded again (hours at 70 M). Once the peers hold the rows the file may be deleted
  * ({@code --delete-rows}, to save disk at 70 M); the metadata then still says which rows the peers hold.
  */
 final class PeerRows {

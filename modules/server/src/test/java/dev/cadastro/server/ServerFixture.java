@@ -37,7 +37,7 @@ import java.util.UUID;
 /**
  * One real stack per test JVM: a synthetic dump generated and loaded into a real Lucene index, a real
  * embedded PostgreSQL, the server on a free loopback port, and a second listener on the same store
- * whose limiter allows only {@value #TIGHT_PER_MINUTE} requests a minute (for the 429 tests).
+ * whose admission allows only {@value #TIGHT_PER_MINUTE} requests a minute (for the 429 tests).
  */
 final class ServerFixture {
     static final int ESTABLISHMENTS = 3_000;

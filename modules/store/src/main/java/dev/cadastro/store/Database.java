@@ -93,7 +93,8 @@ public final class Database {
     /**
      * How many threads apply grouped charges, each batch on one pooled connection; 0 when group commit
      * is off. Default 1: one batch in flight takes everything queued meanwhile, leaves the other
-     * connections to the rest of the requests, and never waits for another batch's row locks
+     * connections to the rest of the requests, and never waits for the row locks of another batch of
+     * this process
      * ({@code benchmarks/RESULTS.md}, "HTTP: one charge-batch worker").
      */
     public int groupCommitWorkers() {
@@ -154,9 +155,12 @@ public final class Database {
             return this;
         }
 
-        /** Group commit on (one worker) or off; see {@link #groupCommitWorkers(int)}. */
+        /**
+         * Group commit on (keeping the workers set, at least one) or off; see {@link
+         * #groupCommitWorkers(int)}.
+         */
         public Builder groupCommit(boolean group) {
-            this.groupCommitWorkers = group ? 1 : 0;
+            this.groupCommitWorkers = group ? Math.max(1, groupCommitWorkers) : 0;
             return this;
         }
 

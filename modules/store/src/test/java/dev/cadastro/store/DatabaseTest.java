@@ -64,6 +64,15 @@ class DatabaseTest {
                         .groupCommitWorkers(4)
                         .build()
                         .groupCommitWorkers());
+        assertEquals(
+                3,
+                Database.builder()
+                        .embedded(Path.of("x"))
+                        .groupCommitWorkers(3)
+                        .groupCommit(true)
+                        .build()
+                        .groupCommitWorkers(),
+                "turning group commit on keeps the workers already set");
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> Database.builder()

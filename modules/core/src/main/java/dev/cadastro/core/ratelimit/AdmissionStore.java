@@ -20,8 +20,8 @@ public interface AdmissionStore {
      * @param prefix the public part of the presented key
      * @param secretHash SHA-256 of the presented key
      * @param window the windows to count in
-     * @return empty when no key has this prefix; otherwise its credential and, when it was counted,
-     *     the counts
+     * @return empty when no key has this prefix; otherwise its credential and, when the windows were
+     *     tried, what they answered
      */
     Optional<Found> admit(String prefix, byte[] secretHash, Window window);
 
@@ -46,7 +46,8 @@ public interface AdmissionStore {
      * What the store holds under the prefix, and what the request did to the counters.
      *
      * @param credential the key, its secret hash and its account, as read in the step that counted
-     * @param counted present when the request was counted (right secret, key active, API enabled)
+     * @param counted present when the windows were tried (right secret, key active, API enabled),
+     *     whether or not a limit refused the request; empty when it failed authentication
      */
     record Found(Credential credential, Optional<Counts> counted) {
         public Found {

@@ -17,8 +17,8 @@ import java.util.function.IntPredicate;
  * numbers the index keys on, {@link Schema#municipioCode}): four digits are a Receita code, seven
  * digits an IBGE code, anything else a name compared case- and accent-insensitively and narrowed to
  * the query's {@code ufs}. Unknown values and a name shared by several states without {@code ufs} are
- * {@code PARAMETRO_INVALIDO}. The register resolves with it; benchmark peers use it to ask the very
- * same question.
+ * {@code PARAMETRO_INVALIDO}. The register resolves with it; the benchmark peers use it to ask the very
+ * same question (they run on the class path; the package stays unexported and this is no API).
  */
 public final class Municipalities {
     private final Lookups lookups;

@@ -21,7 +21,8 @@ import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
- * Group commit for charges: callers hand their charge to a queue and wait; a few worker threads take
+ * Group commit for charges: callers hand their charge to a queue and wait; worker threads (one by
+ * default, {@code Database.Builder.groupCommitWorkers}) take
  * whatever has queued up (at most {@value #MAX_BATCH}) and apply it in one transaction through {@code
  * ledger_charge_batch}, so one WAL flush serves many charges. Nothing waits for a batch to fill: under
  * light load a batch is one charge. The per-item rules are those of the single-statement path; a

@@ -39,7 +39,7 @@ public final class PgAdmissionStore implements AdmissionStore {
             + " (SELECT r.requests FROM rate_day r WHERE r.account_id = k.account_id AND r.day = ?) AS day_before"
             + " FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ?";
 
-    /** Expired windows are deleted by one request in this many. */
+    /** Expired windows are deleted by one counted request in this many. */
     private static final long PURGE_EVERY = 1024;
 
     private final DataSource dataSource;
@@ -63,7 +63,9 @@ public final class PgAdmissionStore implements AdmissionStore {
                     found = rs.next() ? Optional.of(found(rs)) : Optional.empty();
                 }
             }
-            if (calls.incrementAndGet() % PURGE_EVERY == 0) {
+            // Only requests that were counted advance the purge, so requests without a valid key cannot drive it.
+            boolean counted = found.isPresent() && found.get().counted().isPresent();
+            if (counted && calls.incrementAndGet() % PURGE_EVERY == 0) {
                 try (PreparedStatement ps = c.prepareStatement("DELETE FROM rate_minute WHERE epoch_minute < ?")) {
                     ps.setLong(1, window.epochMinute() - 1);
                     ps.executeUpdate();
