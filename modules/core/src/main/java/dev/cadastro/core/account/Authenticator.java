@@ -2,6 +2,7 @@ package dev.cadastro.core.account;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import java.security.MessageDigest;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -56,8 +57,16 @@ public final class Authenticator {
      * @throws CadastroException {@code CHAVE_INVALIDA}, {@code CHAVE_REVOGADA} or {@code API_DESATIVADA}
      */
     public static Principal principal(ApiKeyToken token, Optional<Credential> stored) {
+        return principal(token, token.hash(), stored);
+    }
+
+    /**
+     * As {@link #principal(ApiKeyToken, Optional)}, with the token's {@link ApiKeyToken#hash()}
+     * already computed by the caller (it also sent it to the store).
+     */
+    public static Principal principal(ApiKeyToken token, byte[] presentedHash, Optional<Credential> stored) {
         Credential credential = stored.filter(c -> c.key().prefix().equals(token.prefix()))
-                .filter(c -> token.matches(c.secretHash()))
+                .filter(c -> MessageDigest.isEqual(presentedHash, c.secretHash()))
                 .orElseThrow(() -> invalid("the API key cad_" + token.prefix() + "_... is not valid"));
         ApiKey key = credential.key();
         if (key.revoked()) {

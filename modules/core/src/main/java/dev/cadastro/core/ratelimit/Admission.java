@@ -61,9 +61,10 @@ public final class Admission {
         Instant now = clock.instant();
         long epochMinute = Math.floorDiv(now.getEpochSecond(), 60);
         LocalDate day = LocalDate.ofInstant(now, CostRules.ZONE);
+        byte[] hash = token.hash();
         Optional<AdmissionStore.Found> found =
-                store.admit(token.prefix(), token.hash(), new AdmissionStore.Window(epochMinute, perMinute, day));
-        Principal principal = Authenticator.principal(token, found.map(AdmissionStore.Found::credential));
+                store.admit(token.prefix(), hash, new AdmissionStore.Window(epochMinute, perMinute, day));
+        Principal principal = Authenticator.principal(token, hash, found.map(AdmissionStore.Found::credential));
         AdmissionStore.Counts counts = found.orElseThrow()
                 .counted()
                 .orElseThrow(() -> new IllegalStateException("the store did not count a request of the valid key "
