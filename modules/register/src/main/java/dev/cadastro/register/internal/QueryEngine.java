@@ -426,7 +426,7 @@ public final class QueryEngine {
 
     /** Evaluates windows of one segment in increasing order. */
     static final class WindowEvaluator {
-        private final LeafPlan plan;
+        private LeafPlan plan;
         private final FixedBitSet acc;
         private final FixedBitSet tmp;
 
@@ -434,6 +434,15 @@ public final class QueryEngine {
             this.plan = plan;
             this.acc = new FixedBitSet(windowDocs + 128);
             this.tmp = new FixedBitSet(windowDocs + 128);
+        }
+
+        /**
+         * The same evaluator, its two window bitsets reused, on the next segment of an exact scan (which
+         * visits segments in order and never returns to one).
+         */
+        WindowEvaluator next(LeafPlan leaf) {
+            this.plan = leaf;
+            return this;
         }
 
         /** Matches in [from, to); leaves them in {@link #acc} with bit 0 = document {@code from & ~63}. */
@@ -529,8 +538,12 @@ public final class QueryEngine {
      */
     long scan(Plan plan, long offset, int limit, List<int[]> hits, boolean stopWhenFull) throws IOException {
         long total = 0;
+        WindowEvaluator ev = null;
         for (LeafPlan lp : plan.leaves) {
-            WindowEvaluator ev = new WindowEvaluator(lp, EXACT_WINDOW);
+            if (lp.ranges.length == 0) {
+                continue;
+            }
+            ev = ev == null ? new WindowEvaluator(lp, EXACT_WINDOW) : ev.next(lp);
             for (int[] r : lp.ranges) {
                 for (int from = r[0]; from < r[1]; ) {
                     int to = (int) Math.min((long) r[1], ((long) from & ~63L) + EXACT_WINDOW);
@@ -558,16 +571,7 @@ public final class QueryEngine {
      * the minimum, or a 95% interval wider than the target.
      */
     CountResult estimate(Plan plan, long seed) throws IOException {
-        int w = options.windowDocs();
-        // Windows: per leaf, per range, cut every w documents from the range start.
-        List<long[]> windows = new ArrayList<>(); // {leafIndex, from, to}
-        for (int li = 0; li < plan.leaves.size(); li++) {
-            for (int[] r : plan.leaves.get(li).ranges) {
-                for (long from = r[0]; from < r[1]; from += w) {
-                    windows.add(new long[] {li, from, Math.min(r[1], from + w)});
-                }
-            }
-        }
+        Windows windows = new Windows(plan, options.windowDocs());
         int m = windows.size();
         int strataSize = 2 * options.sampleEvery();
         int strata = m / strataSize;
@@ -586,7 +590,7 @@ public final class QueryEngine {
             if (size < strataSize) {
                 // The last, partial stratum is counted in full.
                 for (int i = start; i < start + size; i++) {
-                    long y = evalWindow(plan, evaluators, windows.get(i));
+                    long y = evalWindow(plan, evaluators, windows, i);
                     total += y;
                     observed += y;
                 }
@@ -597,8 +601,8 @@ public final class QueryEngine {
             if (b >= a) {
                 b++;
             }
-            long y1 = evalWindow(plan, evaluators, windows.get(start + Math.min(a, b)));
-            long y2 = evalWindow(plan, evaluators, windows.get(start + Math.max(a, b)));
+            long y1 = evalWindow(plan, evaluators, windows, start + Math.min(a, b));
+            long y2 = evalWindow(plan, evaluators, windows, start + Math.max(a, b));
             observed += y1 + y2;
             double s2 = (y1 - y2) * (double) (y1 - y2) / 2.0;
             double v = (double) size * size * (1 - 2.0 / size) * s2 / 2.0;
@@ -622,12 +626,70 @@ public final class QueryEngine {
         return CountResult.estimate(estimate, low, high);
     }
 
-    private long evalWindow(Plan plan, WindowEvaluator[] evaluators, long[] win) throws IOException {
-        int li = (int) win[0];
+    private long evalWindow(Plan plan, WindowEvaluator[] evaluators, Windows windows, int window) throws IOException {
+        int k = windows.range(window);
+        int li = windows.leaf[k];
+        long from = windows.from[k] + (long) (window - windows.first[k]) * windows.width;
+        long to = Math.min(windows.to[k], from + windows.width);
         if (evaluators[li] == null) {
-            evaluators[li] = new WindowEvaluator(plan.leaves.get(li), options.windowDocs());
+            evaluators[li] = new WindowEvaluator(plan.leaves.get(li), windows.width);
         }
-        return evaluators[li].evaluate((int) win[1], (int) win[2]);
+        return evaluators[li].evaluate((int) from, (int) to);
+    }
+
+    /**
+     * The sampling windows of a plan, numbered in order (segment, range, position), without one object
+     * per window: range by range, each cut every {@code width} documents from its start. A 70 M scan has
+     * about 17,000 windows, which as arrays allocated close to a megabyte per estimate.
+     */
+    static final class Windows {
+        final int width;
+        final int[] leaf;
+        final int[] from;
+        final int[] to;
+        /** Number of the first window of each range; one more entry holds the total. */
+        final int[] first;
+
+        Windows(Plan plan, int width) {
+            this.width = width;
+            int n = 0;
+            for (LeafPlan l : plan.leaves) {
+                n += l.ranges.length;
+            }
+            leaf = new int[n];
+            from = new int[n];
+            to = new int[n];
+            first = new int[n + 1];
+            int k = 0;
+            for (int li = 0; li < plan.leaves.size(); li++) {
+                for (int[] r : plan.leaves.get(li).ranges) {
+                    leaf[k] = li;
+                    from[k] = r[0];
+                    to[k] = r[1];
+                    first[k + 1] = first[k] + Math.max(0, (int) (((long) r[1] - r[0] + width - 1) / width));
+                    k++;
+                }
+            }
+        }
+
+        int size() {
+            return first[first.length - 1];
+        }
+
+        /** The range holding window {@code window}: the last one whose first window is at or before it. */
+        int range(int window) {
+            int lo = 0;
+            int hi = first.length - 2;
+            while (lo < hi) {
+                int mid = (lo + hi + 1) >>> 1;
+                if (first[mid] <= window) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            return lo;
+        }
     }
 
     /**
