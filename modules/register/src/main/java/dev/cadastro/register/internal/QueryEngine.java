@@ -540,9 +540,6 @@ public final class QueryEngine {
         long total = 0;
         WindowEvaluator ev = null;
         for (LeafPlan lp : plan.leaves) {
-            if (lp.ranges.length == 0) {
-                continue;
-            }
             ev = ev == null ? new WindowEvaluator(lp, EXACT_WINDOW) : ev.next(lp);
             for (int[] r : lp.ranges) {
                 for (int from = r[0]; from < r[1]; ) {
@@ -629,12 +626,10 @@ public final class QueryEngine {
     private long evalWindow(Plan plan, WindowEvaluator[] evaluators, Windows windows, int window) throws IOException {
         int k = windows.range(window);
         int li = windows.leaf[k];
-        long from = windows.from[k] + (long) (window - windows.first[k]) * windows.width;
-        long to = Math.min(windows.to[k], from + windows.width);
         if (evaluators[li] == null) {
             evaluators[li] = new WindowEvaluator(plan.leaves.get(li), windows.width);
         }
-        return evaluators[li].evaluate((int) from, (int) to);
+        return evaluators[li].evaluate(windows.start(k, window), windows.end(k, window));
     }
 
     /**
@@ -651,18 +646,23 @@ public final class QueryEngine {
         final int[] first;
 
         Windows(Plan plan, int width) {
+            this(plan.leaves.stream().map(l -> l.ranges).toArray(int[][][]::new), width);
+        }
+
+        /** @param ranges per segment, its candidate ranges {@code {from, to}} in order */
+        Windows(int[][][] ranges, int width) {
             this.width = width;
             int n = 0;
-            for (LeafPlan l : plan.leaves) {
-                n += l.ranges.length;
+            for (int[][] l : ranges) {
+                n += l.length;
             }
             leaf = new int[n];
             from = new int[n];
             to = new int[n];
             first = new int[n + 1];
             int k = 0;
-            for (int li = 0; li < plan.leaves.size(); li++) {
-                for (int[] r : plan.leaves.get(li).ranges) {
+            for (int li = 0; li < ranges.length; li++) {
+                for (int[] r : ranges[li]) {
                     leaf[k] = li;
                     from[k] = r[0];
                     to[k] = r[1];
@@ -674,6 +674,16 @@ public final class QueryEngine {
 
         int size() {
             return first[first.length - 1];
+        }
+
+        /** First document of window {@code window}, which lies in range {@code k} ({@link #range}). */
+        int start(int k, int window) {
+            return (int) (from[k] + (long) (window - first[k]) * width);
+        }
+
+        /** One past the last document of window {@code window} of range {@code k}. */
+        int end(int k, int window) {
+            return (int) Math.min(to[k], (long) start(k, window) + width);
         }
 
         /** The range holding window {@code window}: the last one whose first window is at or before it. */
