@@ -1,6 +1,12 @@
 package dev.cadastro.register;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Establishment;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.register.internal.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,8 +14,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** A generated register: the rows in memory and a published index of them in a temporary root. */
 final class RegisterFixture implements AutoCloseable {
@@ -91,6 +99,48 @@ final class RegisterFixture implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while building the fixture", e);
+        }
+    }
+
+    /** The CNPJs of the rows that {@code q} matches, by the independent reference filter. */
+    Set<String> matching(RegisterQuery q) {
+        ReferenceFilter ref = new ReferenceFilter(q, SyntheticRegister.lookups());
+        Set<String> out = new HashSet<>();
+        for (Establishment e : rows) {
+            if (ref.matches(e)) {
+                out.add(e.cnpj().value());
+            }
+        }
+        return out;
+    }
+
+    /** The index order of these rows' CNPJs: (uf, municipio, cnpj). */
+    Comparator<String> indexOrder() {
+        return Comparator.comparingLong((String c) ->
+                        Schema.geoKey(byCnpj.get(c).uf(), byCnpj.get(c).municipio()))
+                .thenComparing(c -> c);
+    }
+
+    /**
+     * The CNPJs of every page of {@code base} at {@code limite} per page, in page order, until a short
+     * page; each page must state {@code total}, its number and its size.
+     */
+    static List<String> allPages(LuceneRegister register, RegisterQuery base, int limite, long total) {
+        List<String> seen = new ArrayList<>();
+        for (int pagina = 1; ; pagina++) {
+            Map<String, List<String>> p = new HashMap<>(base.toParameters());
+            p.put(RegisterQuery.LIMITE, List.of(Integer.toString(limite)));
+            p.put(RegisterQuery.PAGINA, List.of(Integer.toString(pagina)));
+            SearchResult page = register.search(RegisterQuery.parse(p));
+            assertEquals(total, page.total());
+            assertEquals(pagina, page.pagina());
+            assertEquals(limite, page.limite());
+            for (Empresa e : page.dados()) {
+                seen.add(e.cnpj());
+            }
+            if (page.retornados() < limite) {
+                return seen;
+            }
         }
     }
 

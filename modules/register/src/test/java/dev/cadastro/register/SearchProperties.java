@@ -9,15 +9,11 @@ import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
-import dev.cadastro.register.internal.Schema;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
@@ -73,36 +69,12 @@ class SearchProperties {
         long total = exact.count(base).total();
         Assume.that(total <= 3_000);
         int limite = 1 + new SplittableRandom(seed).nextInt(200);
-        List<String> seen = new ArrayList<>();
-        for (int pagina = 1; ; pagina++) {
-            Map<String, List<String>> p = new HashMap<>(base.toParameters());
-            p.put(RegisterQuery.LIMITE, List.of(Integer.toString(limite)));
-            p.put(RegisterQuery.PAGINA, List.of(Integer.toString(pagina)));
-            SearchResult page = exact.search(RegisterQuery.parse(p));
-            assertEquals(total, page.total());
-            assertEquals(pagina, page.pagina());
-            assertEquals(limite, page.limite());
-            for (Empresa e : page.dados()) {
-                seen.add(e.cnpj());
-            }
-            if (page.retornados() < limite) {
-                break;
-            }
-        }
+        List<String> seen = RegisterFixture.allPages(exact, base, limite, total);
         assertEquals(total, seen.size(), "pages together hold every match once");
         assertEquals(seen.size(), new HashSet<>(seen).size(), "no record on two pages");
-        ReferenceFilter ref = new ReferenceFilter(base, SyntheticRegister.lookups());
-        Set<String> expected = new HashSet<>();
-        for (Establishment e : fixture.rows) {
-            if (ref.matches(e)) {
-                expected.add(e.cnpj().value());
-            }
-        }
-        assertEquals(expected, new HashSet<>(seen));
+        assertEquals(fixture.matching(base), new HashSet<>(seen));
         List<String> sorted = new ArrayList<>(seen);
-        sorted.sort(Comparator.comparingLong((String c) ->
-                        Schema.geoKey(byCnpj.get(c).uf(), byCnpj.get(c).municipio()))
-                .thenComparing(c -> c));
+        sorted.sort(fixture.indexOrder());
         assertEquals(sorted, seen, "order is (uf, municipio, cnpj)");
     }
 

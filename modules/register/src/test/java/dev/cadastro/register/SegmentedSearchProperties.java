@@ -3,19 +3,11 @@ package dev.cadastro.register;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cadastro.core.register.Empresa;
-import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.RegisterQuery;
-import dev.cadastro.core.register.SearchResult;
-import dev.cadastro.register.internal.Schema;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
@@ -32,7 +24,6 @@ class SegmentedSearchProperties {
     private static RegisterFixture fixture;
     private static LuceneRegister register;
     private static RandomQueries queries;
-    private static Map<String, Establishment> byCnpj;
 
     @BeforeContainer
     static void buildIndex() {
@@ -42,7 +33,6 @@ class SegmentedSearchProperties {
                 fixture.root,
                 SearchOptions.builder().refreshInterval(Duration.ZERO).build());
         queries = new RandomQueries(fixture.generator);
-        byCnpj = fixture.byCnpj;
     }
 
     @AfterContainer
@@ -64,32 +54,10 @@ class SegmentedSearchProperties {
         long total = register.count(base).total();
         Assume.that(total <= 3_000);
         int limite = 1 + new SplittableRandom(seed).nextInt(200);
-        List<String> seen = new ArrayList<>();
-        for (int pagina = 1; ; pagina++) {
-            Map<String, List<String>> p = new HashMap<>(base.toParameters());
-            p.put(RegisterQuery.LIMITE, List.of(Integer.toString(limite)));
-            p.put(RegisterQuery.PAGINA, List.of(Integer.toString(pagina)));
-            SearchResult page = register.search(RegisterQuery.parse(p));
-            assertEquals(total, page.total());
-            for (Empresa e : page.dados()) {
-                seen.add(e.cnpj());
-            }
-            if (page.retornados() < limite) {
-                break;
-            }
-        }
-        ReferenceFilter ref = new ReferenceFilter(base, SyntheticRegister.lookups());
-        Set<String> expected = new HashSet<>();
-        for (Establishment e : fixture.rows) {
-            if (ref.matches(e)) {
-                expected.add(e.cnpj().value());
-            }
-        }
+        List<String> seen = RegisterFixture.allPages(register, base, limite, total);
         assertEquals(seen.size(), new HashSet<>(seen).size(), "no record on two pages");
-        assertEquals(expected, new HashSet<>(seen), "pages together hold every match");
-        Comparator<String> order = Comparator.comparingLong((String c) ->
-                        Schema.geoKey(byCnpj.get(c).uf(), byCnpj.get(c).municipio()))
-                .thenComparing(c -> c);
+        assertEquals(fixture.matching(base), new HashSet<>(seen), "pages together hold every match");
+        Comparator<String> order = fixture.indexOrder();
         int runs = seen.isEmpty() ? 0 : 1;
         for (int i = 1; i < seen.size(); i++) {
             if (order.compare(seen.get(i - 1), seen.get(i)) > 0) {
