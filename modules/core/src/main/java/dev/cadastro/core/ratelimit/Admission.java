@@ -43,11 +43,6 @@ public final class Admission {
         this.perMinute = perMinute;
     }
 
-    /** The per-minute limit this admission applies. */
-    public long perMinute() {
-        return perMinute;
-    }
-
     /**
      * @param authorization the {@code Authorization} header value, or null when absent
      * @param xApiKey the {@code X-API-Key} header value, or null when absent

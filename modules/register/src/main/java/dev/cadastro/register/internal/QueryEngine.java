@@ -128,7 +128,7 @@ public final class QueryEngine {
         int iterators = 0;
         for (LeafPlan l : plan.leaves) {
             for (int[] r : l.ranges) {
-                windows += (r[1] - r[0] + options.windowDocs() - 1) / options.windowDocs();
+                windows += Windows.count(r, options.windowDocs());
             }
             int leafIterators = 0;
             for (Clause c : l.clauses) {
@@ -666,10 +666,15 @@ public final class QueryEngine {
                     leaf[k] = li;
                     from[k] = r[0];
                     to[k] = r[1];
-                    first[k + 1] = first[k] + Math.max(0, (int) (((long) r[1] - r[0] + width - 1) / width));
+                    first[k + 1] = first[k] + count(r, width);
                     k++;
                 }
             }
+        }
+
+        /** The windows range {@code {from, to}} is cut into: one per {@code width} documents, the last partial. */
+        static int count(int[] range, int width) {
+            return Math.max(0, (int) (((long) range[1] - range[0] + width - 1) / width));
         }
 
         int size() {
