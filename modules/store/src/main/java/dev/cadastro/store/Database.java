@@ -94,8 +94,7 @@ public final class Database {
      * How many threads apply grouped charges, each batch on one pooled connection; 0 when group commit
      * is off. Default 1: one batch in flight takes everything queued meanwhile, leaves the other
      * connections to the rest of the requests, and never waits for the row locks of another batch of
-     * this process
-     * ({@code benchmarks/RESULTS.md}, "HTTP: one charge-batch worker").
+     * this process ({@code benchmarks/RESULTS.md}, "HTTP: one charge-batch worker instead of five").
      */
     public int groupCommitWorkers() {
         return groupCommitWorkers;

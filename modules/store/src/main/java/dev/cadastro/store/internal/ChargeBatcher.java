@@ -22,9 +22,9 @@ import javax.sql.DataSource;
 
 /**
  * Group commit for charges: callers hand their charge to a queue and wait; worker threads (one by
- * default, {@code Database.Builder.groupCommitWorkers}) take
- * whatever has queued up (at most {@value #MAX_BATCH}) and apply it in one transaction through {@code
- * ledger_charge_batch}, so one WAL flush serves many charges. Nothing waits for a batch to fill: under
+ * default, {@code Database.Builder.groupCommitWorkers}) take whatever has queued up (at most {@value
+ * #MAX_BATCH}) and apply it in one transaction through {@code ledger_charge_batch}, so one WAL flush
+ * serves many charges. Nothing waits for a batch to fill: under
  * light load a batch is one charge. The per-item rules are those of the single-statement path; a
  * batch that fails as a whole (a concurrent first use of a key, a lost connection) is applied again
  * item by item through that path, so every caller gets the answer it would have had alone.
