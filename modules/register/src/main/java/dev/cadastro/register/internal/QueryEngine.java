@@ -427,13 +427,16 @@ public final class QueryEngine {
     /** Evaluates windows of one segment in increasing order. */
     static final class WindowEvaluator {
         private LeafPlan plan;
+        private final int bits;
         private final FixedBitSet acc;
-        private final FixedBitSet tmp;
+        /** Window of a clause that is not a lone cached bitset; allocated on first need. */
+        private FixedBitSet tmp;
 
+        /** @param windowDocs the widest window evaluated, from its first document rounded down to 64 */
         WindowEvaluator(LeafPlan plan, int windowDocs) {
             this.plan = plan;
-            this.acc = new FixedBitSet(windowDocs + 128);
-            this.tmp = new FixedBitSet(windowDocs + 128);
+            this.bits = windowDocs + 128;
+            this.acc = new FixedBitSet(bits);
         }
 
         /**
@@ -469,6 +472,9 @@ public final class QueryEngine {
                             a[i] &= s[base + i];
                         }
                     } else {
+                        if (tmp == null) {
+                            tmp = new FixedBitSet(bits);
+                        }
                         long[] t = tmp.getBits();
                         java.util.Arrays.fill(t, 0, nWords, 0L);
                         clause.fill(tmp, offset, from, to);
@@ -540,7 +546,7 @@ public final class QueryEngine {
         long total = 0;
         WindowEvaluator ev = null;
         for (LeafPlan lp : plan.leaves) {
-            ev = ev == null ? new WindowEvaluator(lp, EXACT_WINDOW) : ev.next(lp);
+            ev = ev == null ? new WindowEvaluator(lp, widestWindow(plan)) : ev.next(lp);
             for (int[] r : lp.ranges) {
                 for (int from = r[0]; from < r[1]; ) {
                     int to = (int) Math.min((long) r[1], ((long) from & ~63L) + EXACT_WINDOW);
@@ -558,6 +564,20 @@ public final class QueryEngine {
             }
         }
         return total;
+    }
+
+    /**
+     * The widest window an exact pass over the plan evaluates: {@link #EXACT_WINDOW}, or less when every
+     * candidate range is shorter (a town's few thousand documents need no 8 KB window bitsets).
+     */
+    static int widestWindow(Plan plan) {
+        long widest = 0;
+        for (LeafPlan lp : plan.leaves) {
+            for (int[] r : lp.ranges) {
+                widest = Math.max(widest, r[1] - (r[0] & ~63L));
+            }
+        }
+        return (int) Math.min(EXACT_WINDOW, widest);
     }
 
     /**
