@@ -43,6 +43,9 @@ import org.apache.lucene.store.FSDirectory;
  * its order is global, {@code (uf, municipio, cnpj)}, and each page's CNPJs are compared with the
  * peers' {@code ORDER BY uf, municipio, cnpj}. Disagreements are printed and make the exit status 1.
  *
+ * <p>Each peer's floor is measured too: a prepared {@code SELECT 1} through the same connection. A count
+ * that a peer answers close to its floor bounds the ratio any engine can reach against it.
+ *
  * <p>A peer's measurement of one query stops after {@code ITERATIONS} samples or when it has spent the
  * time budget ({@code --budget-s}, 10 s by default) with at least 5 samples; the tables say how many
  * samples each figure rests on.
@@ -281,6 +284,27 @@ public final class PeerComparison {
                             RegisterLatency.pct(ns, 99),
                             ns.length,
                             ratio(RegisterLatency.pct(ns, 50), RegisterLatency.pct(oursLookup, 50)));
+                }
+            }
+
+            // The floor of a peer: a statement that reads no table, through the same JDBC path. A count
+            // the peer answers near its floor cannot be beaten by more than floor / ours.
+            System.out.println();
+            System.out.println("| peer floor (`SELECT 1`, prepared) | p50 ms | p99 ms | samples |");
+            System.out.println("|---|---:|---:|---:|");
+            for (SqlPeer peer : peers) {
+                try (PreparedStatement ps = peer.connection.prepareStatement("SELECT 1")) {
+                    for (int i = 0; i < 200; i++) {
+                        SqlPeer.count(ps);
+                    }
+                    long[] ns = time(Math.max(1000, iterations * 20), budgetNs, () -> SqlPeer.count(ps));
+                    System.out.printf(
+                            Locale.ROOT,
+                            "| %s | %.3f | %.3f | %d |%n",
+                            peer.name(),
+                            RegisterLatency.pct(ns, 50),
+                            RegisterLatency.pct(ns, 99),
+                            ns.length);
                 }
             }
 
