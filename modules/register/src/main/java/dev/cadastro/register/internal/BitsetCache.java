@@ -21,10 +21,22 @@ final class BitsetCache {
 
     private final long budgetBytes;
     private final AtomicLong used = new AtomicLong();
-    private final ConcurrentHashMap<String, FixedBitSet> sets = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Cached> sets = new ConcurrentHashMap<>();
+
+    /** A cached term: its bitset and document frequency. */
+    record Cached(FixedBitSet bits, int docFreq) {}
 
     BitsetCache(long budgetBytes) {
         this.budgetBytes = budgetBytes;
+    }
+
+    /** The term's bitset when it is cached already, without seeking the term; else null. */
+    Cached cached(int leafOrd, String field, String term) {
+        return sets.get(key(leafOrd, field, term));
+    }
+
+    private static String key(int leafOrd, String field, String term) {
+        return leafOrd + "\u0000" + field + "\u0000" + term;
     }
 
     /**
@@ -33,20 +45,21 @@ final class BitsetCache {
      */
     FixedBitSet get(int leafOrd, LeafReader leaf, String field, String term, TermsEnum positioned) throws IOException {
         int maxDoc = leaf.maxDoc();
-        if ((long) positioned.docFreq() * DENSITY < maxDoc) {
+        int docFreq = positioned.docFreq();
+        if ((long) docFreq * DENSITY < maxDoc) {
             return null;
         }
-        String key = leafOrd + "\u0000" + field + "\u0000" + term;
-        FixedBitSet cached = sets.get(key);
+        String key = key(leafOrd, field, term);
+        Cached cached = sets.get(key);
         if (cached != null) {
-            return cached;
+            return cached.bits();
         }
         long bytes = (long) FixedBitSet.bits2words(maxDoc) * Long.BYTES;
         if (used.get() + bytes > budgetBytes) {
             return null;
         }
         try {
-            return sets.computeIfAbsent(key, k -> {
+            Cached made = sets.computeIfAbsent(key, k -> {
                 if (used.addAndGet(bytes) > budgetBytes) {
                     used.addAndGet(-bytes);
                     return null;
@@ -55,12 +68,13 @@ final class BitsetCache {
                     FixedBitSet bits = new FixedBitSet(maxDoc);
                     PostingsEnum pe = positioned.postings(null, PostingsEnum.NONE);
                     bits.or(pe);
-                    return bits;
+                    return new Cached(bits, docFreq);
                 } catch (IOException e) {
                     used.addAndGet(-bytes);
                     throw new UncheckedIOException(e);
                 }
             });
+            return made == null ? null : made.bits();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }

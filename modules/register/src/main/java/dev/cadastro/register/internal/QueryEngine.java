@@ -280,13 +280,23 @@ public final class QueryEngine {
             return false;
         }
         Clause c = new Clause(disjoint);
-        Terms terms = ctx.reader().terms(field);
-        if (terms != null) {
-            TermsEnum te = terms.iterator();
-            for (String v : values) {
-                if (te.seekExact(new BytesRef(v))) {
-                    addTerm(c, ctx, field, v, te);
+        TermsEnum te = null;
+        for (String v : values) {
+            // A cached term needs no seek: the most frequent filters (a status, a flag) cost a map lookup.
+            BitsetCache.Cached hit = gen.cache.cached(ctx.ord, field, v);
+            if (hit != null) {
+                c.addBitset(hit.bits(), hit.docFreq());
+                continue;
+            }
+            if (te == null) {
+                Terms terms = ctx.reader().terms(field);
+                if (terms == null) {
+                    break;
                 }
+                te = terms.iterator();
+            }
+            if (te.seekExact(new BytesRef(v))) {
+                addTerm(c, ctx, field, v, te);
             }
         }
         out.add(c);
