@@ -64,11 +64,6 @@ final class Clause {
         return bitsets.size() == 1 && postings.isEmpty() && edges.isEmpty() ? bitsets.get(0) : null;
     }
 
-    /** The postings of a clause made of postings only (no cached bitset, no edge term); else null. */
-    List<PostingsEnum> onlyPostings() {
-        return bitsets.isEmpty() && edges.isEmpty() && !postings.isEmpty() ? postings : null;
-    }
-
     /** Documents (counting repeats across terms) with any of the terms, in the whole segment. */
     long docFreq() {
         return bitsetDocs + postingsDocs + edgeDocs;

@@ -194,16 +194,6 @@ public final class QueryEngine {
         }
     }
 
-    /**
-     * A leading clause with fewer than one document in this many of its segment is evaluated document by
-     * document ({@link LeafPlan#documentWise}): below that, probing a cached bitset per posting is
-     * cheaper than clearing, ANDing and counting every word of the window.
-     */
-    static final int SPARSE_LEADER = 256;
-
-    /** Documents of a sparse leader read before they are probed. */
-    static final int BLOCK = 256;
-
     static final class LeafPlan {
         final int ord;
         final LeafReader leaf;
@@ -225,31 +215,7 @@ public final class QueryEngine {
             this.live = leaf.getLiveDocs();
         }
 
-        /**
-         * True when this segment is evaluated document by document: the leading clause is postings only,
-         * with fewer than one document in {@code sparseLeader} of the segment, and every other clause is a
-         * lone cached bitset.
-         */
-        boolean documentWise(double sparseLeader) {
-            if (clauses.isEmpty()
-                    || clauses.get(0).onlyPostings() == null
-                    || clauses.get(0).docFreq() >= leaf.maxDoc() / sparseLeader) {
-                return false;
-            }
-            for (int c = 1; c < clauses.size(); c++) {
-                if (clauses.get(c).soleBitset() == null) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
         long cost() {
-            if (documentWise(SPARSE_LEADER)) {
-                // Each of the leader's documents in the candidate ranges: decoded, then one probe per clause.
-                double share = leaf.maxDoc() == 0 ? 0 : (double) candidates / leaf.maxDoc();
-                return (long) (clauses.get(0).docFreq() * share * clauses.size()) + 1;
-            }
             long c = live == null ? 0 : candidates >>> 6;
             for (Clause cl : clauses) {
                 c += cl.cost(candidates, leaf.maxDoc());
@@ -472,84 +438,28 @@ public final class QueryEngine {
     static final class WindowEvaluator {
         private LeafPlan plan;
         private final int bits;
-        /** The matches of a word-wise evaluation; allocated on first need, as is {@link #tmp}. */
-        private FixedBitSet acc;
-        /** Window of a clause that is not a lone cached bitset. */
+        private final FixedBitSet acc;
+        /** Window of a clause that is not a lone cached bitset; allocated on first need. */
         private FixedBitSet tmp;
-        /**
-         * When the segment's plan is a sparse leading clause of postings ANDed with lone cached bitsets:
-         * the leader's postings, walked document by document; null for the word-wise evaluation.
-         */
-        private List<PostingsEnum> leader;
-        /** The other clauses' bitsets, probed per document of the leader. */
-        private long[][] probes;
-        /** Whether the leader's terms never share a document (a single-valued field). */
-        private boolean leaderDisjoint;
-        /** The leader's documents of the current block, read before they are probed. */
-        private int[] block;
-        /** The matches of the last document-wise window; in order once {@link #matchesSorted}. */
-        private int[] matches;
-        private int matchCount;
-        private boolean matchesSorted;
-
-        /** The leader is walked document by document below one document in this many of its segment. */
-        private final double sparseLeader;
 
         /** @param windowDocs the widest window evaluated, from its first document rounded down to 64 */
         WindowEvaluator(LeafPlan plan, int windowDocs) {
-            this(plan, windowDocs, SPARSE_LEADER);
-        }
-
-        /**
-         * @param sparseLeader {@link #SPARSE_LEADER}; tests give 0 to walk every eligible leader document
-         *     by document, {@link Double#POSITIVE_INFINITY} never to
-         */
-        WindowEvaluator(LeafPlan plan, int windowDocs, double sparseLeader) {
+            this.plan = plan;
             this.bits = windowDocs + 128;
-            this.sparseLeader = sparseLeader;
-            use(plan);
+            this.acc = new FixedBitSet(bits);
         }
 
         /**
-         * The same evaluator, its window bitsets reused, on the next segment of an exact scan (which
+         * The same evaluator, its two window bitsets reused, on the next segment of an exact scan (which
          * visits segments in order and never returns to one).
          */
         WindowEvaluator next(LeafPlan leaf) {
-            use(leaf);
+            this.plan = leaf;
             return this;
         }
 
-        private void use(LeafPlan leaf) {
-            this.plan = leaf;
-            this.leader = null;
-            if (!leaf.documentWise(sparseLeader)) {
-                return;
-            }
-            List<Clause> clauses = leaf.clauses;
-            long[][] others = new long[clauses.size() - 1][];
-            for (int c = 1; c < clauses.size(); c++) {
-                others[c - 1] = clauses.get(c).soleBitset().getBits();
-            }
-            if (block == null) {
-                block = new int[BLOCK];
-                matches = new int[BLOCK];
-            }
-            leader = clauses.get(0).onlyPostings();
-            leaderDisjoint = clauses.get(0).exactDocFreq();
-            probes = others;
-        }
-
-        /**
-         * Matches in [from, to); leaves them for {@link #collect}: word-wise in {@link #acc} with bit 0 =
-         * document {@code from & ~63}, document-wise in {@link #matches}.
-         */
+        /** Matches in [from, to); leaves them in {@link #acc} with bit 0 = document {@code from & ~63}. */
         int evaluate(int from, int to) throws IOException {
-            if (leader != null) {
-                return evaluateSparse(from, to);
-            }
-            if (acc == null) {
-                acc = new FixedBitSet(bits);
-            }
             int offset = from & ~63;
             int nWords = ((to - 1) >>> 6) - (offset >>> 6) + 1;
             long[] a = acc.getBits();
@@ -609,71 +519,8 @@ public final class QueryEngine {
             return count;
         }
 
-        /**
-         * {@link #evaluate} for a sparse leader: its documents in [from, to) are read a block at a time,
-         * then probed in the other clauses' bitsets and the live documents without a branch per probe
-         * (the loads of a block overlap instead of waiting on each other); matches are kept for {@link
-         * #collect}. A document under two terms of a multi-valued leader counts once.
-         */
-        private int evaluateSparse(int from, int to) throws IOException {
-            long[][] others = probes;
-            Bits live = plan.live;
-            int n = 0;
-            for (PostingsEnum pe : leader) {
-                int doc = pe.docID() < from ? pe.advance(from) : pe.docID();
-                while (doc < to) {
-                    int k = 0;
-                    for (; doc < to && k < BLOCK; doc = pe.nextDoc()) {
-                        block[k++] = doc;
-                    }
-                    if (matches.length < n + k) {
-                        matches = java.util.Arrays.copyOf(matches, Math.max(2 * matches.length, n + k));
-                    }
-                    for (int i = 0; i < k; i++) {
-                        int d = block[i];
-                        long m = 1;
-                        for (long[] o : others) {
-                            m &= o[d >>> 6] >>> d;
-                        }
-                        if (live != null && !live.get(d)) {
-                            m = 0;
-                        }
-                        matches[n] = d;
-                        n += (int) m;
-                    }
-                }
-            }
-            matchCount = n;
-            matchesSorted = leader.size() == 1;
-            if (!leaderDisjoint && !matchesSorted) {
-                sortMatches();
-                int unique = 0;
-                for (int i = 0; i < n; i++) {
-                    if (unique == 0 || matches[unique - 1] != matches[i]) {
-                        matches[unique++] = matches[i];
-                    }
-                }
-                matchCount = unique;
-            }
-            return matchCount;
-        }
-
-        private void sortMatches() {
-            java.util.Arrays.sort(matches, 0, matchCount);
-            matchesSorted = true;
-        }
-
         /** Appends the documents of the last window from its {@code skip}-th match on, up to {@code max}. */
         void collect(int from, int to, int skip, int max, List<int[]> out) {
-            if (leader != null) {
-                if (!matchesSorted) {
-                    sortMatches();
-                }
-                for (int i = skip; i < matchCount && max-- > 0; i++) {
-                    out.add(new int[] {plan.ord, matches[i]});
-                }
-                return;
-            }
             int offset = from & ~63;
             int seen = 0;
             for (int d = acc.nextSetBit(from - offset, to - offset);
