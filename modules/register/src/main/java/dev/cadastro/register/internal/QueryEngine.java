@@ -291,6 +291,7 @@ public final class QueryEngine {
             if (te == null) {
                 Terms terms = ctx.reader().terms(field);
                 if (terms == null) {
+                    // No term of the field in this segment, so none of it cached for this segment either.
                     break;
                 }
                 te = terms.iterator();
@@ -442,7 +443,10 @@ public final class QueryEngine {
         /** Window of a clause that is not a lone cached bitset; allocated on first need. */
         private FixedBitSet tmp;
 
-        /** @param windowDocs the widest window evaluated, from its first document rounded down to 64 */
+        /**
+         * @param windowDocs the widest window evaluated; the bitsets hold 128 bits more, as a window
+         *     starts at its first document rounded down to a multiple of 64
+         */
         WindowEvaluator(LeafPlan plan, int windowDocs) {
             this.plan = plan;
             this.bits = windowDocs + 128;
@@ -450,7 +454,7 @@ public final class QueryEngine {
         }
 
         /**
-         * The same evaluator, its two window bitsets reused, on the next segment of an exact scan (which
+         * The same evaluator, its window bitsets reused, on the next segment of an exact scan (which
          * visits segments in order and never returns to one).
          */
         WindowEvaluator next(LeafPlan leaf) {
@@ -559,7 +563,7 @@ public final class QueryEngine {
             ev = ev == null ? new WindowEvaluator(lp, widestWindow(plan)) : ev.next(lp);
             for (int[] r : lp.ranges) {
                 for (int from = r[0]; from < r[1]; ) {
-                    int to = (int) Math.min((long) r[1], ((long) from & ~63L) + EXACT_WINDOW);
+                    int to = exactWindowEnd(from, r[1]);
                     int n = ev.evaluate(from, to);
                     if (hits != null && n > 0 && hits.size() < limit && total + n > offset) {
                         int skip = (int) Math.max(0, offset - total);
@@ -581,13 +585,23 @@ public final class QueryEngine {
      * candidate range is shorter (a town's few thousand documents need no 8 KB window bitsets).
      */
     static int widestWindow(Plan plan) {
+        return widestWindow(plan.leaves.stream().map(l -> l.ranges).toArray(int[][][]::new));
+    }
+
+    /** @param ranges per segment, its candidate ranges {@code {from, to}} */
+    static int widestWindow(int[][][] ranges) {
         long widest = 0;
-        for (LeafPlan lp : plan.leaves) {
-            for (int[] r : lp.ranges) {
+        for (int[][] leaf : ranges) {
+            for (int[] r : leaf) {
                 widest = Math.max(widest, r[1] - (r[0] & ~63L));
             }
         }
         return (int) Math.min(EXACT_WINDOW, widest);
+    }
+
+    /** One past the last document of the exact pass's window that starts at {@code from}. */
+    static int exactWindowEnd(int from, int rangeEnd) {
+        return (int) Math.min((long) rangeEnd, ((long) from & ~63L) + EXACT_WINDOW);
     }
 
     /**

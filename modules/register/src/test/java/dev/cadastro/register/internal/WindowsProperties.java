@@ -1,6 +1,7 @@
 package dev.cadastro.register.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,42 @@ class WindowsProperties {
             assertEquals(e[1], windows.start(k, window), () -> "start of window " + window);
             assertEquals(e[2], windows.end(k, window), () -> "end of window " + window);
         }
+    }
+
+    /**
+     * Every window of an exact pass, over every segment's ranges (starting anywhere in a word, wider or
+     * narrower than the 65,536-document cap, narrow segments before wide ones), fits the window
+     * bitsets sized by {@link QueryEngine#widestWindow}: from its first document rounded down to 64 to
+     * its end, at most that many bits.
+     */
+    @Property(tries = 300)
+    void everyExactWindowFitsTheWindowBitsets(@ForAll("wideSegments") int[][][] ranges) {
+        int widest = QueryEngine.widestWindow(ranges);
+        assertTrue(widest <= QueryEngine.EXACT_WINDOW, () -> widest + " is above the cap");
+        for (int[][] segment : ranges) {
+            for (int[] r : segment) {
+                for (int from = r[0]; from < r[1]; ) {
+                    int to = QueryEngine.exactWindowEnd(from, r[1]);
+                    long span = (long) to - (from & ~63);
+                    int start = from;
+                    assertTrue(span <= widest, () -> "window from " + start + " spans " + span + " > " + widest);
+                    from = to;
+                }
+            }
+        }
+    }
+
+    /** Like {@link #segments}, with ranges up to 300,000 documents wide. */
+    @Provide
+    Arbitrary<int[][][]> wideSegments() {
+        Arbitrary<int[][]> segment = Arbitraries.integers()
+                .between(0, 4)
+                .flatMap(n -> Arbitraries.integers()
+                        .between(0, 300_000)
+                        .list()
+                        .ofSize(2 * n)
+                        .flatMap(points -> Arbitraries.of(false, true).map(top -> ranges(points, top))));
+        return segment.array(int[][][].class).ofMinSize(1).ofMaxSize(4);
     }
 
     /** One to five segments of up to six ranges each, ascending, some empty, some at the top of int. */
