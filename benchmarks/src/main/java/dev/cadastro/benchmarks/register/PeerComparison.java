@@ -43,8 +43,9 @@ import org.apache.lucene.store.FSDirectory;
  * its order is global, {@code (uf, municipio, cnpj)}, and each page's CNPJs are compared with the
  * peers' {@code ORDER BY uf, municipio, cnpj}. Disagreements are printed and make the exit status 1.
  *
- * <p>Each peer's floor is measured too: a prepared {@code SELECT 1} through the same connection. A count
- * that a peer answers close to its floor bounds the ratio any engine can reach against it.
+ * <p>Each peer's floor is measured too: a prepared {@code SELECT 1} through the same connection, what the
+ * peer pays per statement (a JDBC round trip an in-process call does not pay) before it reads a row. A
+ * count a peer answers a few times above its floor is one it answers from an index made for it.
  *
  * <p>A peer's measurement of one query stops after {@code ITERATIONS} samples or when it has spent the
  * time budget ({@code --budget-s}, 10 s by default) with at least 5 samples; the tables say how many
@@ -287,8 +288,8 @@ public final class PeerComparison {
                 }
             }
 
-            // The floor of a peer: a statement that reads no table, through the same JDBC path. A count
-            // the peer answers near its floor cannot be beaten by more than floor / ours.
+            // The floor of a peer: a statement that reads no table, through the same JDBC path; what
+            // each of its counts pays before it reads a row.
             System.out.println();
             System.out.println("| peer floor (`SELECT 1`, prepared) | p50 ms | p99 ms | samples |");
             System.out.println("|---|---:|---:|---:|");
