@@ -51,10 +51,14 @@ import org.apache.lucene.store.FSDirectory;
  * time budget ({@code --budget-s}, 10 s by default) with at least 5 samples; the tables say how many
  * samples each figure rests on.
  *
+ * <p>Ours is warmed up for {@code --warmup-s} seconds of the whole mix (20 by default, and at least
+ * {@code ITERATIONS / 5} rounds) before anything is measured, so that its figures are those of the
+ * compiled query path a running server has.
+ *
  * <pre>
  * java -Xmx3g --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
  *     dev.cadastro.benchmarks.register.PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS] \
- *     [--peers duckdb,postgres] [--budget-s S] [--debt DIR] [--delete-rows]
+ *     [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows]
  * </pre>
  *
  * <p>{@code --delete-rows} deletes the rows file once the peers are loaded (PostgreSQL's load deletes it
@@ -83,12 +87,14 @@ public final class PeerComparison {
         List<String> positional = new ArrayList<>();
         List<String> peerNames = List.of("duckdb", "postgres");
         long budgetNs = 10_000_000_000L;
+        long warmupNs = 20_000_000_000L;
         Path debt = null;
         boolean deleteRows = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--peers" -> peerNames = List.of(args[++i].split(","));
                 case "--budget-s" -> budgetNs = Long.parseLong(args[++i]) * 1_000_000_000L;
+                case "--warmup-s" -> warmupNs = Long.parseLong(args[++i]) * 1_000_000_000L;
                 case "--debt" -> debt = Path.of(args[++i]);
                 case "--delete-rows" -> deleteRows = true;
                 default -> positional.add(args[i]);
@@ -96,7 +102,7 @@ public final class PeerComparison {
         }
         if (positional.size() < 3) {
             System.err.println("usage: PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS]"
-                    + " [--peers duckdb,postgres] [--budget-s S] [--debt DIR] [--delete-rows]");
+                    + " [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows]");
             System.exit(2);
         }
         Path dump = Path.of(positional.get(0));
@@ -177,13 +183,19 @@ public final class PeerComparison {
                 prepared.put(peer.name(), byQuery);
             }
 
-            // Warm-up: ours as RegisterLatency does; each peer runs every statement twice.
-            for (int w = 0; w < Math.max(20, iterations / 5); w++) {
+            // Warm-up: ours until the JIT has compiled the query path (at least --warmup-s seconds of
+            // the mix, as JMH warms up by time; a few dozen rounds leave much of it interpreted or in
+            // C1 code); each peer runs every statement twice (native code, caches only).
+            long warmupEnd = System.nanoTime() + warmupNs;
+            int rounds = 0;
+            while (rounds < Math.max(20, iterations / 5) || System.nanoTime() < warmupEnd) {
                 for (RegisterQuery q : mix.values()) {
                     register.count(RegisterLatency.countOnly(q));
                     register.search(q);
                 }
+                rounds++;
             }
+            System.out.printf(Locale.ROOT, "ours warmed up: %,d rounds of the mix%n", rounds);
             for (SqlPeer peer : peers) {
                 for (int w = 0; w < 2; w++) {
                     for (SqlPeer.Prepared p : prepared.get(peer.name()).values()) {
