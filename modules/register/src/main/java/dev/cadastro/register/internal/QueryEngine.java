@@ -444,8 +444,9 @@ public final class QueryEngine {
         private FixedBitSet tmp;
 
         /**
-         * @param windowDocs the widest window evaluated; the bitsets hold 128 bits more, as a window
-         *     starts at its first document rounded down to a multiple of 64
+         * @param windowDocs the widest window evaluated, from its first document rounded down to a
+         *     multiple of 64 (a sampled window may start anywhere in a word); the bitsets hold 128 bits
+         *     of slack beyond it
          */
         WindowEvaluator(LeafPlan plan, int windowDocs) {
             this.plan = plan;
@@ -585,18 +586,29 @@ public final class QueryEngine {
      * candidate range is shorter (a town's few thousand documents need no 8 KB window bitsets).
      */
     static int widestWindow(Plan plan) {
-        return widestWindow(plan.leaves.stream().map(l -> l.ranges).toArray(int[][][]::new));
+        long widest = 0;
+        for (LeafPlan lp : plan.leaves) {
+            widest = Math.max(widest, widestSpan(lp.ranges));
+        }
+        return (int) Math.min(EXACT_WINDOW, widest);
     }
 
-    /** @param ranges per segment, its candidate ranges {@code {from, to}} */
+    /** {@link #widestWindow(Plan)} of a plan whose segments have these candidate ranges {@code {from, to}}. */
     static int widestWindow(int[][][] ranges) {
         long widest = 0;
         for (int[][] leaf : ranges) {
-            for (int[] r : leaf) {
-                widest = Math.max(widest, r[1] - (r[0] & ~63L));
-            }
+            widest = Math.max(widest, widestSpan(leaf));
         }
         return (int) Math.min(EXACT_WINDOW, widest);
+    }
+
+    /** The widest of the ranges, each from its first document rounded down to a multiple of 64. */
+    private static long widestSpan(int[][] ranges) {
+        long widest = 0;
+        for (int[] r : ranges) {
+            widest = Math.max(widest, r[1] - (r[0] & ~63L));
+        }
+        return widest;
     }
 
     /** One past the last document of the exact pass's window that starts at {@code from}. */

@@ -45,13 +45,14 @@ class WindowsProperties {
     /**
      * Every window of an exact pass, over every segment's ranges (starting anywhere in a word, wider or
      * narrower than the 65,536-document cap, narrow segments before wide ones), fits the window
-     * bitsets sized by {@link QueryEngine#widestWindow}: from its first document rounded down to 64 to
-     * its end, at most that many bits.
+     * bitsets sized by {@link QueryEngine#widestWindow} (from its first document rounded down to 64 to
+     * its end, at most that many bits), and that size is no larger than the widest window needs.
      */
     @Property(tries = 300)
     void everyExactWindowFitsTheWindowBitsets(@ForAll("wideSegments") int[][][] ranges) {
         int widest = QueryEngine.widestWindow(ranges);
         assertTrue(widest <= QueryEngine.EXACT_WINDOW, () -> widest + " is above the cap");
+        long widestSeen = 0;
         for (int[][] segment : ranges) {
             for (int[] r : segment) {
                 for (int from = r[0]; from < r[1]; ) {
@@ -59,10 +60,14 @@ class WindowsProperties {
                     long span = (long) to - (from & ~63);
                     int start = from;
                     assertTrue(span <= widest, () -> "window from " + start + " spans " + span + " > " + widest);
+                    widestSeen = Math.max(widestSeen, span);
                     from = to;
                 }
             }
         }
+        // No wider than needed: an empty range starting mid-word may count up to 63 documents.
+        long needed = Math.max(widestSeen, 63);
+        assertTrue(widest <= needed, () -> widest + " for windows of at most " + needed + " documents");
     }
 
     /** Like {@link #segments}, with ranges up to 300,000 documents wide. */
