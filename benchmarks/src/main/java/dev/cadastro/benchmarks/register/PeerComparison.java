@@ -51,9 +51,9 @@ import org.apache.lucene.store.FSDirectory;
  * time budget ({@code --budget-s}, 10 s by default) with at least 5 samples; the tables say how many
  * samples each figure rests on.
  *
- * <p>Ours is warmed up for {@code --warmup-s} seconds of the whole mix (20 by default, and at least
- * {@code ITERATIONS / 5} rounds) before anything is measured, so that its figures are those of the
- * compiled query path a running server has.
+ * <p>Ours is warmed up for {@code --warmup-s} seconds of the whole mix, counts and pages (20 by default,
+ * and at least {@code max(20, ITERATIONS / 5)} rounds) before its counts and pages are measured, so
+ * that the JIT has had the time a running server gives it; lookups are not part of the warm-up.
  *
  * <pre>
  * java -Xmx3g --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
@@ -183,9 +183,9 @@ public final class PeerComparison {
                 prepared.put(peer.name(), byQuery);
             }
 
-            // Warm-up: ours until the JIT has compiled the query path (at least --warmup-s seconds of
-            // the mix, as JMH warms up by time; a few dozen rounds leave much of it interpreted or in
-            // C1 code); each peer runs every statement twice (native code, caches only).
+            // Warm-up: ours for at least --warmup-s seconds of the mix, so the JIT can compile the query
+            // path (JMH warms up by time for the same reason); each peer runs every statement twice
+            // (native code: its caches only).
             long warmupEnd = System.nanoTime() + warmupNs;
             int rounds = 0;
             while (rounds < Math.max(20, iterations / 5) || System.nanoTime() < warmupEnd) {
