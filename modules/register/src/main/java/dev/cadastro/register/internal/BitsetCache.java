@@ -21,7 +21,10 @@ final class BitsetCache {
 
     private final long budgetBytes;
     private final AtomicLong used = new AtomicLong();
-    private final ConcurrentHashMap<String, Cached> sets = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, Cached> sets = new ConcurrentHashMap<>();
+
+    /** A term of one segment; the query's strings are reused as they are (no key string built). */
+    private record Key(int leafOrd, String field, String term) {}
 
     /** A cached term: its bitset and document frequency. */
     record Cached(FixedBitSet bits, int docFreq) {}
@@ -32,11 +35,7 @@ final class BitsetCache {
 
     /** The term's bitset when it is cached already, without seeking the term; else null. */
     Cached cached(int leafOrd, String field, String term) {
-        return sets.get(key(leafOrd, field, term));
-    }
-
-    private static String key(int leafOrd, String field, String term) {
-        return leafOrd + "\u0000" + field + "\u0000" + term;
+        return sets.get(new Key(leafOrd, field, term));
     }
 
     /**
@@ -49,7 +48,7 @@ final class BitsetCache {
         if ((long) docFreq * DENSITY < maxDoc) {
             return null;
         }
-        String key = key(leafOrd, field, term);
+        Key key = new Key(leafOrd, field, term);
         Cached cached = sets.get(key);
         if (cached != null) {
             return cached.bits();
