@@ -70,30 +70,28 @@ class WindowsProperties {
         assertTrue(widest <= needed, () -> widest + " for windows of at most " + needed + " documents");
     }
 
-    /** Like {@link #segments}, with ranges up to 300,000 documents wide. */
+    /** Like {@link #segments}, one to four segments with ranges up to 300,000 documents wide. */
     @Provide
     Arbitrary<int[][][]> wideSegments() {
-        Arbitrary<int[][]> segment = Arbitraries.integers()
-                .between(0, 4)
-                .flatMap(n -> Arbitraries.integers()
-                        .between(0, 300_000)
-                        .list()
-                        .ofSize(2 * n)
-                        .flatMap(points -> Arbitraries.of(false, true).map(top -> ranges(points, top))));
-        return segment.array(int[][][].class).ofMinSize(1).ofMaxSize(4);
+        return segments(4, 300_000, 4);
     }
 
     /** One to five segments of up to six ranges each, ascending, some empty, some at the top of int. */
     @Provide
     Arbitrary<int[][][]> segments() {
+        return segments(6, 20_000, 5);
+    }
+
+    /** Up to {@code maxSegments} segments of up to {@code maxRanges} ranges with bounds up to {@code maxPoint}. */
+    private static Arbitrary<int[][][]> segments(int maxRanges, int maxPoint, int maxSegments) {
         Arbitrary<int[][]> segment = Arbitraries.integers()
-                .between(0, 6)
+                .between(0, maxRanges)
                 .flatMap(n -> Arbitraries.integers()
-                        .between(0, 20_000)
+                        .between(0, maxPoint)
                         .list()
                         .ofSize(2 * n)
                         .flatMap(points -> Arbitraries.of(false, true).map(top -> ranges(points, top))));
-        return segment.array(int[][][].class).ofMinSize(1).ofMaxSize(5);
+        return segment.array(int[][][].class).ofMinSize(1).ofMaxSize(maxSegments);
     }
 
     private static int[][] ranges(List<Integer> points, boolean top) {
