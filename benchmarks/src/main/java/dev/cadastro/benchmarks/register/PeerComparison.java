@@ -90,6 +90,7 @@ public final class PeerComparison {
         long warmupNs = 20_000_000_000L;
         Path debt = null;
         boolean deleteRows = false;
+        boolean rollup = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--peers" -> peerNames = List.of(args[++i].split(","));
@@ -97,12 +98,14 @@ public final class PeerComparison {
                 case "--warmup-s" -> warmupNs = Long.parseLong(args[++i]) * 1_000_000_000L;
                 case "--debt" -> debt = Path.of(args[++i]);
                 case "--delete-rows" -> deleteRows = true;
+                case "--no-rollup" -> rollup = false;
                 default -> positional.add(args[i]);
             }
         }
         if (positional.size() < 3) {
-            System.err.println("usage: PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS]"
-                    + " [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows]");
+            System.err.println(
+                    "usage: PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS]"
+                            + " [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows] [--no-rollup]");
             System.exit(2);
         }
         Path dump = Path.of(positional.get(0));
@@ -122,7 +125,11 @@ public final class PeerComparison {
         List<SqlPeer> peers = new ArrayList<>();
         int segmentsSeen = 0;
         try (LuceneRegister register = LuceneRegister.open(
-                index, SearchOptions.builder().refreshInterval(Duration.ZERO).build())) {
+                index,
+                SearchOptions.builder()
+                        .refreshInterval(Duration.ZERO)
+                        .rollupCounts(rollup)
+                        .build())) {
             long documents = register.published().documents();
             int segments;
             try (FSDirectory dir = FSDirectory.open(register.published().path());
@@ -132,12 +139,15 @@ public final class PeerComparison {
             segmentsSeen = segments;
             System.out.printf(
                     Locale.ROOT,
-                    "# Register search vs DuckDB and PostgreSQL%n%n%s; index %s: %,d establishments, %d segment(s);"
+                    "# Register search vs DuckDB and PostgreSQL%n%n%s; index %s: %,d establishments, %d segment(s), precomputed counts %s;"
                             + " %d processors, max heap %,d MB%n",
                     Instant.now(),
                     register.published().path(),
                     documents,
                     segments,
+                    rollup
+                            ? String.format(Locale.ROOT, "on (%,d KB of heap)", register.precomputedCountBytes() >> 10)
+                            : "off (--no-rollup)",
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.getRuntime().maxMemory() >> 20);
 

@@ -12,6 +12,7 @@ import dev.cadastro.register.internal.Durable;
 import dev.cadastro.register.internal.GenerationReader;
 import dev.cadastro.register.internal.Generations;
 import dev.cadastro.register.internal.QueryEngine;
+import dev.cadastro.register.internal.Rollup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -129,6 +130,15 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         return current.get().cacheBytes();
     }
 
+    /**
+     * Heap held by the current generation's precomputed counts, in bytes: 0 when it has none or {@link
+     * SearchOptions#rollupCounts()} is off (then they are not read).
+     */
+    public long precomputedCountBytes() {
+        Rollup r = current.get().rollup();
+        return r == null ? 0 : r.bytes();
+    }
+
     @Override
     public SearchResult search(RegisterQuery query) {
         Objects.requireNonNull(query, "query");
@@ -201,7 +211,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
 
     private GenerationReader openGeneration(Path dir) throws IOException {
         long cacheBytes = (long) options.bitsetCacheMb() << 20;
-        return GenerationReader.open(dir, cacheBytes, () -> deleteIfObsolete(dir));
+        return GenerationReader.open(dir, cacheBytes, options.rollupCounts(), () -> deleteIfObsolete(dir));
     }
 
     /** After its last reader closed: a generation CURRENT does not name is deleted. */

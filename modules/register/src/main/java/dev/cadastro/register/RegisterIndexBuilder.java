@@ -7,6 +7,7 @@ import dev.cadastro.register.internal.GenerationReader;
 import dev.cadastro.register.internal.Generations;
 import dev.cadastro.register.internal.LookupsFile;
 import dev.cadastro.register.internal.RecordCodec;
+import dev.cadastro.register.internal.Rollup;
 import dev.cadastro.register.internal.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -212,6 +213,8 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             long t3 = System.nanoTime();
             verify(docs, sum);
             long t4 = System.nanoTime();
+            Rollup rollup = writeRollup();
+            long t5 = System.nanoTime();
             LOG.log(
                     Level.INFO,
                     "generation {0}: commit {1} ms, force merge {2} ms, duplicates ({3} dropped) {4} ms, verification {5} ms",
@@ -221,6 +224,13 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                     dropped[0],
                     (t3 - t2) / 1_000_000,
                     (t4 - t3) / 1_000_000);
+            LOG.log(
+                    Level.INFO,
+                    "generation {0}: rollup of {1} combinations ({2} KB) in {3} ms",
+                    generation,
+                    rollup.tuples(),
+                    rollup.bytes() / 1024,
+                    (t5 - t4) / 1_000_000);
             Generations.writeMeta(staging, generation, docs, sum, sourceLabel, clock.instant());
             Durable.syncDirectory(staging);
             Path published = Generations.generationDir(root, generation);
@@ -340,6 +350,14 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         LeafReaderContext leaf = reader.leaves().get(0);
         Terms t = leaf.reader().terms(Schema.CNPJ);
         return t != null && t.size() != leaf.reader().maxDoc();
+    }
+
+    /** Precomputes the generation's counts over its low-cardinality filters, beside the index. */
+    private Rollup writeRollup() throws IOException {
+        try (FSDirectory dir = FSDirectory.open(staging);
+                DirectoryReader reader = DirectoryReader.open(dir)) {
+            return Rollup.write(reader, dir);
+        }
     }
 
     private void verify(long expectedDocs, long expectedChecksum) throws IOException {

@@ -21,6 +21,8 @@ import java.time.Duration;
  * @param refreshInterval how often {@code CURRENT} is checked for a newly published generation; zero:
  *     only on {@link LuceneRegister#refresh()}
  * @param seed seed of the sampling's random window choice (injected randomness, reproducible)
+ * @param rollupCounts answer counts the generation's precomputed counts cover from them (exact, a few
+ *     binary searches); false: every count goes through the engine (benchmarks and tests of the engine)
  */
 public record SearchOptions(
         long exactCostThreshold,
@@ -30,7 +32,8 @@ public record SearchOptions(
         int sampleEvery,
         int bitsetCacheMb,
         Duration refreshInterval,
-        long seed) {
+        long seed,
+        boolean rollupCounts) {
 
     public SearchOptions {
         if (exactCostThreshold < 0) {
@@ -74,6 +77,7 @@ public record SearchOptions(
         private int bitsetCacheMb = 512;
         private Duration refreshInterval = Duration.ofSeconds(10);
         private long seed = 0x5EEDL;
+        private boolean rollupCounts = true;
 
         private Builder() {}
 
@@ -117,6 +121,11 @@ public record SearchOptions(
             return this;
         }
 
+        public Builder rollupCounts(boolean value) {
+            this.rollupCounts = value;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the option, the value and the allowed range */
         public SearchOptions build() {
             return new SearchOptions(
@@ -127,7 +136,8 @@ public record SearchOptions(
                     sampleEvery,
                     bitsetCacheMb,
                     refreshInterval,
-                    seed);
+                    seed,
+                    rollupCounts);
         }
     }
 }

@@ -17,12 +17,24 @@ final class RandomQueries {
         this.shape = shape;
     }
 
+    /** Filter kinds of {@link #addFilter} on the precomputed counts' dimensions (place, CNAE, flags...). */
+    private static final int[] ROLLUP_KINDS = {0, 1, 4, 7, 8, 9, 10, 11, 12, 13, 14};
+
     RegisterQuery next(SplittableRandom r) {
+        return next(r, null);
+    }
+
+    /** A query of one to four filters, each of the precomputed counts' dimensions. */
+    RegisterQuery nextOnRollupDimensions(SplittableRandom r) {
+        return next(r, ROLLUP_KINDS);
+    }
+
+    private RegisterQuery next(SplittableRandom r, int[] kinds) {
         for (; ; ) {
             RegisterQuery.Builder b = RegisterQuery.builder();
             int filters = 1 + r.nextInt(4);
             for (int i = 0; i < filters; i++) {
-                addFilter(b, r);
+                addFilter(b, r, kinds == null ? r.nextInt(19) : kinds[r.nextInt(kinds.length)]);
             }
             try {
                 return b.build();
@@ -32,9 +44,9 @@ final class RandomQueries {
         }
     }
 
-    private void addFilter(RegisterQuery.Builder b, SplittableRandom r) {
+    private void addFilter(RegisterQuery.Builder b, SplittableRandom r, int kind) {
         List<String> cnaes = shape.cnaesByFrequency();
-        switch (r.nextInt(19)) {
+        switch (kind) {
             case 0 -> {
                 b.ufs(UFS[r.nextInt(UFS.length)]);
                 if (r.nextBoolean()) {
@@ -42,13 +54,13 @@ final class RandomQueries {
                 }
             }
             case 1 -> {
-                int kind = r.nextInt(3);
+                int form = r.nextInt(3);
                 String uf = r.nextBoolean() ? "SP" : "MG";
                 List<String> muns = shape.municipiosByFrequency(uf);
                 String code = muns.get(Math.min(muns.size() - 1, (int) Math.abs(r.nextGaussian() * 5)));
-                if (kind == 0) {
+                if (form == 0) {
                     b.municipios(code);
-                } else if (kind == 1) {
+                } else if (form == 1) {
                     b.municipios(SyntheticRegister.lookups().municipiosIbge().get(code));
                 } else {
                     String name = NAMES[r.nextInt(NAMES.length)];

@@ -45,6 +45,9 @@ public final class GenerationReader {
     private final Map<Integer, List<Long>> geoKeysByMunicipio = new HashMap<>();
     private final Municipalities municipalities;
     final BitsetCache cache;
+    /** Precomputed counts, or null for a generation published without them. */
+    private final Rollup rollup;
+
     private final AtomicInteger refs = new AtomicInteger(1);
     private final Runnable onClose;
 
@@ -53,10 +56,12 @@ public final class GenerationReader {
             Directory directory,
             DirectoryReader reader,
             Lookups lookups,
+            Rollup rollup,
             long cacheBytes,
             Runnable onClose)
             throws IOException {
         this.meta = meta;
+        this.rollup = rollup;
         this.directory = directory;
         this.reader = reader;
         this.lookups = lookups;
@@ -75,8 +80,18 @@ public final class GenerationReader {
         this.onClose = onClose;
     }
 
-    /** Opens a published generation directory. */
+    /** Opens a published generation directory, with its precomputed counts. */
     public static GenerationReader open(Path dir, long cacheBytes, Runnable onClose) throws IOException {
+        return open(dir, cacheBytes, true, onClose);
+    }
+
+    /**
+     * Opens a published generation directory.
+     *
+     * @param withRollup read its precomputed counts (false: every count goes through the engine)
+     */
+    public static GenerationReader open(Path dir, long cacheBytes, boolean withRollup, Runnable onClose)
+            throws IOException {
         PublishedIndex meta = Generations.readMeta(dir);
         Lookups lookups = LookupsFile.read(dir.resolve(LookupsFile.NAME));
         Directory directory = FSDirectory.open(dir);
@@ -87,7 +102,8 @@ public final class GenerationReader {
                 throw new IOException(
                         dir + " holds " + reader.numDocs() + " documents, its metadata says " + meta.documents());
             }
-            return new GenerationReader(meta, directory, reader, lookups, cacheBytes, onClose);
+            Rollup rollup = withRollup ? Rollup.read(directory, reader.numDocs()) : null;
+            return new GenerationReader(meta, directory, reader, lookups, rollup, cacheBytes, onClose);
         } catch (IOException | RuntimeException e) {
             if (reader != null) {
                 reader.close();
@@ -142,6 +158,21 @@ public final class GenerationReader {
 
     public long cacheBytes() {
         return cache.usedBytes();
+    }
+
+    /** The generation's precomputed counts, or null when it was published without them. */
+    public Rollup rollup() {
+        return rollup;
+    }
+
+    /**
+     * The query's exact count from the precomputed counts, or empty when they do not cover its filters
+     * (or the generation has none).
+     *
+     * @throws InvalidParameterException when a municipality is unknown or ambiguous
+     */
+    public Optional<Long> rolledUpCount(RegisterQuery q) {
+        return rollup == null ? Optional.empty() : rollup.count(q, this::selectGeo);
     }
 
     // ---- lookup

@@ -47,6 +47,10 @@ public final class QueryEngine {
     }
 
     public CountResult count(RegisterQuery q) throws IOException {
+        Long rolled = rolledUp(q);
+        if (rolled != null) {
+            return CountResult.exact(rolled);
+        }
         Plan plan = plan(q);
         if (plan.candidates == 0) {
             return CountResult.exact(0);
@@ -75,6 +79,9 @@ public final class QueryEngine {
         long total;
         boolean approximate = false;
         Long direct = plan.candidates == 0 ? null : plan.directCount();
+        if (direct == null && plan.candidates > 0) {
+            direct = rolledUp(q);
+        }
         if (plan.candidates == 0) {
             total = 0;
         } else if (direct != null) {
@@ -109,6 +116,11 @@ public final class QueryEngine {
             page.add(gen.record(stored, h[1]));
         }
         return new SearchResult(page, q.pagina(), q.limite(), page.size(), total, approximate);
+    }
+
+    /** The count from the generation's precomputed counts, or null when they do not answer it. */
+    private Long rolledUp(RegisterQuery q) {
+        return options.rollupCounts() ? gen.rolledUpCount(q).orElse(null) : null;
     }
 
     /** Work units of one postings advance into a sampled window (skip data, one block decoded). */

@@ -1,0 +1,744 @@
+package dev.cadastro.register.internal;
+
+import dev.cadastro.core.register.RegisterQuery;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.apache.lucene.codecs.CodecUtil;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.store.ChecksumIndexInput;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexOutput;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Precomputed counts of one generation over its single-valued, low-cardinality filters: situation, main
+ * CNAE, size, the six flags and the (state, municipality) key. A count whose filters all fall on the
+ * dimensions of one cuboid is a few binary searches instead of a pass over the documents; any other
+ * filter (dates, capital, secondary CNAEs, DDDs, neighbourhoods, legal nature) leaves the count to the
+ * {@link QueryEngine}.
+ *
+ * <p>A cuboid holds every combination of its dimensions present in the generation, each a key packing the
+ * dimensions' term ordinals (the first dimension in the highest bits), sorted, with the cumulative count
+ * of live documents: the documents of a key range are one subtraction. A query binds some dimensions to
+ * sets of ordinals; the cuboid answers with one key range per combination of the bound values up to the
+ * last bound dimension (consecutive ordinals of that last one merge into one range, so a state's
+ * municipalities are one range), enumerating the values present of an unbound dimension before it. A
+ * cuboid whose enumeration could exceed {@link #MAX_RANGES} ranges declines the query.
+ *
+ * <p>Built once when the loader publishes a generation (the generation is immutable afterwards) and
+ * stored beside it in {@value #FILE}, with Lucene's header and checksum footer. See docs/register.md.
+ */
+public final class Rollup {
+    public static final String FILE = "rollup.cdr";
+
+    private static final String CODEC = "CadastroRollup";
+    private static final int VERSION = 1;
+    /** Most key ranges (two binary searches each) one query may cost a cuboid; above, the engine counts. */
+    static final int MAX_RANGES = 1024;
+    /** Widest packed key: the keys stay positive and a bound one past the last value cannot overflow. */
+    private static final int MAX_KEY_BITS = 62;
+
+    /** Query parameters the rollup answers (the paging ones change nothing in a count). */
+    static final Set<String> COVERED = Set.of(
+            RegisterQuery.UFS,
+            RegisterQuery.MUNICIPIOS,
+            RegisterQuery.CNAES,
+            RegisterQuery.SITUACAO_CADASTRAL,
+            RegisterQuery.PORTES,
+            RegisterQuery.MEI,
+            RegisterQuery.SIMPLES,
+            RegisterQuery.COM_TELEFONE,
+            RegisterQuery.COM_TELEFONE_MOVEL,
+            RegisterQuery.COM_EMAIL,
+            RegisterQuery.DIVIDA,
+            RegisterQuery.APENAS_TOTAL,
+            RegisterQuery.LIMITE,
+            RegisterQuery.PAGINA);
+
+    /**
+     * Query parameters that leave the count to the engine. Every parameter is in exactly one of the two
+     * sets (a test checks it against {@link RegisterQuery#PARAMETERS}): a new filter cannot be ignored.
+     */
+    static final Set<String> DECLINED = Set.of(
+            RegisterQuery.BAIRROS,
+            RegisterQuery.DDDS,
+            RegisterQuery.CNAES_SECUNDARIOS,
+            RegisterQuery.NATUREZAS,
+            RegisterQuery.ABERTURA_DE,
+            RegisterQuery.ABERTURA_ATE,
+            RegisterQuery.CAPITAL_MIN,
+            RegisterQuery.CAPITAL_MAX);
+
+    /** The dimensions: index fields holding exactly one term per document (flags, situation...) or none. */
+    static final List<String> FIELDS = List.of(
+            Schema.SITUACAO,
+            Schema.CNAE,
+            Schema.GEO,
+            Schema.PORTE,
+            Schema.MEI,
+            Schema.SIMPLES,
+            Schema.TELEFONE,
+            Schema.MOVEL,
+            Schema.EMAIL,
+            Schema.DIVIDA);
+
+    /**
+     * The cuboids built, as dimension orders: activity by place (a CNAE's or a few CNAEs' establishments
+     * in a state or a town, by situation) and contact flags by place (active establishments in a town
+     * with an e-mail, a mobile phone, under Simples...).
+     */
+    static final List<List<String>> CUBOIDS = List.of(
+            List.of(Schema.SITUACAO, Schema.CNAE, Schema.GEO),
+            List.of(
+                    Schema.SITUACAO,
+                    Schema.GEO,
+                    Schema.EMAIL,
+                    Schema.TELEFONE,
+                    Schema.MOVEL,
+                    Schema.MEI,
+                    Schema.SIMPLES,
+                    Schema.DIVIDA,
+                    Schema.PORTE));
+
+    private final long documents;
+    /** Per dimension (index in {@link #FIELDS}): its terms in order; a term's ordinal is its index + 1. */
+    private final String[][] terms;
+
+    private final Map<String, Integer>[] ordinals;
+    /** The (state, municipality) keys in order, ordinal = index + 1. */
+    private final long[] geoKeys;
+
+    private final Cuboid[] cuboids;
+
+    @SuppressWarnings("unchecked")
+    private Rollup(long documents, String[][] terms, Cuboid[] cuboids) {
+        this.documents = documents;
+        this.terms = terms;
+        this.cuboids = cuboids;
+        this.ordinals = new Map[terms.length];
+        for (int f = 0; f < terms.length; f++) {
+            ordinals[f] = new HashMap<>();
+            for (int i = 0; i < terms[f].length; i++) {
+                ordinals[f].put(terms[f][i], i + 1);
+            }
+        }
+        String[] geo = terms[FIELDS.indexOf(Schema.GEO)];
+        this.geoKeys = new long[geo.length];
+        for (int i = 0; i < geo.length; i++) {
+            geoKeys[i] = Long.parseLong(geo[i]);
+        }
+    }
+
+    /** Live documents the rollup counted. */
+    public long documents() {
+        return documents;
+    }
+
+    /** Combinations held over every cuboid (each costs a long key and an int count of heap). */
+    public long tuples() {
+        long n = 0;
+        for (Cuboid c : cuboids) {
+            n += c.keys.length;
+        }
+        return n;
+    }
+
+    /** Each cuboid's dimensions and combinations, for logs: {@code [sit, cnae, geo]: 123 combinations; ...}. */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        for (Cuboid c : cuboids) {
+            if (!b.isEmpty()) {
+                b.append("; ");
+            }
+            List<String> names = new ArrayList<>();
+            for (int d : c.dims) {
+                names.add(FIELDS.get(d));
+            }
+            b.append(names).append(": ").append(c.keys.length).append(" combinations");
+        }
+        return b.toString();
+    }
+
+    /** Heap held by the cuboids' arrays, in bytes. */
+    public long bytes() {
+        long b = 0;
+        for (Cuboid c : cuboids) {
+            b += 8L * c.keys.length + 4L * c.cumulative.length;
+        }
+        return b;
+    }
+
+    // ---- answering
+
+    /**
+     * The exact count of the query's matches, or empty when no cuboid covers its filters cheaply.
+     *
+     * @param selectGeo the query's (state, municipality) keys, as the engine selects them (null: no
+     *     geography filter), asked only when the query names municipalities
+     */
+    Optional<Long> count(RegisterQuery q, java.util.function.Function<RegisterQuery, SortedSet<Long>> selectGeo) {
+        // The filters of DECLINED (spelled out: a map of the query's parameters costs more than the answer).
+        if (!q.bairros().isEmpty()
+                || !q.ddds().isEmpty()
+                || !q.cnaesSecundarios().isEmpty()
+                || !q.naturezas().isEmpty()
+                || q.aberturaDe().isPresent()
+                || q.aberturaAte().isPresent()
+                || q.capitalMin().isPresent()
+                || q.capitalMax().isPresent()) {
+            return Optional.empty();
+        }
+        int[][] bound = new int[FIELDS.size()][];
+        boolean empty = false;
+        empty |= bind(bound, Schema.SITUACAO, q.situacaoCadastral());
+        empty |= bind(bound, Schema.CNAE, q.cnaes());
+        empty |= bind(bound, Schema.PORTE, q.portes());
+        empty |= flag(bound, Schema.MEI, q.mei());
+        empty |= flag(bound, Schema.SIMPLES, q.simples());
+        empty |= flag(bound, Schema.TELEFONE, q.comTelefone());
+        empty |= flag(bound, Schema.MOVEL, q.comTelefoneMovel());
+        empty |= flag(bound, Schema.EMAIL, q.comEmail());
+        empty |= flag(bound, Schema.DIVIDA, q.divida());
+        empty |= bindGeo(bound, q, selectGeo);
+        Cuboid best = null;
+        long bestCost = MAX_RANGES + 1L;
+        for (Cuboid c : cuboids) {
+            long cost = c.cost(bound);
+            if (cost < bestCost) {
+                best = c;
+                bestCost = cost;
+            }
+        }
+        if (best == null) {
+            return Optional.empty();
+        }
+        return Optional.of(empty ? 0L : best.count(bound));
+    }
+
+    /** Binds a term dimension; true when none of the values occurs (the query matches nothing). */
+    private boolean bind(int[][] bound, String field, Set<String> values) {
+        if (values.isEmpty()) {
+            return false;
+        }
+        int f = FIELDS.indexOf(field);
+        int[] ords = new int[values.size()];
+        int n = 0;
+        for (String v : values) {
+            Integer o = ordinals[f].get(v);
+            if (o != null) {
+                ords[n++] = o;
+            }
+        }
+        ords = Arrays.copyOf(ords, n);
+        Arrays.sort(ords);
+        bound[f] = ords;
+        return n == 0;
+    }
+
+    private boolean flag(int[][] bound, String field, Optional<Boolean> value) {
+        return value.isPresent() && bind(bound, field, Set.of(value.get() ? "1" : "0"));
+    }
+
+    /**
+     * Binds the geography: a state is the run of its keys' ordinals, found by two binary searches;
+     * municipalities go through the engine's selection (which resolves names and rejects unknown ones).
+     */
+    private boolean bindGeo(
+            int[][] bound, RegisterQuery q, java.util.function.Function<RegisterQuery, SortedSet<Long>> selectGeo) {
+        int f = FIELDS.indexOf(Schema.GEO);
+        if (q.municipios().isEmpty()) {
+            if (q.ufs().isEmpty()) {
+                return false;
+            }
+            SortedSet<Integer> ufs = new TreeSet<>();
+            for (String uf : q.ufs()) {
+                ufs.add(Schema.ufOrdinal(uf));
+            }
+            int[] ords = new int[0];
+            for (int uf : ufs) {
+                int from = lowerBound(geoKeys, uf * 10_000L);
+                int to = lowerBound(geoKeys, (uf + 1) * 10_000L);
+                int at = ords.length;
+                ords = Arrays.copyOf(ords, at + (to - from));
+                for (int i = from; i < to; i++) {
+                    ords[at + i - from] = i + 1;
+                }
+            }
+            bound[f] = ords;
+            return ords.length == 0;
+        }
+        SortedSet<Long> keys = selectGeo.apply(q);
+        int[] ords = new int[keys.size()];
+        int n = 0;
+        for (long k : keys) {
+            int i = Arrays.binarySearch(geoKeys, k);
+            if (i >= 0) {
+                ords[n++] = i + 1;
+            }
+        }
+        bound[f] = Arrays.copyOf(ords, n);
+        return n == 0;
+    }
+
+    private static int lowerBound(long[] a, long key) {
+        int i = Arrays.binarySearch(a, key);
+        return i >= 0 ? i : -i - 1;
+    }
+
+    /** Packed keys of present combinations with cumulative counts, over some of the dimensions. */
+    static final class Cuboid {
+        /** Dimension of each level, as an index into {@link #FIELDS}. */
+        final int[] dims;
+        /** Bits below each level's field in a key. */
+        final int[] shifts;
+        /** Terms of each level's dimension (bound on the values it can enumerate). */
+        final int[] sizes;
+
+        final long[] keys;
+        /** cumulative[i]: documents of keys[0..i); length keys.length + 1. */
+        final int[] cumulative;
+
+        Cuboid(int[] dims, int[] sizes, long[] keys, int[] cumulative) {
+            this.dims = dims;
+            this.sizes = sizes;
+            this.keys = keys;
+            this.cumulative = cumulative;
+            this.shifts = new int[dims.length];
+            int shift = 0;
+            for (int level = dims.length - 1; level >= 0; level--) {
+                shifts[level] = shift;
+                shift += bits(sizes[level]);
+            }
+        }
+
+        /** Bits for ordinals 0..size (0 = no term). */
+        static int bits(int size) {
+            return 64 - Long.numberOfLeadingZeros(size);
+        }
+
+        static int keyBits(int[] sizes) {
+            int b = 0;
+            for (int s : sizes) {
+                b += bits(s);
+            }
+            return b;
+        }
+
+        /** Key ranges the query costs here, an upper bound; {@code Long.MAX_VALUE} when not covered. */
+        long cost(int[][] bound) {
+            for (int f = 0; f < bound.length; f++) {
+                if (bound[f] != null && indexOf(dims, f) < 0) {
+                    return Long.MAX_VALUE;
+                }
+            }
+            int last = lastBound(bound);
+            if (last < 0) {
+                return 1;
+            }
+            long cost = runs(bound[dims[last]]);
+            for (int level = 0; level < last; level++) {
+                int[] values = bound[dims[level]];
+                cost *= values == null ? sizes[level] + 1L : values.length;
+                if (cost > MAX_RANGES) {
+                    return Long.MAX_VALUE;
+                }
+            }
+            return Math.max(1, cost);
+        }
+
+        private int lastBound(int[][] bound) {
+            int last = -1;
+            for (int level = 0; level < dims.length; level++) {
+                if (bound[dims[level]] != null) {
+                    last = level;
+                }
+            }
+            return last;
+        }
+
+        long count(int[][] bound) {
+            int last = lastBound(bound);
+            if (last < 0) {
+                return cumulative[keys.length];
+            }
+            return sum(0, 0, keys.length, 0L, bound, last);
+        }
+
+        private long sum(int level, int lo, int hi, long prefix, int[][] bound, int last) {
+            int shift = shifts[level];
+            int[] values = bound[dims[level]];
+            long total = 0;
+            if (level == last) {
+                for (int i = 0; i < values.length; ) {
+                    int j = i;
+                    while (j + 1 < values.length && values[j + 1] == values[j] + 1) {
+                        j++;
+                    }
+                    int a = lowerBound(lo, hi, prefix + ((long) values[i] << shift));
+                    int b = lowerBound(a, hi, prefix + ((long) (values[j] + 1) << shift));
+                    total += cumulative[b] - cumulative[a];
+                    i = j + 1;
+                }
+                return total;
+            }
+            if (values == null) {
+                for (int a = lo; a < hi; ) {
+                    long p = keys[a] >>> shift << shift;
+                    int b = lowerBound(a, hi, p + (1L << shift));
+                    total += sum(level + 1, a, b, p, bound, last);
+                    a = b;
+                }
+                return total;
+            }
+            for (int v : values) {
+                long p = prefix + ((long) v << shift);
+                int a = lowerBound(lo, hi, p);
+                int b = lowerBound(a, hi, p + (1L << shift));
+                if (a < b) {
+                    total += sum(level + 1, a, b, p, bound, last);
+                }
+            }
+            return total;
+        }
+
+        /** First index in [lo, hi) whose key is at least {@code key}, else hi. */
+        private int lowerBound(int lo, int hi, long key) {
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (keys[mid] < key) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+    }
+
+    private static int runs(int[] sorted) {
+        int runs = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (i == 0 || sorted[i] != sorted[i - 1] + 1) {
+                runs++;
+            }
+        }
+        return runs;
+    }
+
+    private static int indexOf(int[] a, int v) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == v) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    // ---- building
+
+    /** Documents whose dimension values are gathered at once while building. */
+    private static final int BUILD_WINDOW = 1 << 16;
+
+    /**
+     * Counts every cuboid's combinations over the live documents of {@code reader} and writes the rollup
+     * into {@code dir} (synced). Reads each dimension's postings once, a window of documents at a time.
+     */
+    public static Rollup write(DirectoryReader reader, Directory dir) throws IOException {
+        String[][] terms = new String[FIELDS.size()][];
+        for (int f = 0; f < FIELDS.size(); f++) {
+            TreeSet<String> all = new TreeSet<>();
+            for (LeafReaderContext ctx : reader.leaves()) {
+                Terms t = ctx.reader().terms(FIELDS.get(f));
+                if (t != null) {
+                    TermsEnum te = t.iterator();
+                    for (BytesRef b = te.next(); b != null; b = te.next()) {
+                        all.add(b.utf8ToString());
+                    }
+                }
+            }
+            terms[f] = all.toArray(new String[0]);
+        }
+        List<int[]> cuboidDims = new ArrayList<>();
+        List<int[]> cuboidSizes = new ArrayList<>();
+        for (List<String> fields : CUBOIDS) {
+            int[] dims = new int[fields.size()];
+            int[] sizes = new int[fields.size()];
+            for (int level = 0; level < dims.length; level++) {
+                dims[level] = FIELDS.indexOf(fields.get(level));
+                sizes[level] = terms[dims[level]].length;
+            }
+            if (Cuboid.keyBits(sizes) > MAX_KEY_BITS) {
+                // Only a register with absurdly many distinct values gets here; its counts go to the engine.
+                System.getLogger(Rollup.class.getName())
+                        .log(
+                                System.Logger.Level.WARNING,
+                                "rollup cuboid {0} needs more than 62 key bits: skipped",
+                                fields);
+                continue;
+            }
+            cuboidDims.add(dims);
+            cuboidSizes.add(sizes);
+        }
+        Cuboid[] shapes = new Cuboid[cuboidDims.size()];
+        LongCounter[] counters = new LongCounter[shapes.length];
+        for (int c = 0; c < shapes.length; c++) {
+            shapes[c] = new Cuboid(cuboidDims.get(c), cuboidSizes.get(c), new long[0], new int[1]);
+            counters[c] = new LongCounter();
+        }
+        long documents = 0;
+        int[][] values = new int[FIELDS.size()][BUILD_WINDOW];
+        for (LeafReaderContext ctx : reader.leaves()) {
+            documents += countLeaf(ctx.reader(), terms, shapes, counters, values);
+        }
+        Cuboid[] cuboids = new Cuboid[shapes.length];
+        for (int c = 0; c < shapes.length; c++) {
+            long[] keys = counters[c].sortedKeys();
+            int[] cumulative = new int[keys.length + 1];
+            for (int i = 0; i < keys.length; i++) {
+                cumulative[i + 1] = cumulative[i] + counters[c].get(keys[i]);
+            }
+            cuboids[c] = new Cuboid(shapes[c].dims, shapes[c].sizes, keys, cumulative);
+        }
+        Rollup rollup = new Rollup(documents, terms, cuboids);
+        rollup.writeTo(dir);
+        return rollup;
+    }
+
+    private static long countLeaf(
+            LeafReader leaf, String[][] terms, Cuboid[] shapes, LongCounter[] counters, int[][] values)
+            throws IOException {
+        int maxDoc = leaf.maxDoc();
+        Bits live = leaf.getLiveDocs();
+        List<List<PostingsEnum>> enums = new ArrayList<>();
+        List<int[]> ords = new ArrayList<>();
+        for (int f = 0; f < FIELDS.size(); f++) {
+            List<PostingsEnum> pes = new ArrayList<>();
+            List<Integer> os = new ArrayList<>();
+            Terms t = leaf.terms(FIELDS.get(f));
+            if (t != null) {
+                TermsEnum te = t.iterator();
+                for (BytesRef b = te.next(); b != null; b = te.next()) {
+                    pes.add(te.postings(null, PostingsEnum.NONE));
+                    os.add(Arrays.binarySearch(terms[f], b.utf8ToString()) + 1);
+                }
+            }
+            enums.add(pes);
+            ords.add(os.stream().mapToInt(Integer::intValue).toArray());
+        }
+        long documents = 0;
+        for (int from = 0; from < maxDoc; from += BUILD_WINDOW) {
+            int to = Math.min(maxDoc, from + BUILD_WINDOW);
+            for (int f = 0; f < FIELDS.size(); f++) {
+                int[] v = values[f];
+                Arrays.fill(v, 0);
+                List<PostingsEnum> pes = enums.get(f);
+                int[] os = ords.get(f);
+                for (int i = 0; i < pes.size(); i++) {
+                    PostingsEnum pe = pes.get(i);
+                    int doc = pe.docID() < from ? pe.advance(from) : pe.docID();
+                    for (; doc < to; doc = pe.nextDoc()) {
+                        if (v[doc - from] != 0) {
+                            throw new CorruptIndexException(
+                                    "document " + doc + " holds two terms of " + FIELDS.get(f), leaf.toString());
+                        }
+                        v[doc - from] = os[i];
+                    }
+                }
+            }
+            for (int doc = from; doc < to; doc++) {
+                if (live != null && !live.get(doc)) {
+                    continue;
+                }
+                documents++;
+                int d = doc - from;
+                for (int c = 0; c < shapes.length; c++) {
+                    Cuboid s = shapes[c];
+                    long key = 0;
+                    for (int level = 0; level < s.dims.length; level++) {
+                        key |= (long) values[s.dims[level]][d] << s.shifts[level];
+                    }
+                    counters[c].increment(key);
+                }
+            }
+        }
+        return documents;
+    }
+
+    // ---- file
+
+    private void writeTo(Directory dir) throws IOException {
+        try (IndexOutput out = dir.createOutput(FILE, IOContext.DEFAULT)) {
+            CodecUtil.writeHeader(out, CODEC, VERSION);
+            out.writeVLong(documents);
+            out.writeVInt(FIELDS.size());
+            for (int f = 0; f < FIELDS.size(); f++) {
+                out.writeString(FIELDS.get(f));
+                out.writeVInt(terms[f].length);
+                for (String t : terms[f]) {
+                    out.writeString(t);
+                }
+            }
+            out.writeVInt(cuboids.length);
+            for (Cuboid c : cuboids) {
+                out.writeVInt(c.dims.length);
+                for (int d : c.dims) {
+                    out.writeVInt(d);
+                }
+                out.writeVInt(c.keys.length);
+                for (long k : c.keys) {
+                    out.writeLong(k);
+                }
+                for (int n : c.cumulative) {
+                    out.writeInt(n);
+                }
+            }
+            CodecUtil.writeFooter(out);
+        }
+        dir.sync(List.of(FILE));
+    }
+
+    /**
+     * Reads the rollup of a generation, or null when it has none (published before rollups existed).
+     *
+     * @throws CorruptIndexException when the file fails its checksum or does not match the generation
+     */
+    public static Rollup read(Directory dir, long liveDocuments) throws IOException {
+        if (!Arrays.asList(dir.listAll()).contains(FILE)) {
+            return null;
+        }
+        try (ChecksumIndexInput in = dir.openChecksumInput(FILE)) {
+            CodecUtil.checkHeader(in, CODEC, VERSION, VERSION);
+            long documents = in.readVLong();
+            int fields = in.readVInt();
+            if (fields != FIELDS.size()) {
+                throw new CorruptIndexException("rollup has " + fields + " dimensions, expected " + FIELDS.size(), in);
+            }
+            String[][] terms = new String[fields][];
+            for (int f = 0; f < fields; f++) {
+                String name = in.readString();
+                if (!name.equals(FIELDS.get(f))) {
+                    throw new CorruptIndexException(
+                            "rollup dimension " + f + " is " + name + ", expected " + FIELDS.get(f), in);
+                }
+                terms[f] = new String[in.readVInt()];
+                for (int i = 0; i < terms[f].length; i++) {
+                    terms[f][i] = in.readString();
+                }
+            }
+            Cuboid[] cuboids = new Cuboid[in.readVInt()];
+            for (int c = 0; c < cuboids.length; c++) {
+                int[] dims = new int[in.readVInt()];
+                int[] sizes = new int[dims.length];
+                for (int level = 0; level < dims.length; level++) {
+                    dims[level] = in.readVInt();
+                    if (dims[level] < 0 || dims[level] >= fields) {
+                        throw new CorruptIndexException("rollup cuboid " + c + " names dimension " + dims[level], in);
+                    }
+                    sizes[level] = terms[dims[level]].length;
+                }
+                long[] keys = new long[in.readVInt()];
+                in.readLongs(keys, 0, keys.length);
+                int[] cumulative = new int[keys.length + 1];
+                in.readInts(cumulative, 0, cumulative.length);
+                cuboids[c] = new Cuboid(dims, sizes, keys, cumulative);
+            }
+            CodecUtil.checkFooter(in);
+            if (documents != liveDocuments) {
+                throw new CorruptIndexException(
+                        "rollup counted " + documents + " documents, the generation holds " + liveDocuments, in);
+            }
+            return new Rollup(documents, terms, cuboids);
+        }
+    }
+
+    /** Counts per long key (keys are never negative): open addressing, linear probing. */
+    static final class LongCounter {
+        private static final long EMPTY = -1;
+        private long[] keys = filled(1 << 12);
+        private int[] counts = new int[1 << 12];
+        private int size;
+
+        private static long[] filled(int n) {
+            long[] a = new long[n];
+            Arrays.fill(a, EMPTY);
+            return a;
+        }
+
+        /** Fibonacci hashing: the top bits of the product, as many as the table has slots. */
+        private static int slot(long key, int mask) {
+            return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - Integer.bitCount(mask)));
+        }
+
+        void increment(long key) {
+            int mask = keys.length - 1;
+            int i = slot(key, mask);
+            while (keys[i] != EMPTY && keys[i] != key) {
+                i = (i + 1) & mask;
+            }
+            if (keys[i] == EMPTY) {
+                keys[i] = key;
+                if (++size > keys.length * 3 / 5) {
+                    counts[i] = 1;
+                    grow();
+                    return;
+                }
+            }
+            counts[i]++;
+        }
+
+        int get(long key) {
+            int mask = keys.length - 1;
+            int i = slot(key, mask);
+            while (keys[i] != EMPTY && keys[i] != key) {
+                i = (i + 1) & mask;
+            }
+            return keys[i] == EMPTY ? 0 : counts[i];
+        }
+
+        private void grow() {
+            long[] oldKeys = keys;
+            int[] oldCounts = counts;
+            keys = filled(oldKeys.length * 2);
+            counts = new int[oldKeys.length * 2];
+            int mask = keys.length - 1;
+            for (int j = 0; j < oldKeys.length; j++) {
+                if (oldKeys[j] != EMPTY) {
+                    int i = slot(oldKeys[j], mask);
+                    while (keys[i] != EMPTY) {
+                        i = (i + 1) & mask;
+                    }
+                    keys[i] = oldKeys[j];
+                    counts[i] = oldCounts[j];
+                }
+            }
+        }
+
+        long[] sortedKeys() {
+            long[] out = new long[size];
+            int n = 0;
+            for (long k : keys) {
+                if (k != EMPTY) {
+                    out[n++] = k;
+                }
+            }
+            Arrays.sort(out);
+            return out;
+        }
+    }
+}
