@@ -41,6 +41,8 @@ class EstimateCoverageTest {
                 .windowDocs(256)
                 .sampleEvery(8)
                 .refreshInterval(Duration.ZERO)
+                // The estimator is under test: no count from the precomputed ones.
+                .rollupCounts(false)
                 .build();
     }
 

@@ -110,7 +110,7 @@ class RollupProperties {
                 RegisterQuery.builder()
                         .municipios("Boa Vista")
                         .ufs("RR")
-                        .cnaes(top.get(150))
+                        .cnaes(top.get(150), top.get(170))
                         .situacaoCadastral("02")
                         .build(),
                 RegisterQuery.builder().situacaoCadastral("02").build(),

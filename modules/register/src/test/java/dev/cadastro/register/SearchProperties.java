@@ -37,6 +37,7 @@ class SearchProperties {
                 SearchOptions.builder()
                         .exactCostThreshold(Long.MAX_VALUE)
                         .refreshInterval(Duration.ZERO)
+                        .rollupCounts(false)
                         .build());
         standard = LuceneRegister.open(
                 fixture.root,
@@ -61,6 +62,10 @@ class SearchProperties {
         assertEquals(expected, c.total(), q::toString);
         CountResult d = standard.count(q);
         assertEquals(expected, d.total(), q::toString);
+        SearchResult s = standard.search(q);
+        if (!s.aproximado()) {
+            assertEquals(expected, s.total(), () -> "total of the first page of " + q);
+        }
     }
 
     @Property(tries = 120)

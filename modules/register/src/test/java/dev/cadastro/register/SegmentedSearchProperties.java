@@ -31,7 +31,11 @@ class SegmentedSearchProperties {
         assertTrue(fixture.segments() >= 2, "the fixture must have several segments, has " + fixture.segments());
         register = LuceneRegister.open(
                 fixture.root,
-                SearchOptions.builder().refreshInterval(Duration.ZERO).build());
+                // The engine across segments (RollupProperties covers the precomputed counts there).
+                SearchOptions.builder()
+                        .refreshInterval(Duration.ZERO)
+                        .rollupCounts(false)
+                        .build());
         queries = new RandomQueries(fixture.generator);
     }
 

@@ -14,6 +14,8 @@ import java.util.TreeSet;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
@@ -215,7 +217,15 @@ public final class Rollup {
         empty |= flag(bound, Schema.MOVEL, q.comTelefoneMovel());
         empty |= flag(bound, Schema.EMAIL, q.comEmail());
         empty |= flag(bound, Schema.DIVIDA, q.divida());
-        empty |= bindGeo(bound, q, selectGeo);
+        int geo = FIELDS.indexOf(Schema.GEO);
+        if (!q.ufs().isEmpty() || !q.municipios().isEmpty()) {
+            // Priced as bound before the places are resolved: a query no cuboid covers resolves nothing.
+            bound[geo] = new int[0];
+            if (!covered(bound)) {
+                return Optional.empty();
+            }
+            empty |= bindGeo(bound, q, selectGeo);
+        }
         Cuboid best = null;
         long bestCost = MAX_RANGES + 1L;
         for (Cuboid c : cuboids) {
@@ -229,6 +239,15 @@ public final class Rollup {
             return Optional.empty();
         }
         return Optional.of(empty ? 0L : best.count(bound));
+    }
+
+    private boolean covered(int[][] bound) {
+        for (Cuboid c : cuboids) {
+            if (c.covers(bound)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Binds a term dimension; true when none of the values occurs (the query matches nothing). */
@@ -263,9 +282,6 @@ public final class Rollup {
             int[][] bound, RegisterQuery q, java.util.function.Function<RegisterQuery, SortedSet<Long>> selectGeo) {
         int f = FIELDS.indexOf(Schema.GEO);
         if (q.municipios().isEmpty()) {
-            if (q.ufs().isEmpty()) {
-                return false;
-            }
             SortedSet<Integer> ufs = new TreeSet<>();
             for (String uf : q.ufs()) {
                 ufs.add(Schema.ufOrdinal(uf));
@@ -340,12 +356,20 @@ public final class Rollup {
             return b;
         }
 
-        /** Key ranges the query costs here, an upper bound; {@code Long.MAX_VALUE} when not covered. */
-        long cost(int[][] bound) {
+        /** True when every bound dimension is one of this cuboid's. */
+        boolean covers(int[][] bound) {
             for (int f = 0; f < bound.length; f++) {
                 if (bound[f] != null && indexOf(dims, f) < 0) {
-                    return Long.MAX_VALUE;
+                    return false;
                 }
+            }
+            return true;
+        }
+
+        /** Key ranges the query costs here, an upper bound; {@code Long.MAX_VALUE} when not covered. */
+        long cost(int[][] bound) {
+            if (!covers(bound)) {
+                return Long.MAX_VALUE;
             }
             int last = lastBound(bound);
             if (last < 0) {
@@ -623,7 +647,16 @@ public final class Rollup {
             return null;
         }
         try (ChecksumIndexInput in = dir.openChecksumInput(FILE)) {
-            CodecUtil.checkHeader(in, CODEC, VERSION, VERSION);
+            try {
+                CodecUtil.checkHeader(in, CODEC, VERSION, VERSION);
+            } catch (IndexFormatTooOldException | IndexFormatTooNewException e) {
+                // Another release's format: the generation stays searchable, its counts go to the engine.
+                System.getLogger(Rollup.class.getName())
+                        .log(
+                                System.Logger.Level.WARNING,
+                                "rollup of another format version ignored: " + e.getMessage());
+                return null;
+            }
             long documents = in.readVLong();
             int fields = in.readVInt();
             if (fields != FIELDS.size()) {
