@@ -213,11 +213,13 @@ public final class GenerationReader {
     // ---- geography
 
     /**
-     * The (state, municipality) keys a query selects, or null when it has no geography filter.
+     * The (state, municipality) keys a query selects, as inclusive key intervals {@code {low, high}},
+     * ascending and disjoint (a state is one interval, a municipality one key), or null when it has no
+     * geography filter. Keys no document has may fall inside an interval; they select nothing.
      *
      * @throws InvalidParameterException when a municipality is unknown or ambiguous
      */
-    java.util.SortedSet<Long> selectGeo(RegisterQuery q) {
+    long[][] selectGeo(RegisterQuery q) {
         Set<Integer> ufOrds = new TreeSet<>();
         for (String uf : q.ufs()) {
             ufOrds.add(Schema.ufOrdinal(uf));
@@ -226,9 +228,10 @@ public final class GenerationReader {
             if (ufOrds.isEmpty()) {
                 return null;
             }
-            java.util.SortedSet<Long> out = new TreeSet<>();
+            long[][] out = new long[ufOrds.size()][];
+            int i = 0;
             for (int uf : ufOrds) {
-                out.addAll(geoKeys.subSet(uf * 10_000L, true, uf * 10_000L + 9_999L, true));
+                out[i++] = new long[] {uf * 10_000L, uf * 10_000L + 9_999L};
             }
             return out;
         }
@@ -236,13 +239,18 @@ public final class GenerationReader {
         for (String m : q.municipios()) {
             codes.addAll(municipalities.resolve(m, q.ufs()));
         }
-        java.util.SortedSet<Long> out = new TreeSet<>();
+        TreeSet<Long> keys = new TreeSet<>();
         for (int code : codes) {
             for (long k : geoKeysByMunicipio.getOrDefault(code, List.of())) {
                 if (ufOrds.isEmpty() || ufOrds.contains((int) (k / 10_000))) {
-                    out.add(k);
+                    keys.add(k);
                 }
             }
+        }
+        long[][] out = new long[keys.size()][];
+        int i = 0;
+        for (long k : keys) {
+            out[i++] = new long[] {k, k};
         }
         return out;
     }
@@ -260,26 +268,33 @@ public final class GenerationReader {
         }
 
         /**
-         * Merged ranges [start, end) of the selected keys (all documents when {@code selected} is null);
-         * {@code selected} iterates in ascending order.
+         * Merged ranges [start, end) of the selected key intervals (all documents when {@code selected}
+         * is null): two binary searches per interval, since the keys of an interval are one contiguous
+         * run of documents (the index sort, checked by {@link #checkLayout}).
          */
-        int[][] ranges(java.util.SortedSet<Long> selected, int maxDoc) {
+        int[][] ranges(long[][] selected, int maxDoc) {
             if (selected == null) {
                 return maxDoc == 0 ? new int[0][] : new int[][] {{0, maxDoc}};
             }
-            List<int[]> out = new ArrayList<>();
-            for (long key : selected) {
-                int i = java.util.Arrays.binarySearch(keys, key);
-                if (i < 0) {
+            List<int[]> out = new ArrayList<>(selected.length);
+            for (long[] interval : selected) {
+                int i = lowerBound(keys, interval[0]);
+                int j = lowerBound(keys, interval[1] + 1);
+                if (i >= j) {
                     continue;
                 }
                 if (!out.isEmpty() && out.get(out.size() - 1)[1] == starts[i]) {
-                    out.get(out.size() - 1)[1] = ends[i];
+                    out.get(out.size() - 1)[1] = ends[j - 1];
                 } else {
-                    out.add(new int[] {starts[i], ends[i]});
+                    out.add(new int[] {starts[i], ends[j - 1]});
                 }
             }
             return out.toArray(new int[0][]);
+        }
+
+        private static int lowerBound(long[] a, long key) {
+            int i = java.util.Arrays.binarySearch(a, key);
+            return i >= 0 ? i : -i - 1;
         }
     }
 

@@ -237,7 +237,7 @@ public final class QueryEngine {
     }
 
     Plan plan(RegisterQuery q) throws IOException {
-        java.util.SortedSet<Long> geo = gen.selectGeo(q);
+        long[][] geo = gen.selectGeo(q);
         Plan plan = new Plan();
         for (LeafReaderContext ctx : gen.reader().leaves()) {
             LeafReader leaf = ctx.reader();

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedSet;
 import java.util.TreeSet;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.index.CorruptIndexException;
@@ -194,7 +193,7 @@ public final class Rollup {
      * @param selectGeo the query's (state, municipality) keys, as the engine selects them (null: no
      *     geography filter), asked only when the query names municipalities
      */
-    Optional<Long> count(RegisterQuery q, java.util.function.Function<RegisterQuery, SortedSet<Long>> selectGeo) {
+    Optional<Long> count(RegisterQuery q, java.util.function.Function<RegisterQuery, long[][]> selectGeo) {
         // The filters of DECLINED (spelled out: a map of the query's parameters costs more than the answer).
         if (!q.bairros().isEmpty()
                 || !q.ddds().isEmpty()
@@ -275,41 +274,23 @@ public final class Rollup {
     }
 
     /**
-     * Binds the geography: a state is the run of its keys' ordinals, found by two binary searches;
-     * municipalities go through the engine's selection (which resolves names and rejects unknown ones).
+     * Binds the geography: each key interval the engine selects (a state, a municipality) is the run of
+     * ordinals of the keys inside it, found by two binary searches.
      */
     private boolean bindGeo(
-            int[][] bound, RegisterQuery q, java.util.function.Function<RegisterQuery, SortedSet<Long>> selectGeo) {
-        int f = FIELDS.indexOf(Schema.GEO);
-        if (q.municipios().isEmpty()) {
-            SortedSet<Integer> ufs = new TreeSet<>();
-            for (String uf : q.ufs()) {
-                ufs.add(Schema.ufOrdinal(uf));
-            }
-            int[] ords = new int[0];
-            for (int uf : ufs) {
-                int from = lowerBound(geoKeys, uf * 10_000L);
-                int to = lowerBound(geoKeys, (uf + 1) * 10_000L);
-                int at = ords.length;
-                ords = Arrays.copyOf(ords, at + (to - from));
-                for (int i = from; i < to; i++) {
-                    ords[at + i - from] = i + 1;
-                }
-            }
-            bound[f] = ords;
-            return ords.length == 0;
-        }
-        SortedSet<Long> keys = selectGeo.apply(q);
-        int[] ords = new int[keys.size()];
-        int n = 0;
-        for (long k : keys) {
-            int i = Arrays.binarySearch(geoKeys, k);
-            if (i >= 0) {
-                ords[n++] = i + 1;
+            int[][] bound, RegisterQuery q, java.util.function.Function<RegisterQuery, long[][]> selectGeo) {
+        int[] ords = new int[0];
+        for (long[] interval : selectGeo.apply(q)) {
+            int from = lowerBound(geoKeys, interval[0]);
+            int to = lowerBound(geoKeys, interval[1] + 1);
+            int at = ords.length;
+            ords = Arrays.copyOf(ords, at + (to - from));
+            for (int i = from; i < to; i++) {
+                ords[at + i - from] = i + 1;
             }
         }
-        bound[f] = Arrays.copyOf(ords, n);
-        return n == 0;
+        bound[FIELDS.indexOf(Schema.GEO)] = ords;
+        return ords.length == 0;
     }
 
     private static int lowerBound(long[] a, long key) {
