@@ -190,8 +190,8 @@ public final class Rollup {
     /**
      * The exact count of the query's matches, or empty when no cuboid covers its filters cheaply.
      *
-     * @param selectGeo the query's (state, municipality) keys, as the engine selects them (null: no
-     *     geography filter), asked only when the query names municipalities
+     * @param selectGeo the query's (state, municipality) key intervals, as the engine selects them, asked
+     *     only when the query has a geography filter and some cuboid could answer it
      */
     Optional<Long> count(RegisterQuery q, java.util.function.Function<RegisterQuery, long[][]> selectGeo) {
         // The filters of DECLINED (spelled out: a map of the query's parameters costs more than the answer).
