@@ -365,6 +365,39 @@ public final class RegisterQuery {
         return pagina;
     }
 
+    /**
+     * Whether the query sets {@code parameter}, that is whether {@link #toParameters()} holds it (limite
+     * and pagina always, with their defaults), without building that map.
+     *
+     * @throws IllegalArgumentException when {@code parameter} is not one of {@link #PARAMETERS}
+     */
+    public boolean has(String parameter) {
+        return switch (parameter) {
+            case UFS -> !ufs.isEmpty();
+            case MUNICIPIOS -> !municipios.isEmpty();
+            case BAIRROS -> !bairros.isEmpty();
+            case DDDS -> !ddds.isEmpty();
+            case CNAES -> !cnaes.isEmpty();
+            case CNAES_SECUNDARIOS -> !cnaesSecundarios.isEmpty();
+            case NATUREZAS -> !naturezas.isEmpty();
+            case SITUACAO_CADASTRAL -> !situacoes.isEmpty();
+            case PORTES -> !portes.isEmpty();
+            case MEI -> mei != null;
+            case SIMPLES -> simples != null;
+            case ABERTURA_DE -> aberturaDe != null;
+            case ABERTURA_ATE -> aberturaAte != null;
+            case COM_TELEFONE -> comTelefone != null;
+            case COM_TELEFONE_MOVEL -> comTelefoneMovel != null;
+            case COM_EMAIL -> comEmail != null;
+            case DIVIDA -> divida != null;
+            case CAPITAL_MIN -> capitalMin != null;
+            case CAPITAL_MAX -> capitalMax != null;
+            case APENAS_TOTAL -> countOnly;
+            case LIMITE, PAGINA -> true;
+            default -> throw new IllegalArgumentException("parameter " + parameter + " is not one of " + PARAMETERS);
+        };
+    }
+
     /** Records to skip before this page: {@code (pagina - 1) * limite}. */
     public long offset() {
         return (long) (pagina - 1) * limite;

@@ -53,6 +53,9 @@ class RegisterQueryProperties {
         try {
             RegisterQuery q = RegisterQuery.parse(p);
             assertEquals(q, RegisterQuery.parse(q.toParameters()), "normalized form parses to the same query");
+            for (String name : RegisterQuery.PARAMETERS) {
+                assertEquals(q.toParameters().containsKey(name), q.has(name), name);
+            }
         } catch (InvalidParameterException e) {
             String field = e.violation().field();
             assertTrue(field.equals(first) || field.equals(second) || field.equals("filtro"), field);

@@ -73,8 +73,9 @@ public final class Rollup {
             RegisterQuery.PAGINA);
 
     /**
-     * Query parameters that leave the count to the engine. Every parameter is in exactly one of the two
-     * sets (a test checks it against {@link RegisterQuery#PARAMETERS}): a new filter cannot be ignored.
+     * Query parameters that leave the count to the engine: a query that has any of them is declined.
+     * Every parameter is in exactly one of the two sets (a test checks it against {@link
+     * RegisterQuery#PARAMETERS}): a new filter cannot be ignored.
      */
     static final Set<String> DECLINED = Set.of(
             RegisterQuery.BAIRROS,
@@ -194,16 +195,10 @@ public final class Rollup {
      *     only when the query has a geography filter and some cuboid could answer it
      */
     Optional<Long> count(RegisterQuery q, java.util.function.Function<RegisterQuery, long[][]> selectGeo) {
-        // The filters of DECLINED (spelled out: a map of the query's parameters costs more than the answer).
-        if (!q.bairros().isEmpty()
-                || !q.ddds().isEmpty()
-                || !q.cnaesSecundarios().isEmpty()
-                || !q.naturezas().isEmpty()
-                || q.aberturaDe().isPresent()
-                || q.aberturaAte().isPresent()
-                || q.capitalMin().isPresent()
-                || q.capitalMax().isPresent()) {
-            return Optional.empty();
+        for (String parameter : DECLINED) {
+            if (q.has(parameter)) {
+                return Optional.empty();
+            }
         }
         int[][] bound = new int[FIELDS.size()][];
         boolean empty = false;
