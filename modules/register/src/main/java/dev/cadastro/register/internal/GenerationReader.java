@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,6 @@ public final class GenerationReader {
     private final DirectoryReader reader;
     private final Lookups lookups;
     private final LeafGeo[] geo;
-    private final TreeSet<Long> geoKeys = new TreeSet<>();
     private final Map<Integer, List<Long>> geoKeysByMunicipio = new HashMap<>();
     private final Municipalities municipalities;
     final BitsetCache cache;
@@ -66,9 +66,10 @@ public final class GenerationReader {
         this.reader = reader;
         this.lookups = lookups;
         this.geo = checkLayout(reader);
+        Set<Long> seen = new HashSet<>();
         for (LeafGeo g : geo) {
             for (long k : g.keys) {
-                if (geoKeys.add(k)) {
+                if (seen.add(k)) {
                     geoKeysByMunicipio
                             .computeIfAbsent((int) (k % 10_000), m -> new ArrayList<>())
                             .add(k);
@@ -278,8 +279,8 @@ public final class GenerationReader {
             }
             List<int[]> out = new ArrayList<>(selected.length);
             for (long[] interval : selected) {
-                int i = lowerBound(keys, interval[0]);
-                int j = lowerBound(keys, interval[1] + 1);
+                int i = lowerBound(keys, 0, keys.length, interval[0]);
+                int j = lowerBound(keys, i, keys.length, interval[1] + 1);
                 if (i >= j) {
                     continue;
                 }
@@ -291,11 +292,15 @@ public final class GenerationReader {
             }
             return out.toArray(new int[0][]);
         }
+    }
 
-        private static int lowerBound(long[] a, long key) {
-            int i = java.util.Arrays.binarySearch(a, key);
-            return i >= 0 ? i : -i - 1;
-        }
+    /**
+     * The first index in [from, to) of {@code sorted} whose value is at least {@code key}, else {@code to};
+     * {@code sorted} ascending without repeats (geography keys, rollup keys).
+     */
+    static int lowerBound(long[] sorted, int from, int to, long key) {
+        int i = java.util.Arrays.binarySearch(sorted, from, to, key);
+        return i >= 0 ? i : -i - 1;
     }
 
     /**

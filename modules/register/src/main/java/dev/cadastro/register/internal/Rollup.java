@@ -276,8 +276,8 @@ public final class Rollup {
             int[][] bound, RegisterQuery q, java.util.function.Function<RegisterQuery, long[][]> selectGeo) {
         int[] ords = new int[0];
         for (long[] interval : selectGeo.apply(q)) {
-            int from = lowerBound(geoKeys, interval[0]);
-            int to = lowerBound(geoKeys, interval[1] + 1);
+            int from = GenerationReader.lowerBound(geoKeys, 0, geoKeys.length, interval[0]);
+            int to = GenerationReader.lowerBound(geoKeys, from, geoKeys.length, interval[1] + 1);
             int at = ords.length;
             ords = Arrays.copyOf(ords, at + (to - from));
             for (int i = from; i < to; i++) {
@@ -286,11 +286,6 @@ public final class Rollup {
         }
         bound[FIELDS.indexOf(Schema.GEO)] = ords;
         return ords.length == 0;
-    }
-
-    private static int lowerBound(long[] a, long key) {
-        int i = Arrays.binarySearch(a, key);
-        return i >= 0 ? i : -i - 1;
     }
 
     /** Packed keys of present combinations with cumulative counts, over some of the dimensions. */
@@ -419,15 +414,7 @@ public final class Rollup {
 
         /** First index in [lo, hi) whose key is at least {@code key}, else hi. */
         private int lowerBound(int lo, int hi, long key) {
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (keys[mid] < key) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
+            return GenerationReader.lowerBound(keys, lo, hi, key);
         }
     }
 
