@@ -11,5 +11,13 @@ module dev.cadastro.core {
     exports dev.cadastro.core.ledger;
     exports dev.cadastro.core.ratelimit;
     exports dev.cadastro.core.error;
+    exports dev.cadastro.core.idempotency;
     exports dev.cadastro.core.register;
+    // Shared text helpers: not API, for Cadastro's own modules only.
+    exports dev.cadastro.core.internal to
+            dev.cadastro.http,
+            dev.cadastro.register,
+            dev.cadastro.store,
+            dev.cadastro.server,
+            dev.cadastro.loader;
 }

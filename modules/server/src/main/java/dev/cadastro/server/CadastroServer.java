@@ -2,8 +2,10 @@ package dev.cadastro.server;
 
 import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ratelimit.Admission;
+import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
@@ -19,6 +21,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The running company-data service: the published Lucene register, the PostgreSQL store (accounts,
@@ -31,11 +36,28 @@ public final class CadastroServer implements AutoCloseable {
     private final LuceneRegister register;
     private final Store store;
     private final JdkHttpServerRuntime http;
+    private final ScheduledExecutorService housekeeping;
 
-    private CadastroServer(LuceneRegister register, Store store, JdkHttpServerRuntime http) {
+    private CadastroServer(LuceneRegister register, Store store, JdkHttpServerRuntime http, Clock clock) {
         this.register = register;
         this.store = store;
         this.http = http;
+        this.housekeeping = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
+        IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
+        housekeeping.scheduleWithFixedDelay(() -> purge(keys), 1, PURGE_EVERY_MINUTES, TimeUnit.MINUTES);
+    }
+
+    /** How often idempotency keys past their retention are deleted. */
+    private static final long PURGE_EVERY_MINUTES = 10;
+
+    private static void purge(IdempotentCalls keys) {
+        try {
+            long n = keys.purge();
+            LOG.log(System.Logger.Level.DEBUG, "forgot {0} idempotency keys past their retention", n);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "purging idempotency keys failed; retrying later", e);
+        }
     }
 
     /** What to serve and where. */
@@ -83,7 +105,7 @@ public final class CadastroServer implements AutoCloseable {
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            return new CadastroServer(register, store, http);
+            return new CadastroServer(register, store, http, config.clock());
         } catch (IOException e) {
             closeQuietly(register, store);
             throw new UncheckedIOException("could not listen on " + config.address() + ": " + e.getMessage(), e);
@@ -96,7 +118,8 @@ public final class CadastroServer implements AutoCloseable {
     /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
     public static Router router(LuceneRegister register, Store store, Admission admission, Clock clock) {
         CompanyService companies = new CompanyService(register, store.ledger(), new CostRules(clock));
-        return CompanyDataApi.router(admission, companies);
+        IdempotentResponses idempotent = new IdempotentResponses(new IdempotentCalls(store.idempotency(), clock));
+        return CompanyDataApi.router(admission, companies, idempotent);
     }
 
     public int port() {
@@ -117,6 +140,7 @@ public final class CadastroServer implements AutoCloseable {
 
     @Override
     public void close() {
+        housekeeping.shutdownNow();
         try {
             http.close();
         } finally {

@@ -229,16 +229,13 @@ class CompanyDataEndToEndTest {
         Account account = f.account(50, 1000);
         String key = f.key(account);
         String[] headers = {"Authorization", "Bearer " + key, "Idempotency-Key", "retry-123"};
-        assertEquals(
-                4,
-                json(f.get(SEARCH + "?ufs=RJ&limite=4", headers))
-                        .path("creditos_consumidos")
-                        .asInt());
-        assertEquals(
-                0,
-                json(f.get(SEARCH + "?ufs=RJ&limite=4", headers))
-                        .path("creditos_consumidos")
-                        .asInt());
+        HttpResponse<String> first = f.get(SEARCH + "?ufs=RJ&limite=4", headers);
+        contract.check(SEARCH, first);
+        assertEquals(4, json(first).path("creditos_consumidos").asInt());
+        HttpResponse<String> retry = f.get(SEARCH + "?ufs=RJ&limite=4", headers);
+        contract.check(SEARCH, retry);
+        assertEquals(first.body(), retry.body(), "the first answer again, as it was");
+        assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElseThrow());
         assertEquals(46, f.balance(account));
     }
 
@@ -290,6 +287,19 @@ class CompanyDataEndToEndTest {
         assertRateHeaders(r);
         assertError(search("ufs=SP", key), 403, "SEM_ESCOPO");
         assertEquals(10, f.balance(account));
+    }
+
+    @Test
+    void theScopeIsCheckedBeforeAnyParameterOnEveryRoute() {
+        String key = f.key(f.account(10, 1000), Scope.SMS_OTP);
+        assertError(search("bogus=1", key), 403, "SEM_ESCOPO");
+        assertError(search("limite=9999&ufs=XX", key), 403, "SEM_ESCOPO");
+        assertError(lookup(sample.get(4).cnpj() + "?bogus=1", "X-API-Key", key), 403, "SEM_ESCOPO");
+        assertError(lookup("123", "X-API-Key", key), 403, "SEM_ESCOPO");
+        assertError(
+                f.get(SEARCH + "?ufs=SP", "Authorization", "Bearer " + key, "Idempotency-Key", "two words"),
+                403,
+                "SEM_ESCOPO");
     }
 
     // ---- rate limits ----

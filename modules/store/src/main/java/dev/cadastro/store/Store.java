@@ -4,12 +4,14 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.cadastro.core.account.Accounts;
 import dev.cadastro.core.account.ApiKeys;
+import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.ledger.Ledger;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccounts;
 import dev.cadastro.store.internal.PgAdmissionStore;
 import dev.cadastro.store.internal.PgApiKeys;
+import dev.cadastro.store.internal.PgIdempotencyStore;
 import dev.cadastro.store.internal.PgLedger;
 import java.time.Clock;
 import java.util.List;
@@ -33,6 +35,7 @@ public final class Store implements AutoCloseable {
     private final ApiKeys apiKeys;
     private final PgLedger ledger;
     private final PgAdmissionStore admissionStore;
+    private final IdempotencyStore idempotency;
     private final Clock clock;
 
     private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
@@ -43,6 +46,7 @@ public final class Store implements AutoCloseable {
         this.apiKeys = new PgApiKeys(dataSource);
         this.ledger = new PgLedger(dataSource, clock, batchWorkers);
         this.admissionStore = new PgAdmissionStore(dataSource);
+        this.idempotency = new PgIdempotencyStore(dataSource);
         this.clock = clock;
     }
 
@@ -99,6 +103,11 @@ public final class Store implements AutoCloseable {
 
     public Ledger ledger() {
         return ledger;
+    }
+
+    /** The remembered requests of client idempotency keys. */
+    public IdempotencyStore idempotency() {
+        return idempotency;
     }
 
     /**

@@ -2,12 +2,11 @@ package dev.cadastro.core.ratelimit;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
-import java.util.Map;
 import java.util.Objects;
 
 /**
  * A limit was reached: {@link ErrorCode#LIMITE_MINUTO} or {@link ErrorCode#LIMITE_DIARIO}. Carries the
- * header values and how long to wait ({@code Retry-After}, in whole seconds, at least 1).
+ * state of both windows and how long to wait, in whole seconds, at least 1.
  */
 public class RateLimitExceededException extends CadastroException {
     private static final long serialVersionUID = 1L;
@@ -31,12 +30,5 @@ public class RateLimitExceededException extends CadastroException {
 
     public long retryAfterSeconds() {
         return retryAfterSeconds;
-    }
-
-    /** The {@code X-RateLimit-*} headers plus {@code Retry-After}. */
-    public Map<String, String> headers() {
-        Map<String, String> headers = new java.util.LinkedHashMap<>(decision.headers());
-        headers.put("Retry-After", Long.toString(retryAfterSeconds));
-        return headers;
     }
 }

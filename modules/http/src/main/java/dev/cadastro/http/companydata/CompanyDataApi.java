@@ -1,11 +1,13 @@
 package dev.cadastro.http.companydata;
 
 import dev.cadastro.core.account.Principal;
+import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.company.LookupOutcome;
 import dev.cadastro.core.company.SearchOutcome;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.ratelimit.Admitted;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
@@ -13,13 +15,14 @@ import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Headers;
+import dev.cadastro.http.IdempotentResponses;
+import dev.cadastro.http.RateLimitHeaders;
 import dev.cadastro.http.Request;
 import dev.cadastro.http.Response;
 import dev.cadastro.http.Router;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -36,32 +39,33 @@ import java.util.Objects;
  * ({@code Authorization: Bearer <key>} or {@code X-API-Key}) and counts the request against the rate
  * limits in one store call; then it runs the use case, which checks the scope and the
  * cost rules. From the rate limit on, every answer, errors included, carries the {@code X-RateLimit-*}
- * headers; a 429 adds {@code Retry-After}. A paid answer carries the balance after the charge in
- * {@value #BALANCE_HEADER}. A search may send {@value #IDEMPOTENCY_HEADER}: a retry with the same
- * value is not charged twice.
+ * headers; a 429 adds {@code Retry-After}. The key's scope is checked before any parameter, so a key
+ * without it learns nothing about the route's parameters. A paid answer carries the balance after the
+ * charge in {@value #BALANCE_HEADER}. A search may send {@code Idempotency-Key} ({@link
+ * IdempotentResponses}): the same key with the same search answers the first page again, charging
+ * nothing; with another search it is refused.
  */
 public final class CompanyDataApi {
     /** The balance after a charge, on answers that touched the ledger. */
     public static final String BALANCE_HEADER = "X-Creditos-Saldo";
-    /** Optional client reference of a search; a retry with the same one is not charged again. */
-    public static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
 
-    static final int MAX_IDEMPOTENCY_KEY = 64;
     private static final String OPENAPI_RESOURCE = "openapi.json";
 
     private final Admission admission;
     private final CompanyService companies;
+    private final IdempotentResponses idempotent;
     private final byte[] openApi;
 
-    private CompanyDataApi(Admission admission, CompanyService companies) {
+    private CompanyDataApi(Admission admission, CompanyService companies, IdempotentResponses idempotent) {
         this.admission = Objects.requireNonNull(admission, "admission");
         this.companies = Objects.requireNonNull(companies, "companies");
+        this.idempotent = Objects.requireNonNull(idempotent, "idempotent");
         this.openApi = openApiDocument();
     }
 
     /** The router of the company-data service, with its envelope. */
-    public static Router router(Admission admission, CompanyService companies) {
-        CompanyDataApi api = new CompanyDataApi(admission, companies);
+    public static Router router(Admission admission, CompanyService companies, IdempotentResponses idempotent) {
+        CompanyDataApi api = new CompanyDataApi(admission, companies, idempotent);
         return Router.builder(Service.COMPANY_DATA)
                 .get("/v1/empresas", api::search)
                 .get("/v1/empresas/{cnpj}", api::lookup)
@@ -84,21 +88,25 @@ public final class CompanyDataApi {
     }
 
     private Response search(Request request) throws Exception {
-        return guarded(request, (principal, rateHeaders) -> {
+        return guarded(request, Scope.EMPRESAS_READ, principal -> {
             RegisterQuery query = RegisterQuery.parse(request.query().asMap());
-            SearchOutcome outcome = companies.search(principal, query, reference(request));
-            SearchResult page = outcome.page();
-            byte[] body = CompanyDataJson.searchResponse(page, outcome.countOnly(), outcome.creditsCharged());
-            Response response = Response.json(200, body).withHeaders(rateHeaders);
-            return outcome.balanceAfter().isPresent()
-                    ? response.withHeader(
-                            BALANCE_HEADER, Long.toString(outcome.balanceAfter().getAsLong()))
-                    : response;
+            RequestFingerprint fingerprint = RequestFingerprint.of("GET /v1/empresas", query.toParameters());
+            return idempotent.run(request, principal.accountId(), fingerprint, reference -> {
+                SearchOutcome outcome = companies.search(principal, query, reference);
+                SearchResult page = outcome.page();
+                byte[] body = CompanyDataJson.searchResponse(page, outcome.countOnly(), outcome.creditsCharged());
+                Response response = Response.json(200, body);
+                return outcome.balanceAfter().isPresent()
+                        ? response.withHeader(
+                                BALANCE_HEADER,
+                                Long.toString(outcome.balanceAfter().getAsLong()))
+                        : response;
+            });
         });
     }
 
     private Response lookup(Request request) throws Exception {
-        return guarded(request, (principal, rateHeaders) -> {
+        return guarded(request, Scope.EMPRESAS_READ, principal -> {
             if (!request.query().isEmpty()) {
                 String name = request.query().asMap().keySet().iterator().next();
                 throw InvalidParameterException.of(
@@ -110,9 +118,7 @@ public final class CompanyDataApi {
                     + request.pathParameter("ordem").map(o -> "/" + o).orElse("");
             LookupOutcome outcome = companies.lookup(principal, cnpj);
             byte[] body = CompanyDataJson.lookupResponse(outcome.empresa(), outcome.creditsCharged());
-            return Response.json(200, body)
-                    .withHeaders(rateHeaders)
-                    .withHeader(BALANCE_HEADER, Long.toString(outcome.balanceAfter()));
+            return Response.json(200, body).withHeader(BALANCE_HEADER, Long.toString(outcome.balanceAfter()));
         });
     }
 
@@ -122,14 +128,14 @@ public final class CompanyDataApi {
 
     @FunctionalInterface
     private interface Authorized {
-        Response handle(Principal principal, Headers rateHeaders) throws Exception;
+        Response handle(Principal principal) throws Exception;
     }
 
     /**
-     * Admission (authentication, then the rate limits), then the operation; from the rate limit on,
-     * errors carry the rate-limit headers too.
+     * Admission (authentication, then the rate limits), then the scope, then the operation; from the
+     * rate limit on, every answer carries the rate-limit headers.
      */
-    private Response guarded(Request request, Authorized operation) throws Exception {
+    private Response guarded(Request request, Scope scope, Authorized operation) throws Exception {
         Admitted admitted;
         try {
             admitted = admission.admit(
@@ -137,41 +143,14 @@ public final class CompanyDataApi {
                     request.headers().first("X-API-Key").orElse(null));
         } catch (RateLimitExceededException e) {
             return ErrorResponses.render(Service.COMPANY_DATA, e, request.requestId())
-                    .withHeaders(headers(e.headers()));
+                    .withHeaders(RateLimitHeaders.of(e));
         }
-        Headers rateHeaders = headers(admitted.decision().headers());
+        Headers rateHeaders = RateLimitHeaders.of(admitted.decision());
         try {
-            return operation.handle(admitted.principal(), rateHeaders);
+            return operation.handle(admitted.principal().require(scope)).withHeaders(rateHeaders);
         } catch (Exception | StackOverflowError e) {
             return ErrorResponses.render(Service.COMPANY_DATA, e, request.requestId())
                     .withHeaders(rateHeaders);
         }
-    }
-
-    /** The ledger reference of a search: the client's idempotency key, or this request's id. */
-    private static String reference(Request request) {
-        String key = request.headers().first(IDEMPOTENCY_HEADER).orElse(null);
-        if (key == null) {
-            return "r." + request.requestId();
-        }
-        boolean ok = !key.isEmpty() && key.length() <= MAX_IDEMPOTENCY_KEY;
-        for (int i = 0; ok && i < key.length(); i++) {
-            char c = key.charAt(i);
-            ok = c > ' ' && c <= '~' && c != ':';
-        }
-        if (!ok) {
-            throw InvalidParameterException.of(
-                    IDEMPOTENCY_HEADER,
-                    "format",
-                    "header " + IDEMPOTENCY_HEADER + " must have 1 to " + MAX_IDEMPOTENCY_KEY
-                            + " printable ASCII characters without spaces or ':'");
-        }
-        return "c." + key;
-    }
-
-    private static Headers headers(Map<String, String> map) {
-        Headers.Builder b = Headers.builder();
-        map.forEach(b::add);
-        return b.build();
     }
 }

@@ -28,8 +28,8 @@ public final class Migrations {
     private static final System.Logger LOG = System.getLogger(Migrations.class.getName());
 
     /** The scripts, in order. A new script is added here and never edited once released. */
-    static final List<String> SCRIPTS =
-            List.of("V1__accounts_keys_ledger.sql", "V2__rate_limits.sql", "V3__charge_batch.sql");
+    static final List<String> SCRIPTS = List.of(
+            "V1__accounts_keys_ledger.sql", "V2__rate_limits.sql", "V3__charge_batch.sql", "V4__idempotency.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */
     private static final long LOCK = 0x6361_6461_7374_726FL;

@@ -1,0 +1,55 @@
+package dev.cadastro.core.idempotency;
+
+import dev.cadastro.core.account.AccountId;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Port: the remembered requests of client idempotency keys, one row per (account, key), shared by
+ * every server on the store. Implementations make {@link #claim} atomic: of any number of concurrent
+ * claims of one new key, exactly one is {@link Claim.Acquired}.
+ */
+public interface IdempotencyStore {
+
+    /** What a claim of a key found. */
+    sealed interface Claim {
+        /**
+         * The caller runs the request. {@code id} is the same for every attempt of this (account, key)
+         * until it expires, so work keyed by it (a ledger charge) is done at most once across attempts.
+         */
+        record Acquired(long id) implements Claim {}
+
+        /** The request ran before; its answer, exactly as {@link #complete} stored it. */
+        record Completed(byte[] answer) implements Claim {}
+
+        /** The key was first used at {@code firstUsedAt} for a request with another fingerprint. */
+        record OtherRequest(Instant firstUsedAt) implements Claim {}
+
+        /** Another attempt holds the key until {@code leaseUntil}; ask again later. */
+        record InFlight(Instant leaseUntil) implements Claim {}
+    }
+
+    /**
+     * Claims the key for one attempt of a request: a new key (or one first used more than {@code
+     * retention} ago) is recorded with the fingerprint and acquired; a key whose earlier attempt did
+     * not complete is acquired again once that attempt's lease ran out or was released.
+     *
+     * @param lease how long the attempt holds the key before another may take it over
+     */
+    Claim claim(
+            AccountId account,
+            ClientKey key,
+            RequestFingerprint fingerprint,
+            Instant now,
+            Duration lease,
+            Duration retention);
+
+    /** Records the answer of an acquired attempt; later claims replay it. */
+    void complete(long id, byte[] answer, Instant now);
+
+    /** Ends an acquired attempt without an answer: the next claim with the same request runs it again. */
+    void release(long id);
+
+    /** Forgets keys first used before {@code cutoff}; returns how many. */
+    long purge(Instant cutoff);
+}

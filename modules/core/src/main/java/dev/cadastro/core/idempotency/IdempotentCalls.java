@@ -1,0 +1,158 @@
+package dev.cadastro.core.idempotency;
+
+import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.internal.Texts;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Runs a request at most once per client key: the one mechanism behind every operation that accepts
+ * an idempotency key (searches, and every paid {@code POST}).
+ *
+ * <ul>
+ *   <li>A new key runs the operation with a reference derived from the key's row ({@code idem.<id>}),
+ *       which the operation uses as its ledger reference, and stores the encoded answer.
+ *   <li>The same key with the same request (same {@link RequestFingerprint}) answers the stored bytes:
+ *       nothing runs, nothing is charged, and the answer is the same even if the data changed since.
+ *   <li>The same key with another request is {@code PARAMETRO_INVALIDO} naming the key's field.
+ *   <li>A request still running under the key is waited for (polling), then replayed; one whose server
+ *       died is taken over when its lease runs out, with the same reference, so a charge it made is a
+ *       ledger replay.
+ *   <li>An operation that throws releases the key: nothing was delivered, and a retry runs again under
+ *       the same reference (a charge that did commit is not made twice).
+ * </ul>
+ *
+ * Keys are kept for {@link #retention()} from their first use, then forgotten ({@link #purge()}).
+ */
+public final class IdempotentCalls {
+    /** How long a key is remembered from its first use. */
+    public static final Duration RETENTION = Duration.ofHours(24);
+
+    /** How long an attempt holds its key before another server may take it over. */
+    public static final Duration LEASE = Duration.ofSeconds(60);
+
+    private static final long POLL_MILLIS = 25;
+
+    private final IdempotencyStore store;
+    private final Clock clock;
+    private final Duration retention;
+    private final Duration lease;
+
+    public IdempotentCalls(IdempotencyStore store, Clock clock) {
+        this(store, clock, RETENTION, LEASE);
+    }
+
+    /** With another retention and lease (tests, private deployments). */
+    public IdempotentCalls(IdempotencyStore store, Clock clock, Duration retention, Duration lease) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.retention = positive(retention, "retention");
+        this.lease = positive(lease, "lease");
+    }
+
+    /** The outcome of {@link #run}. */
+    public sealed interface Outcome<T> {
+        /** The operation ran now. */
+        record Fresh<T>(T value) implements Outcome<T> {}
+
+        /** The operation ran before; its encoded answer. */
+        record Replayed<T>(byte[] answer) implements Outcome<T> {}
+    }
+
+    /**
+     * Runs {@code operation} once for the key and request.
+     *
+     * @param field how the client sent the key (e.g. the header {@code Idempotency-Key}), named in errors
+     * @param operation takes the reference to charge under and returns the answer
+     * @param encode the bytes to store for replays
+     * @throws InvalidParameterException {@code PARAMETRO_INVALIDO} when the key was used for another request
+     */
+    public <T> Outcome<T> run(
+            AccountId account,
+            ClientKey key,
+            RequestFingerprint fingerprint,
+            String field,
+            Function<String, T> operation,
+            Function<T, byte[]> encode) {
+        long waited = 0;
+        long maxWait = lease.toMillis() * 2 + 1000;
+        while (true) {
+            IdempotencyStore.Claim claim = store.claim(account, key, fingerprint, clock.instant(), lease, retention);
+            switch (claim) {
+                case IdempotencyStore.Claim.Acquired acquired -> {
+                    return runAcquired(acquired.id(), operation, encode);
+                }
+                case IdempotencyStore.Claim.Completed done -> {
+                    return new Outcome.Replayed<>(done.answer());
+                }
+                case IdempotencyStore.Claim.OtherRequest other ->
+                    throw InvalidParameterException.of(
+                            field,
+                            "reused",
+                            field + " " + Texts.quote(key.value()) + " was used for another request at "
+                                    + DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
+                                            other.firstUsedAt().atZone(ZoneId.of("America/Sao_Paulo")))
+                                    + "; send a new key for a new request (a key is kept "
+                                    + retention.toHours() + " hours)");
+                case IdempotencyStore.Claim.InFlight inFlight -> {
+                    if (waited > maxWait) {
+                        // Only a clock that does not move gets here: a real one lets the lease run out.
+                        throw new IllegalStateException("key of account " + account + " stayed in flight until "
+                                + inFlight.leaseUntil() + " after " + waited + " ms of waiting");
+                    }
+                    sleep();
+                    waited += POLL_MILLIS;
+                }
+            }
+        }
+    }
+
+    private <T> Outcome<T> runAcquired(long id, Function<String, T> operation, Function<T, byte[]> encode) {
+        T value;
+        byte[] answer;
+        try {
+            value = operation.apply("idem." + id);
+            answer = encode.apply(value);
+        } catch (RuntimeException | Error e) {
+            try {
+                store.release(id);
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        store.complete(id, answer, clock.instant());
+        return new Outcome.Fresh<>(value);
+    }
+
+    /** Forgets keys older than the retention; returns how many. */
+    public long purge() {
+        return store.purge(clock.instant().minus(retention));
+    }
+
+    public Duration retention() {
+        return retention;
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(POLL_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a request with the same key", e);
+        }
+    }
+
+    private static Duration positive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " " + d + " must be positive");
+        }
+        return d;
+    }
+}

@@ -1,0 +1,140 @@
+package dev.cadastro.store.internal;
+
+import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.error.NotFoundException;
+import dev.cadastro.core.idempotency.ClientKey;
+import dev.cadastro.core.idempotency.IdempotencyStore;
+import dev.cadastro.core.idempotency.RequestFingerprint;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * Client idempotency keys on PostgreSQL ({@code idempotency_requests}). A claim is a short sequence of
+ * single-row statements in auto-commit, no transaction held across the caller's work: the unique
+ * (account, key) makes exactly one of concurrent first uses insert the row; a takeover is a
+ * conditional update that only one caller can win.
+ */
+public final class PgIdempotencyStore implements IdempotencyStore {
+    private static final Timestamp RELEASED = Timestamp.from(Instant.EPOCH);
+
+    private final DataSource dataSource;
+
+    public PgIdempotencyStore(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    @Override
+    public Claim claim(
+            AccountId account,
+            ClientKey key,
+            RequestFingerprint fingerprint,
+            Instant now,
+            Duration lease,
+            Duration retention) {
+        Timestamp leaseUntil = Jdbc.timestamp(now.plus(lease));
+        Timestamp expired = Jdbc.timestamp(now.minus(retention));
+        return Jdbc.autoCommit(dataSource, "claim of an idempotency key", c -> {
+            // Each pass either decides or sees the row change under it (deleted, taken over); a few passes at most.
+            for (int pass = 0; pass < 10; pass++) {
+                try (PreparedStatement insert = c.prepareStatement("INSERT INTO idempotency_requests"
+                        + " (account_id, client_key, fingerprint, created_at, locked_until) VALUES (?, ?, ?, ?, ?)"
+                        + " ON CONFLICT (account_id, client_key) DO NOTHING RETURNING id")) {
+                    Jdbc.set(insert, account.value(), key.value(), fingerprint.hex(), Jdbc.timestamp(now), leaseUntil);
+                    try (ResultSet rs = insert.executeQuery()) {
+                        if (rs.next()) {
+                            return new Claim.Acquired(rs.getLong(1));
+                        }
+                    }
+                } catch (SQLException e) {
+                    if ("23503".equals(e.getSQLState())) {
+                        throw new NotFoundException("account " + account + " does not exist");
+                    }
+                    throw e;
+                }
+                long id;
+                Timestamp createdAt;
+                Timestamp lockedUntil;
+                byte[] answer;
+                String stored;
+                try (PreparedStatement select = c.prepareStatement("SELECT id, fingerprint, created_at, locked_until,"
+                        + " answer FROM idempotency_requests WHERE account_id = ? AND client_key = ?")) {
+                    Jdbc.set(select, account.value(), key.value());
+                    try (ResultSet rs = select.executeQuery()) {
+                        if (!rs.next()) {
+                            continue; // purged or expired between the two statements
+                        }
+                        id = rs.getLong(1);
+                        stored = rs.getString(2);
+                        createdAt = rs.getTimestamp(3);
+                        lockedUntil = rs.getTimestamp(4);
+                        answer = rs.getBytes(5);
+                    }
+                }
+                if (!createdAt.after(expired)) {
+                    try (PreparedStatement delete =
+                            c.prepareStatement("DELETE FROM idempotency_requests WHERE id = ? AND created_at <= ?")) {
+                        Jdbc.set(delete, id, expired);
+                        delete.executeUpdate();
+                    }
+                    continue;
+                }
+                if (!stored.equals(fingerprint.hex())) {
+                    return new Claim.OtherRequest(createdAt.toInstant());
+                }
+                if (answer != null) {
+                    return new Claim.Completed(answer);
+                }
+                if (lockedUntil != null && lockedUntil.toInstant().isAfter(now)) {
+                    return new Claim.InFlight(lockedUntil.toInstant());
+                }
+                try (PreparedStatement take = c.prepareStatement("UPDATE idempotency_requests SET locked_until = ?"
+                        + " WHERE id = ? AND answer IS NULL AND (locked_until IS NULL OR locked_until <= ?)")) {
+                    Jdbc.set(take, leaseUntil, id, Jdbc.timestamp(now));
+                    if (take.executeUpdate() == 1) {
+                        return new Claim.Acquired(id);
+                    }
+                }
+            }
+            throw new IllegalStateException("idempotency key of account " + account + " kept changing during a claim");
+        });
+    }
+
+    @Override
+    public void complete(long id, byte[] answer, Instant now) {
+        Objects.requireNonNull(answer, "answer");
+        Jdbc.autoCommit(dataSource, "completion of an idempotent request", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests"
+                    + " SET answer = ?, completed_at = ?, locked_until = NULL WHERE id = ? AND answer IS NULL")) {
+                Jdbc.set(ps, answer, Jdbc.timestamp(now), id);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public void release(long id) {
+        Jdbc.autoCommit(dataSource, "release of an idempotency key", c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE idempotency_requests SET locked_until = ? WHERE id = ? AND answer IS NULL")) {
+                Jdbc.set(ps, RELEASED, id);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public long purge(Instant cutoff) {
+        return Jdbc.autoCommit(dataSource, "purge of idempotency keys", c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM idempotency_requests WHERE created_at < ?")) {
+                Jdbc.set(ps, Jdbc.timestamp(cutoff));
+                return (long) ps.executeUpdate();
+            }
+        });
+    }
+}

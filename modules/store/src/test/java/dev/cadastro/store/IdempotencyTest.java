@@ -1,0 +1,155 @@
+package dev.cadastro.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.idempotency.ClientKey;
+import dev.cadastro.core.idempotency.IdempotencyStore;
+import dev.cadastro.core.idempotency.IdempotentCalls;
+import dev.cadastro.core.idempotency.RequestFingerprint;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Client idempotency keys on the real PostgreSQL: races, leases, scoping and retention. */
+class IdempotencyTest {
+    private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
+    private final IdempotencyStore store = TestDatabase.store().idempotency();
+
+    private static RequestFingerprint request(String value) {
+        return RequestFingerprint.of("GET /test", Map.of("q", List.of(value)));
+    }
+
+    @Test
+    void concurrentAttemptsWithOneKeyRunTheOperationOnceAndAllGetItsAnswer() throws Exception {
+        AccountId account = TestDatabase.fundedAccount(0, 0).id();
+        IdempotentCalls calls = new IdempotentCalls(store, Clock.systemUTC());
+        AtomicInteger runs = new AtomicInteger();
+        int threads = 16;
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<byte[]>> answers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            for (int i = 0; i < threads; i++) {
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    IdempotentCalls.Outcome<byte[]> outcome = calls.run(
+                            account,
+                            new ClientKey("race"),
+                            request("a"),
+                            "Idempotency-Key",
+                            reference -> {
+                                runs.incrementAndGet();
+                                sleep(200); // long enough that the others find it in flight
+                                return reference.getBytes(StandardCharsets.US_ASCII);
+                            },
+                            b -> b);
+                    return switch (outcome) {
+                        case IdempotentCalls.Outcome.Fresh<byte[]> f -> f.value();
+                        case IdempotentCalls.Outcome.Replayed<byte[]> r -> r.answer();
+                    };
+                }));
+            }
+            go.countDown();
+            byte[] first = answers.get(0).get();
+            for (Future<byte[]> f : answers) {
+                assertArrayEquals(first, f.get());
+            }
+        }
+        assertEquals(1, runs.get(), "one attempt ran; the others waited and replayed it");
+    }
+
+    @Test
+    void theSameKeyOnAnotherRequestIsRefusedNamingTheField() {
+        AccountId account = TestDatabase.fundedAccount(0, 0).id();
+        IdempotentCalls calls = new IdempotentCalls(store, Clock.fixed(T0, java.time.ZoneOffset.UTC));
+        calls.run(account, new ClientKey("k"), request("a"), "Idempotency-Key", r -> new byte[] {1}, b -> b);
+        InvalidParameterException e = assertThrows(
+                InvalidParameterException.class,
+                () -> calls.run(
+                        account, new ClientKey("k"), request("b"), "Idempotency-Key", r -> new byte[] {2}, b -> b));
+        assertEquals("Idempotency-Key", e.violation().field());
+        assertTrue(e.getMessage().contains("another request"), e.getMessage());
+    }
+
+    @Test
+    void keysAreScopedToTheAccount() {
+        AccountId a = TestDatabase.fundedAccount(0, 0).id();
+        AccountId b = TestDatabase.fundedAccount(0, 0).id();
+        IdempotentCalls calls = new IdempotentCalls(store, Clock.fixed(T0, java.time.ZoneOffset.UTC));
+        calls.run(a, new ClientKey("shared"), request("a"), "Idempotency-Key", r -> new byte[] {1}, b2 -> b2);
+        IdempotentCalls.Outcome<byte[]> other =
+                calls.run(b, new ClientKey("shared"), request("b"), "Idempotency-Key", r -> new byte[] {2}, b2 -> b2);
+        assertInstanceOf(IdempotentCalls.Outcome.Fresh.class, other, "another account's key is another key");
+    }
+
+    @Test
+    void anAttemptWhoseServerDiedIsTakenOverWithTheSameReferenceAfterItsLease() {
+        AccountId account = TestDatabase.fundedAccount(0, 0).id();
+        MutableClock clock = new MutableClock(T0);
+        ClientKey key = new ClientKey("crash");
+        Duration lease = Duration.ofSeconds(60);
+        IdempotencyStore.Claim first = store.claim(account, key, request("a"), T0, lease, Duration.ofHours(24));
+        long id = assertInstanceOf(IdempotencyStore.Claim.Acquired.class, first).id();
+        // The server holding it dies: nothing completes or releases it.
+        assertInstanceOf(
+                IdempotencyStore.Claim.InFlight.class,
+                store.claim(account, key, request("a"), T0.plusSeconds(59), lease, Duration.ofHours(24)));
+        clock.set(T0.plusSeconds(61));
+        IdempotentCalls calls = new IdempotentCalls(store, clock, Duration.ofHours(24), lease);
+        IdempotentCalls.Outcome<String> outcome = calls.run(
+                account,
+                key,
+                request("a"),
+                "Idempotency-Key",
+                reference -> reference,
+                s -> s.getBytes(StandardCharsets.US_ASCII));
+        assertEquals("idem." + id, ((IdempotentCalls.Outcome.Fresh<String>) outcome).value());
+    }
+
+    @Test
+    void aKeyIsForgottenAfterItsRetentionAndPurged() {
+        AccountId account = TestDatabase.fundedAccount(0, 0).id();
+        MutableClock clock = new MutableClock(T0);
+        IdempotentCalls calls = new IdempotentCalls(store, clock, Duration.ofHours(24), Duration.ofSeconds(60));
+        calls.run(account, new ClientKey("old"), request("a"), "Idempotency-Key", r -> new byte[] {1}, b -> b);
+        clock.advance(Duration.ofHours(24).minusSeconds(1));
+        assertThrows(
+                InvalidParameterException.class,
+                () -> calls.run(
+                        account, new ClientKey("old"), request("b"), "Idempotency-Key", r -> new byte[] {2}, b -> b),
+                "still remembered one second before 24 hours");
+        clock.advance(Duration.ofSeconds(1));
+        assertInstanceOf(
+                IdempotentCalls.Outcome.Fresh.class,
+                calls.run(account, new ClientKey("old"), request("b"), "Idempotency-Key", r -> new byte[] {2}, b -> b));
+        clock.advance(Duration.ofHours(25));
+        assertTrue(calls.purge() >= 1, "the purge deletes keys past their retention");
+        assertInstanceOf(
+                IdempotentCalls.Outcome.Fresh.class,
+                calls.run(account, new ClientKey("old"), request("c"), "Idempotency-Key", r -> new byte[] {3}, b -> b));
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
