@@ -9,8 +9,10 @@ module dev.cadastro.core {
     exports dev.cadastro.core.company;
     exports dev.cadastro.core.document;
     exports dev.cadastro.core.ledger;
+    exports dev.cadastro.core.mailing;
     exports dev.cadastro.core.ratelimit;
     exports dev.cadastro.core.error;
+    exports dev.cadastro.core.files;
     exports dev.cadastro.core.idempotency;
     exports dev.cadastro.core.register;
     // Shared text helpers: not API, for Cadastro's own modules only.

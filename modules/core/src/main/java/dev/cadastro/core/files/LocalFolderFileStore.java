@@ -1,0 +1,149 @@
+package dev.cadastro.core.files;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * The default {@link FileStore}: a folder on the local disk (under the server's home). An upload is
+ * written to {@code .tmp-<uuid>} beside its target, forced to disk, and renamed atomically into place;
+ * temporaries a crash left behind are removed by {@link #removeOrphans}.
+ */
+public final class LocalFolderFileStore implements FileStore {
+    private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]*(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*");
+    private static final String TEMPORARY = ".tmp-";
+
+    private final Path root;
+
+    public LocalFolderFileStore(Path root) throws IOException {
+        this.root =
+                Files.createDirectories(Objects.requireNonNull(root, "root")).toAbsolutePath();
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public Upload create(String key) throws IOException {
+        Path target = resolve(key);
+        Files.createDirectories(target.getParent());
+        Path temporary = target.resolveSibling(TEMPORARY + UUID.randomUUID());
+        FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        OutputStream out =
+                new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(channel), 1 << 16);
+        return new Upload() {
+            private boolean done;
+
+            @Override
+            public OutputStream stream() {
+                return out;
+            }
+
+            @Override
+            public long commit() throws IOException {
+                if (done) {
+                    throw new IllegalStateException("upload of " + key + " already ended");
+                }
+                out.flush();
+                channel.force(true);
+                long size = channel.size();
+                out.close();
+                try {
+                    Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+                done = true;
+                return size;
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (!done) {
+                    done = true;
+                    try {
+                        out.close();
+                    } finally {
+                        Files.deleteIfExists(temporary);
+                    }
+                }
+            }
+        };
+    }
+
+    @Override
+    public Optional<Download> open(String key) throws IOException {
+        Path file = resolve(key);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(file, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        long size = channel.size();
+        InputStream in = java.nio.channels.Channels.newInputStream(channel);
+        return Optional.of(new Download() {
+            @Override
+            public long size() {
+                return size;
+            }
+
+            @Override
+            public InputStream stream() {
+                return in;
+            }
+
+            @Override
+            public void close() throws IOException {
+                in.close();
+            }
+        });
+    }
+
+    @Override
+    public boolean delete(String key) throws IOException {
+        return Files.deleteIfExists(resolve(key));
+    }
+
+    /**
+     * Deletes temporaries left by a crash: those last modified before {@code cutoff} (pick one older
+     * than any upload still running).
+     */
+    public int removeOrphans(java.time.Instant cutoff) throws IOException {
+        int[] removed = {0};
+        try (var files = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (p.getFileName().toString().startsWith(TEMPORARY)
+                        && Files.getLastModifiedTime(p).toInstant().isBefore(cutoff)
+                        && Files.deleteIfExists(p)) {
+                    removed[0]++;
+                }
+            }
+        }
+        return removed[0];
+    }
+
+    private Path resolve(String key) {
+        Objects.requireNonNull(key, "key");
+        if (!KEY.matcher(key).matches() || key.contains("..")) {
+            throw new IllegalArgumentException("file key '" + key + "' is not relative segments of [A-Za-z0-9._-]");
+        }
+        Path p = root.resolve(key).normalize();
+        if (!p.startsWith(root)) {
+            throw new IllegalArgumentException("file key '" + key + "' leaves the store");
+        }
+        return p;
+    }
+}
