@@ -11,7 +11,14 @@ module dev.cadastro.server {
     requires dev.cadastro.loader;
     // The demo turns the JDK logging backend (where System.Logger and SLF4J end) down to warnings.
     requires java.logging;
+    // The ./cadastro command line; picocli reads and sets the commands' annotated fields reflectively.
+    requires info.picocli;
 
     exports dev.cadastro.server;
     exports dev.cadastro.server.cli;
+
+    opens dev.cadastro.server.cli to
+            info.picocli;
+    opens dev.cadastro.server.cli.admin to
+            info.picocli;
 }

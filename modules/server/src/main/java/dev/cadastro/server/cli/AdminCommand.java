@@ -15,11 +15,9 @@ import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.CreditResult;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.ledger.StatementLine;
-import dev.cadastro.server.cli.admin.AdminFlags;
-import dev.cadastro.store.Database;
+import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
@@ -32,69 +30,49 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code ./cadastro admin}: the operator's commands on accounts, keys and credits, against the same
- * store the server uses ({@code --database URL}, or {@code --embedded-db DIR}, default {@code
- * .cadastro/db}). Keys are printed once, at creation; afterwards only their prefixes are shown.
+ * {@code ./cadastro admin}: the operator's commands on accounts, keys and credits, against the store
+ * the server uses (see {@link StoreOptions}), also while that server runs. Keys are printed once, at
+ * creation; afterwards only their prefixes are shown. An unknown account or key prefix is the same
+ * one-line failure (exit status 3) in every subcommand.
  */
-public final class AdminCommand implements Command {
-    private static final Set<String> STORE_FLAGS = Set.of("database", "embedded-db");
+@Command(
+        name = "admin",
+        synopsisSubcommandLabel = "SUBCOMMAND",
+        description = {
+            "Accounts, API keys and credits, on the store a server uses; works while serve or demo runs.",
+            "The store flags may come before or after the subcommand."
+        },
+        subcommands = {
+            HelpCommand.class,
+            AdminCommand.CreateAccount.class,
+            AdminCommand.ListAccounts.class,
+            AdminCommand.ShowAccount.class,
+            AdminCommand.SetPlan.class,
+            AdminCommand.TopUp.class,
+            AdminCommand.CreateKey.class,
+            AdminCommand.ListKeys.class,
+            AdminCommand.RevokeKey.class,
+            AdminCommand.ApproveAccreditation.class,
+            AdminCommand.ReleasePerson.class,
+            AdminCommand.ContractPurpose.class,
+            AdminCommand.RemovePurpose.class,
+            AdminCommand.DisableApi.class,
+            AdminCommand.EnableApi.class,
+            AdminCommand.Statement.class
+        })
+public final class AdminCommand extends CliCommand {
     private static final DateTimeFormatter WHEN =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(CostRules.ZONE);
 
-    /** Subcommand, its flags, its help line. */
-    private record Sub(String name, Set<String> flags, String help) {}
-
-    private static final List<Sub> SUBS = List.of(
-            new Sub(
-                    "create-account",
-                    Set.of("name", "plan", "daily-limit"),
-                    "--name NAME [--plan NAME] [--daily-limit N]   create an account (accreditation pending)"),
-            new Sub("list-accounts", Set.of(), "                                   list accounts"),
-            new Sub(
-                    "show-account",
-                    Set.of("account"),
-                    "--account ID                      an account, its balances and keys"),
-            new Sub(
-                    "set-plan",
-                    Set.of("account", "plan", "daily-limit"),
-                    "--account ID --plan NAME --daily-limit N   change the plan"),
-            new Sub(
-                    "top-up",
-                    Set.of("account", "credits", "sms", "reference"),
-                    "--account ID (--credits N | --sms N) [--reference R]   add credits once per reference"),
-            new Sub(
-                    "create-key",
-                    Set.of("account", "scopes", "label"),
-                    "--account ID --scopes a,b|all [--label L]   issue a key (printed once)"),
-            new Sub("list-keys", Set.of("account"), "--account ID                      keys by prefix"),
-            new Sub(
-                    "revoke-key",
-                    Set.of("prefix"),
-                    "--prefix P                        revoke a key (next request fails)"),
-            new Sub(
-                    "approve-accreditation",
-                    Set.of("account"),
-                    "--account ID                      approve the LGPD accreditation"),
-            new Sub(
-                    "release-person",
-                    Set.of("prefix", "withdraw"),
-                    "--prefix P [--withdraw]           release person lookup for a key"),
-            new Sub(
-                    "contract-purpose",
-                    Set.of("account", "purpose", "fields"),
-                    "--account ID --purpose P --fields a,b   contract a purpose and the fields it releases"),
-            new Sub("remove-purpose", Set.of("account", "purpose"), "--account ID --purpose P         end a purpose"),
-            new Sub(
-                    "disable-api",
-                    Set.of("account"),
-                    "--account ID                      API_DESATIVADA for the account"),
-            new Sub("enable-api", Set.of("account"), "--account ID                      enable the API again"),
-            new Sub(
-                    "statement",
-                    Set.of("account", "kind", "limit"),
-                    "--account ID [--kind credits|sms] [--limit N]   entries with running balance"));
+    @Mixin
+    StoreOptions store;
 
     private final Clock clock;
 
@@ -107,282 +85,448 @@ public final class AdminCommand implements Command {
     }
 
     @Override
-    public String name() {
-        return "admin";
+    public Integer call() {
+        Cli.usageOnError(spec.commandLine());
+        return Cli.USAGE;
     }
 
-    @Override
-    public String summary() {
-        return "[--database URL | --embedded-db DIR] <subcommand> ...  accounts, keys, credits (admin help)";
-    }
+    /** One admin subcommand: resolves the store, opens it, runs, closes it. */
+    abstract static class Subcommand extends CliCommand {
+        @ParentCommand
+        AdminCommand admin;
 
-    @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) {
-        AdminFlags flags = AdminFlags.parse(args, Set.of("withdraw"));
-        if (flags.words().isEmpty() || flags.words().get(0).equals("help")) {
-            help(out);
-            return flags.words().isEmpty() ? 2 : 0;
+        @Mixin
+        StoreOptions store;
+
+        @Override
+        public final Integer call() {
+            try (Store opened = Store.open(store.or(admin.store).resolve(), admin.clock)) {
+                run(opened, out());
+            }
+            return Cli.DONE;
         }
-        if (flags.words().size() > 1) {
-            throw new UsageException("unexpected argument '" + flags.words().get(1) + "'");
-        }
-        String word = flags.words().get(0);
-        Sub sub = SUBS.stream()
-                .filter(s -> s.name().equals(word))
-                .findFirst()
-                .orElseThrow(
-                        () -> new UsageException("unknown admin subcommand '" + word + "'; try ./cadastro admin help"));
-        Set<String> accepted = new java.util.TreeSet<>(sub.flags());
-        accepted.addAll(STORE_FLAGS);
-        flags.requireOnly(accepted);
-        Database database = database(flags);
-        try (Store store = Store.open(database, clock)) {
-            return run(sub.name(), flags, store, out);
+
+        abstract void run(Store store, PrintStream out);
+
+        Clock clock() {
+            return admin.clock;
         }
     }
 
-    static Database database(AdminFlags flags) {
-        if (flags.has("database") && flags.has("embedded-db")) {
-            throw new UsageException("give --database or --embedded-db, not both");
-        }
-        try {
-            return flags.optional("database")
-                    .map(Database::url)
-                    .orElseGet(() -> Database.embedded(
-                            flags.optional("embedded-db").map(Path::of).orElse(Database.DEFAULT_EMBEDDED_DIR)));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+    /** A subcommand on one account, which must exist. */
+    abstract static class OnAccount extends Subcommand {
+        @Option(names = "--account", paramLabel = "ID", required = true, description = "The account's number.")
+        long accountNumber;
+
+        /** The account, or the same failure in every subcommand when there is none. */
+        final AccountId account(Store store) {
+            if (accountNumber < 1) {
+                throw usage("--account " + accountNumber + " must be a positive account number");
+            }
+            AccountId id = new AccountId(accountNumber);
+            if (store.accounts().find(id).isEmpty()) {
+                throw new CommandFailure(
+                        "account " + id + " does not exist (./cadastro admin list-accounts lists the accounts)");
+            }
+            return id;
         }
     }
 
-    private int run(String sub, AdminFlags f, Store store, PrintStream out) {
-        switch (sub) {
-            case "create-account" -> {
-                Plan plan = new Plan(f.optional("plan").orElse("basico"), f.positiveLong("daily-limit", 10_000));
-                Account a = store.accounts().create(f.required("name"), plan);
-                out.println("account " + a.id() + " created: " + a.name() + ", plan " + plan.name() + " ("
-                        + plan.dailyRequestLimit() + " requests/day), accreditation " + a.accreditation());
-            }
-            case "list-accounts" -> {
-                out.printf("%-8s %-30s %-12s %12s %-10s %s%n", "ID", "NAME", "PLAN", "DAILY", "LGPD", "API");
-                for (Account a : store.accounts().list()) {
-                    out.printf(
-                            "%-8s %-30s %-12s %12d %-10s %s%n",
-                            a.id(),
-                            a.name(),
-                            a.plan().name(),
-                            a.plan().dailyRequestLimit(),
-                            a.accreditation(),
-                            a.apiEnabled() ? "enabled" : "disabled");
-                }
-            }
-            case "show-account" -> show(store, account(f), out);
-            case "set-plan" -> {
-                Account a = store.accounts()
-                        .setPlan(account(f), new Plan(f.required("plan"), f.positiveLong("daily-limit")));
-                out.println("account " + a.id() + ": plan " + a.plan().name() + " ("
-                        + a.plan().dailyRequestLimit() + " requests/day)");
-            }
-            case "top-up" -> topUp(store, f, out);
-            case "create-key" -> {
-                AccountId id = account(f);
-                IssuedApiKey issued = new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, new SecureRandom())
-                        .issue(id, f.optional("label").orElse(""), scopes(f.required("scopes")));
-                out.println("key " + issued.key().prefix() + " for account " + id + ", scopes "
-                        + wire(issued.key().scopes()));
-                out.println();
-                out.println("  " + issued.secret());
-                out.println();
-                out.println("Store it now: it is shown this once and kept only as a hash.");
-            }
-            case "list-keys" -> {
-                out.printf("%-14s %-22s %-9s %-8s %s%n", "PREFIX", "CREATED", "STATE", "PESSOAS", "SCOPES  LABEL");
-                for (ApiKey k : store.apiKeys().list(account(f))) {
-                    out.printf(
-                            "%-14s %-22s %-9s %-8s %s  %s%n",
-                            k.prefix(),
-                            WHEN.format(k.createdAt()),
-                            k.revoked() ? "revoked" : "active",
-                            k.personLookupReleased() ? "released" : "-",
-                            wire(k.scopes()),
-                            k.label());
-                }
-            }
-            case "revoke-key" -> {
-                ApiKey k = store.apiKeys().revoke(prefix(f), clock.instant());
-                out.println("key " + k.prefix() + " revoked at "
-                        + WHEN.format(k.revokedAt().orElseThrow())
-                        + " (America/Sao_Paulo); its next request answers CHAVE_REVOGADA");
-            }
-            case "approve-accreditation" -> {
-                Account a = store.accounts().setAccreditation(account(f), AccreditationStatus.APPROVED);
-                out.println("account " + a.id() + ": LGPD accreditation " + a.accreditation());
-            }
-            case "release-person" -> {
-                boolean release = !f.has("withdraw");
-                ApiKey k = store.apiKeys().setPersonLookupReleased(prefix(f), release);
-                out.println("key " + k.prefix() + ": person lookup "
-                        + (k.personLookupReleased() ? "released" : "withdrawn"));
-            }
-            case "contract-purpose" -> {
-                Purpose purpose = purpose(f.required("purpose"));
-                Set<String> fields = Arrays.stream(f.required("fields").split(","))
-                        .map(String::strip)
-                        .filter(s -> !s.isEmpty())
-                        .collect(Collectors.toCollection(LinkedHashSet::new));
-                Account a = store.accounts().contractPurpose(account(f), purpose, fields);
-                out.println("account " + a.id() + ": purpose " + purpose + " releases "
-                        + a.purposes().get(purpose).stream().sorted().toList());
-            }
-            case "remove-purpose" -> {
-                Purpose purpose = purpose(f.required("purpose"));
-                Account a = store.accounts().removePurpose(account(f), purpose);
-                out.println("account " + a.id() + ": purpose " + purpose + " removed; contracted: "
-                        + a.purposes().keySet());
-            }
-            case "disable-api", "enable-api" -> {
-                Account a = store.accounts().setApiEnabled(account(f), sub.equals("enable-api"));
-                out.println("account " + a.id() + ": API " + (a.apiEnabled() ? "enabled" : "disabled"));
-            }
-            case "statement" -> statement(store, f, out);
-            default -> throw new IllegalStateException("subcommand " + sub + " is listed but not handled");
-        }
-        return 0;
-    }
+    /** A subcommand on one API key, named by its prefix, which must exist. */
+    abstract static class OnKey extends Subcommand {
+        @Option(
+                names = "--prefix",
+                paramLabel = "P",
+                required = true,
+                description = "The key's 12-character prefix, as list-keys shows it.")
+        String prefixText;
 
-    private void topUp(Store store, AdminFlags f, PrintStream out) {
-        AccountId id = account(f);
-        if (f.has("credits") == f.has("sms")) {
-            throw new UsageException("give exactly one of --credits N and --sms N");
-        }
-        CreditKind kind = f.has("credits") ? CreditKind.CREDITS : CreditKind.SMS_CREDITS;
-        long amount = f.positiveLong(kind == CreditKind.CREDITS ? "credits" : "sms");
-        String reference =
-                f.optional("reference").orElseGet(() -> UUID.randomUUID().toString());
-        IdempotencyKey key;
-        try {
-            key = IdempotencyKey.of("topup:" + id + ":" + reference);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--reference: " + e.getMessage());
-        }
-        CreditResult r = store.ledger().topUp(id, kind, amount, key, "recarga " + reference);
-        if (r.replay()) {
-            out.println("account " + id + ": reference " + reference + " was already applied; nothing added; " + kind
-                    + " balance " + r.balanceAfter());
-        } else {
-            out.println("account " + id + ": +" + r.credited() + " " + kind + ", balance " + r.balanceAfter()
-                    + " (reference " + reference + "; repeat it to retry safely)");
+        final String prefix(Store store) {
+            if (prefixText.startsWith("cad_")) {
+                throw usage("--prefix wants the 12-character prefix, not the whole key");
+            }
+            if (store.apiKeys().find(prefixText).isEmpty()) {
+                throw new CommandFailure("no API key has the prefix '" + prefixText
+                        + "' (./cadastro admin list-keys --account ID lists an account's keys)");
+            }
+            return prefixText;
         }
     }
 
-    private static void show(Store store, AccountId id, PrintStream out) {
-        Account a = store.accounts().require(id);
-        out.println("account     " + a.id() + "  " + a.name());
-        out.println("plan        " + a.plan().name() + ", " + a.plan().dailyRequestLimit() + " requests/day");
-        out.println("api         " + (a.apiEnabled() ? "enabled" : "disabled"));
-        out.println("lgpd        " + a.accreditation());
-        out.println("batch limit " + a.personBatchLimit() + " CPFs");
-        for (Map.Entry<Purpose, Set<String>> p : a.purposes().entrySet()) {
-            out.println("purpose     " + p.getKey() + ": "
-                    + p.getValue().stream().sorted().toList());
-        }
-        for (CreditKind kind : CreditKind.values()) {
-            Balance b = store.ledger().balance(id, kind);
-            out.println(String.format(
-                    Locale.ROOT,
-                    "%-11s %d posted, %d held, %d available",
-                    kind.name().toLowerCase(Locale.ROOT),
-                    b.posted(),
-                    b.held(),
-                    b.available()));
-        }
-        out.println("keys        "
-                + store.apiKeys().list(id).stream()
-                        .map(k -> k.prefix() + (k.revoked() ? " (revoked)" : ""))
-                        .toList());
-    }
+    @Command(name = "create-account", description = "Create an account (its LGPD accreditation starts pending).")
+    static final class CreateAccount extends Subcommand {
+        @Option(names = "--name", paramLabel = "NAME", required = true, description = "The account's name.")
+        String name;
 
-    private static void statement(Store store, AdminFlags f, PrintStream out) {
-        AccountId id = account(f);
-        CreditKind kind = switch (f.optional("kind").orElse("credits")) {
-            case "credits" -> CreditKind.CREDITS;
-            case "sms" -> CreditKind.SMS_CREDITS;
-            default ->
-                throw new UsageException("--kind '" + f.optional("kind").orElseThrow() + "' must be credits or sms");
-        };
-        long limit = f.positiveLong("limit", 50);
-        if (limit > 10_000) {
-            throw new UsageException("--limit " + limit + " exceeds the maximum 10000");
-        }
-        List<StatementLine> lines = store.ledger().statement(id, kind, (int) limit);
-        out.printf(
-                "%-8s %-19s %-10s %10s %10s  %s%n",
-                "SEQ", "WHEN (Sao Paulo)", "TYPE", "AMOUNT", "BALANCE", "DESCRIPTION [KEY]");
-        for (StatementLine l : lines) {
-            out.printf(
-                    "%-8d %-19s %-10s %+10d %10d  %s [%s]%n",
-                    l.sequence(),
-                    WHEN.format(l.at()),
-                    l.type(),
-                    l.amount(),
-                    l.runningBalance(),
-                    l.description(),
-                    l.key());
-        }
-        Balance b = store.ledger().balance(id, kind);
-        out.println("balance " + b.posted() + ", held " + b.held() + ", available " + b.available());
-    }
+        @Option(
+                names = "--plan",
+                paramLabel = "NAME",
+                defaultValue = "basico",
+                description = "Plan name (default ${DEFAULT-VALUE}).")
+        String plan;
 
-    private static AccountId account(AdminFlags f) {
-        try {
-            return AccountId.parse(f.required("account"));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--account: " + e.getMessage());
+        @Option(
+                names = "--daily-limit",
+                paramLabel = "N",
+                defaultValue = "10_000",
+                description = "Requests per day the plan allows (default ${DEFAULT-VALUE}).")
+        long dailyLimit;
+
+        @Override
+        void run(Store store, PrintStream out) {
+            if (name.isBlank()) {
+                throw usage("--name must not be blank");
+            }
+            Plan p = new Plan(plan, within("--daily-limit", dailyLimit, 1, Long.MAX_VALUE));
+            Account a = store.accounts().create(name, p);
+            out.println("account " + a.id() + " created: " + a.name() + ", plan " + p.name() + " ("
+                    + p.dailyRequestLimit() + " requests/day), accreditation " + a.accreditation());
         }
     }
 
-    private static String prefix(AdminFlags f) {
-        String p = f.required("prefix");
-        if (p.startsWith("cad_")) {
-            throw new UsageException("--prefix wants the 12-character prefix, not the whole key");
+    @Command(name = "list-accounts", description = "List the accounts.")
+    static final class ListAccounts extends Subcommand {
+        @Override
+        void run(Store store, PrintStream out) {
+            out.printf("%-8s %-30s %-12s %12s %-10s %s%n", "ID", "NAME", "PLAN", "DAILY", "LGPD", "API");
+            for (Account a : store.accounts().list()) {
+                out.printf(
+                        "%-8s %-30s %-12s %12d %-10s %s%n",
+                        a.id(),
+                        a.name(),
+                        a.plan().name(),
+                        a.plan().dailyRequestLimit(),
+                        a.accreditation(),
+                        a.apiEnabled() ? "enabled" : "disabled");
+            }
         }
-        return p;
     }
 
-    private static Set<Scope> scopes(String text) {
-        if (text.strip().equals("all")) {
-            return EnumSet.allOf(Scope.class);
+    @Command(name = "show-account", description = "Show an account, its balances and its keys.")
+    static final class ShowAccount extends OnAccount {
+        @Override
+        void run(Store store, PrintStream out) {
+            AccountId id = account(store);
+            Account a = store.accounts().require(id);
+            out.println("account     " + a.id() + "  " + a.name());
+            out.println("plan        " + a.plan().name() + ", " + a.plan().dailyRequestLimit() + " requests/day");
+            out.println("api         " + (a.apiEnabled() ? "enabled" : "disabled"));
+            out.println("lgpd        " + a.accreditation());
+            out.println("batch limit " + a.personBatchLimit() + " CPFs");
+            for (Map.Entry<Purpose, Set<String>> p : a.purposes().entrySet()) {
+                out.println("purpose     " + p.getKey() + ": "
+                        + p.getValue().stream().sorted().toList());
+            }
+            for (CreditKind kind : CreditKind.values()) {
+                Balance b = store.ledger().balance(id, kind);
+                out.println(String.format(
+                        Locale.ROOT,
+                        "%-11s %d posted, %d held, %d available",
+                        kind.name().toLowerCase(Locale.ROOT),
+                        b.posted(),
+                        b.held(),
+                        b.available()));
+            }
+            out.println("keys        "
+                    + store.apiKeys().list(id).stream()
+                            .map(k -> k.prefix() + (k.revoked() ? " (revoked)" : ""))
+                            .toList());
         }
-        Set<Scope> scopes = EnumSet.noneOf(Scope.class);
-        for (String s : text.split(",")) {
+    }
+
+    @Command(name = "set-plan", description = "Change an account's plan.")
+    static final class SetPlan extends OnAccount {
+        @Option(names = "--plan", paramLabel = "NAME", required = true, description = "Plan name.")
+        String plan;
+
+        @Option(names = "--daily-limit", paramLabel = "N", required = true, description = "Requests per day.")
+        long dailyLimit;
+
+        @Override
+        void run(Store store, PrintStream out) {
+            AccountId id = account(store);
+            Account a = store.accounts()
+                    .setPlan(id, new Plan(plan, within("--daily-limit", dailyLimit, 1, Long.MAX_VALUE)));
+            out.println("account " + a.id() + ": plan " + a.plan().name() + " ("
+                    + a.plan().dailyRequestLimit() + " requests/day)");
+        }
+    }
+
+    @Command(
+            name = "top-up",
+            description = {
+                "Add credits or SMS credits, once per reference: repeating a reference adds nothing.",
+                "Give exactly one of --credits and --sms."
+            })
+    static final class TopUp extends OnAccount {
+        @Option(names = "--credits", paramLabel = "N", description = "Credits to add.")
+        Long credits;
+
+        @Option(names = "--sms", paramLabel = "N", description = "SMS credits to add.")
+        Long sms;
+
+        @Option(
+                names = "--reference",
+                paramLabel = "R",
+                description = "The payment's reference, so a retry adds nothing (default: a new random one).")
+        String reference;
+
+        @Override
+        void run(Store store, PrintStream out) {
+            if ((credits == null) == (sms == null)) {
+                throw usage("give exactly one of --credits N and --sms N");
+            }
+            AccountId id = account(store);
+            CreditKind kind = credits != null ? CreditKind.CREDITS : CreditKind.SMS_CREDITS;
+            long amount = credits != null
+                    ? within("--credits", credits, 1, Long.MAX_VALUE)
+                    : within("--sms", sms, 1, Long.MAX_VALUE);
+            String ref = reference != null ? reference : UUID.randomUUID().toString();
+            IdempotencyKey key;
             try {
-                scopes.add(Scope.parse(s));
+                key = IdempotencyKey.of("topup:" + id + ":" + ref);
             } catch (IllegalArgumentException e) {
-                throw new UsageException("--scopes: " + e.getMessage());
+                throw usage("--reference: " + e.getMessage());
+            }
+            CreditResult r = store.ledger().topUp(id, kind, amount, key, "recarga " + ref);
+            if (r.replay()) {
+                out.println("account " + id + ": reference " + ref + " was already applied; nothing added; " + kind
+                        + " balance " + r.balanceAfter());
+            } else {
+                out.println("account " + id + ": +" + r.credited() + " " + kind + ", balance " + r.balanceAfter()
+                        + " (reference " + ref + "; repeat it to retry safely)");
             }
         }
-        return scopes;
     }
 
-    private static Purpose purpose(String text) {
-        return Purpose.fromWire(text.strip())
-                .orElseThrow(() -> new UsageException(
-                        "--purpose '" + text + "' must be one of " + Arrays.toString(Purpose.values())));
+    @Command(name = "create-key", description = "Issue an API key; it is printed this once and stored only as a hash.")
+    static final class CreateKey extends OnAccount {
+        @Option(
+                names = "--scopes",
+                paramLabel = "a,b|all",
+                required = true,
+                completionCandidates = ScopeNames.class,
+                description = "Comma-separated scopes, or all: ${COMPLETION-CANDIDATES}.")
+        String scopes;
+
+        @Option(
+                names = "--label",
+                paramLabel = "L",
+                defaultValue = "",
+                description = "A label to recognise the key by (default none).")
+        String label;
+
+        @Override
+        void run(Store store, PrintStream out) {
+            Set<Scope> parsed = scopes(scopes);
+            AccountId id = account(store);
+            IssuedApiKey issued = new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock(), new SecureRandom())
+                    .issue(id, label, parsed);
+            out.println("key " + issued.key().prefix() + " for account " + id + ", scopes "
+                    + wire(issued.key().scopes()));
+            out.println();
+            out.println("  " + issued.secret());
+            out.println();
+            out.println("Store it now: it is shown this once and kept only as a hash.");
+        }
+
+        private Set<Scope> scopes(String text) {
+            if (text.strip().equals("all")) {
+                return EnumSet.allOf(Scope.class);
+            }
+            Set<Scope> result = EnumSet.noneOf(Scope.class);
+            for (String s : text.split(",")) {
+                try {
+                    result.add(Scope.parse(s));
+                } catch (IllegalArgumentException e) {
+                    throw usage("--scopes: " + e.getMessage());
+                }
+            }
+            return result;
+        }
+    }
+
+    @Command(name = "list-keys", description = "List an account's keys by prefix (never the keys themselves).")
+    static final class ListKeys extends OnAccount {
+        @Override
+        void run(Store store, PrintStream out) {
+            AccountId id = account(store);
+            out.printf("%-14s %-22s %-9s %-8s %s%n", "PREFIX", "CREATED", "STATE", "PESSOAS", "SCOPES  LABEL");
+            for (ApiKey k : store.apiKeys().list(id)) {
+                out.printf(
+                        "%-14s %-22s %-9s %-8s %s  %s%n",
+                        k.prefix(),
+                        WHEN.format(k.createdAt()),
+                        k.revoked() ? "revoked" : "active",
+                        k.personLookupReleased() ? "released" : "-",
+                        wire(k.scopes()),
+                        k.label());
+            }
+        }
+    }
+
+    @Command(name = "revoke-key", description = "Revoke a key: its next request answers CHAVE_REVOGADA.")
+    static final class RevokeKey extends OnKey {
+        @Override
+        void run(Store store, PrintStream out) {
+            ApiKey k = store.apiKeys().revoke(prefix(store), clock().instant());
+            out.println("key " + k.prefix() + " revoked at "
+                    + WHEN.format(k.revokedAt().orElseThrow())
+                    + " (America/Sao_Paulo); its next request answers CHAVE_REVOGADA");
+        }
+    }
+
+    @Command(name = "approve-accreditation", description = "Approve an account's LGPD accreditation.")
+    static final class ApproveAccreditation extends OnAccount {
+        @Override
+        void run(Store store, PrintStream out) {
+            Account a = store.accounts().setAccreditation(account(store), AccreditationStatus.APPROVED);
+            out.println("account " + a.id() + ": LGPD accreditation " + a.accreditation());
+        }
+    }
+
+    @Command(name = "release-person", description = "Release person (CPF) lookup for a key, or withdraw it.")
+    static final class ReleasePerson extends OnKey {
+        @Option(names = "--withdraw", description = "Withdraw the release instead of granting it.")
+        boolean withdraw;
+
+        @Override
+        void run(Store store, PrintStream out) {
+            ApiKey k = store.apiKeys().setPersonLookupReleased(prefix(store), !withdraw);
+            out.println(
+                    "key " + k.prefix() + ": person lookup " + (k.personLookupReleased() ? "released" : "withdrawn"));
+        }
+    }
+
+    @Command(name = "contract-purpose", description = "Contract a purpose for an account and the fields it releases.")
+    static final class ContractPurpose extends OnAccount {
+        @Option(
+                names = "--purpose",
+                paramLabel = "P",
+                required = true,
+                description = "One of ${COMPLETION-CANDIDATES}.")
+        Purpose purpose;
+
+        @Option(
+                names = "--fields",
+                paramLabel = "a,b",
+                required = true,
+                description = "Comma-separated fields it releases.")
+        String fields;
+
+        @Override
+        void run(Store store, PrintStream out) {
+            Set<String> released = Arrays.stream(fields.split(","))
+                    .map(String::strip)
+                    .filter(s -> !s.isEmpty())
+                    .collect(Collectors.toCollection(LinkedHashSet::new));
+            Account a = store.accounts().contractPurpose(account(store), purpose, released);
+            out.println("account " + a.id() + ": purpose " + purpose + " releases "
+                    + a.purposes().get(purpose).stream().sorted().toList());
+        }
+    }
+
+    @Command(name = "remove-purpose", description = "End a purpose an account contracted.")
+    static final class RemovePurpose extends OnAccount {
+        @Option(
+                names = "--purpose",
+                paramLabel = "P",
+                required = true,
+                description = "One of ${COMPLETION-CANDIDATES}.")
+        Purpose purpose;
+
+        @Override
+        void run(Store store, PrintStream out) {
+            Account a = store.accounts().removePurpose(account(store), purpose);
+            out.println("account " + a.id() + ": purpose " + purpose + " removed; contracted: "
+                    + a.purposes().keySet());
+        }
+    }
+
+    @Command(name = "disable-api", description = "Disable the API for an account: its requests answer API_DESATIVADA.")
+    static final class DisableApi extends OnAccount {
+        @Override
+        void run(Store store, PrintStream out) {
+            Account a = store.accounts().setApiEnabled(account(store), false);
+            out.println("account " + a.id() + ": API " + (a.apiEnabled() ? "enabled" : "disabled"));
+        }
+    }
+
+    @Command(name = "enable-api", description = "Enable the API for an account again.")
+    static final class EnableApi extends OnAccount {
+        @Override
+        void run(Store store, PrintStream out) {
+            Account a = store.accounts().setApiEnabled(account(store), true);
+            out.println("account " + a.id() + ": API " + (a.apiEnabled() ? "enabled" : "disabled"));
+        }
+    }
+
+    /** Which balance a statement shows. */
+    enum Kind {
+        credits(CreditKind.CREDITS),
+        sms(CreditKind.SMS_CREDITS);
+
+        final CreditKind kind;
+
+        Kind(CreditKind kind) {
+            this.kind = kind;
+        }
+    }
+
+    @Command(name = "statement", description = "An account's ledger entries, newest last, with the running balance.")
+    static final class Statement extends OnAccount {
+        @Option(
+                names = "--kind",
+                paramLabel = "KIND",
+                defaultValue = "credits",
+                description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
+        Kind kind;
+
+        @Option(
+                names = "--limit",
+                paramLabel = "N",
+                defaultValue = "50",
+                description = "Most entries shown, 1 to 10000 (default ${DEFAULT-VALUE}).")
+        long limit;
+
+        @Override
+        void run(Store store, PrintStream out) {
+            int most = (int) within("--limit", limit, 1, 10_000);
+            AccountId id = account(store);
+            List<StatementLine> lines = store.ledger().statement(id, kind.kind, most);
+            out.printf(
+                    "%-8s %-19s %-10s %10s %10s  %s%n",
+                    "SEQ", "WHEN (Sao Paulo)", "TYPE", "AMOUNT", "BALANCE", "DESCRIPTION [KEY]");
+            for (StatementLine l : lines) {
+                out.printf(
+                        "%-8d %-19s %-10s %+10d %10d  %s [%s]%n",
+                        l.sequence(),
+                        WHEN.format(l.at()),
+                        l.type(),
+                        l.amount(),
+                        l.runningBalance(),
+                        l.description(),
+                        l.key());
+            }
+            Balance b = store.ledger().balance(id, kind.kind);
+            out.println("balance " + b.posted() + ", held " + b.held() + ", available " + b.available());
+        }
+    }
+
+    /** The scopes' wire names and {@code all}, for the help and the shell completion. */
+    static final class ScopeNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            List<String> names = new java.util.ArrayList<>();
+            for (Scope s : Scope.values()) {
+                names.add(s.wire());
+            }
+            names.add("all");
+            return names.iterator();
+        }
     }
 
     private static String wire(Set<Scope> scopes) {
         return scopes.stream().map(Scope::wire).sorted().collect(Collectors.joining(","));
-    }
-
-    private static void help(PrintStream out) {
-        out.println("usage: ./cadastro admin [--database URL | --embedded-db DIR] <subcommand> [flags]");
-        out.println("  default store: embedded PostgreSQL in " + Database.DEFAULT_EMBEDDED_DIR);
-        out.println();
-        for (Sub s : SUBS) {
-            out.printf("  %-22s %s%n", s.name(), s.help().strip());
-        }
-        out.println();
-        out.println("scopes: " + Arrays.stream(Scope.values()).map(Scope::wire).toList() + " or 'all'");
-        out.println("purposes: " + Arrays.toString(Purpose.values()));
     }
 }

@@ -9,43 +9,68 @@ import dev.cadastro.server.DemoSetup;
 import dev.cadastro.store.Database;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * {@code ./cadastro demo [--home DIR] [--port P] [--establishments N] [--log warning|info|debug]}: generates a synthetic register
- * and loads it (first run only), starts the embedded PostgreSQL, creates a demo account with credits
- * and one key per scope (first run only), serves the API and prints curl lines to paste.
+ * {@code ./cadastro demo}: generates a synthetic register and loads it (first run only), starts the
+ * embedded PostgreSQL, creates a demo account with credits and one key per scope (first run only),
+ * serves the API and prints curl lines to paste.
  */
-public final class DemoCommand implements Command {
+@Command(
+        name = "demo",
+        description = {
+            "Generate, load and serve on embedded defaults in one step, and print ready curl lines.",
+            "Everything lives in --home: dump/, index/, db/ and demo-keys.txt (mode 0600); a second run"
+                    + " reuses them. Ctrl-C stops; the data stays. While it runs, ./cadastro admin --home"
+                    + " DIR works on its database."
+        })
+public final class DemoCommand extends CliCommand {
+
+    @Option(
+            names = "--home",
+            paramLabel = "DIR",
+            defaultValue = ".cadastro",
+            description = "Folder of the demo's data (default ${DEFAULT-VALUE}).")
+    String home;
+
+    @Option(
+            names = "--port",
+            paramLabel = "P",
+            defaultValue = "8080",
+            description = "TCP port (default ${DEFAULT-VALUE}; 0 picks a free one).")
+    int port;
+
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDR",
+            defaultValue = "127.0.0.1",
+            description = "Address to listen on (default ${DEFAULT-VALUE}).")
+    String bind;
+
+    @Option(
+            names = "--establishments",
+            paramLabel = "N",
+            defaultValue = "200_000",
+            description = "Establishments of the synthetic dump generated on the first run (default ${DEFAULT-VALUE}).")
+    long establishments;
 
     @Override
-    public String name() {
-        return "demo";
-    }
-
-    @Override
-    public String summary() {
-        return "[--home DIR] [--port P] [--establishments N] [--log LEVEL]  generate, load, serve on embedded defaults";
-    }
-
-    @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        ServerFlags flags = ServerFlags.parse(args, Set.of("home", "port", "establishments", "bind", "log"));
-        quietLogging(flags.text("log").orElse("warning"));
-        DemoSetup demo = new DemoSetup(flags.path("home").orElse(Path.of(".cadastro")));
-        long establishments = flags.positive("establishments", DemoSetup.DEFAULT_ESTABLISHMENTS);
-        int port = flags.port("port", ServeCommand.DEFAULT_PORT);
+    public Integer call() throws Exception {
+        PrintStream out = out();
+        DemoSetup demo = new DemoSetup(path("--home", home));
+        long count = within("--establishments", establishments, 1, 100_000_000);
+        int listenPort = (int) within("--port", port, 0, 65535);
         long t0 = System.nanoTime();
         out.println("cadastro demo: home " + demo.home());
-        demo.ensureIndex(establishments, out);
+        demo.ensureIndex(count, out);
         out.println("database: starting the embedded PostgreSQL in " + demo.database() + " ...");
-        InetSocketAddress address = new InetSocketAddress(flags.text("bind").orElse("127.0.0.1"), port);
+        InetSocketAddress address = new InetSocketAddress(bind, listenPort);
         CadastroServer server = CadastroServer.start(new CadastroServer.Config(
                 demo.index(),
                 Database.embedded(demo.database()),
@@ -65,22 +90,7 @@ public final class DemoCommand implements Command {
             throw e;
         }
         ServeCommand.awaitShutdown(server);
-        return 0;
-    }
-
-    /** The libraries' INFO lines would bury the curl lines: show warnings only, unless asked. */
-    private static void quietLogging(String level) {
-        java.util.logging.Level jul = switch (level) {
-            case "warning" -> java.util.logging.Level.WARNING;
-            case "info" -> java.util.logging.Level.INFO;
-            case "debug" -> java.util.logging.Level.FINE;
-            default -> throw new UsageException("--log " + level + ": one of warning, info, debug");
-        };
-        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
-        root.setLevel(jul);
-        for (java.util.logging.Handler h : root.getHandlers()) {
-            h.setLevel(jul);
-        }
+        return Cli.DONE;
     }
 
     private static void printCurlLines(PrintStream out, CadastroServer server, Map<Scope, String> keys) {

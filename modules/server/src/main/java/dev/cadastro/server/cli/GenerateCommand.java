@@ -3,59 +3,63 @@ package dev.cadastro.server.cli;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
-import java.io.PrintStream;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/**
- * {@code ./cadastro generate --out DIR --establishments N [--seed S]}: writes a synthetic dump in
- * exactly the Receita Federal's layout.
- */
-public final class GenerateCommand implements Command {
-    @Override
-    public String name() {
-        return "generate";
-    }
+/** {@code ./cadastro generate}: writes a synthetic dump in exactly the Receita Federal's layout. */
+@Command(
+        name = "generate",
+        description = "Write a synthetic Receita Federal dump (the real ZIP names and format) of N establishments.")
+public final class GenerateCommand extends CliCommand {
+    @Option(names = "--out", paramLabel = "DIR", required = true, description = "Folder to write the ZIPs to.")
+    String out;
+
+    @Option(
+            names = "--establishments",
+            paramLabel = "N",
+            required = true,
+            description = "Establishments to generate, 1 to 100_000_000.")
+    long establishments;
+
+    @Option(
+            names = "--seed",
+            paramLabel = "S",
+            description = "Seed of the generator: the same seed writes the same dump (default: the generator's).")
+    Long seed;
+
+    @Option(
+            names = "--quirk-rate",
+            paramLabel = "R",
+            description = "Share of rows carrying one of the real dump's quirks, 0 to 1 (default: the generator's).")
+    Double quirkRate;
+
+    @Option(names = "--threads", paramLabel = "T", description = "Writer threads, 1 to 10 (default: the generator's).")
+    Integer threads;
 
     @Override
-    public String summary() {
-        return "--out DIR --establishments N [--seed S] [--quirk-rate R] [--threads T]"
-                + "  write a synthetic Receita Federal dump";
-    }
-
-    @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) {
-        LoadCommand.Flags flags =
-                LoadCommand.Flags.parse(args, Set.of("out", "establishments", "seed", "quirk-rate", "threads"), 0);
-        Path dir = flags.path("out", true);
-        if (!flags.has("establishments")) {
-            throw new UsageException("--establishments is required");
+    public Integer call() {
+        var dir = path("--out", out);
+        GeneratorOptions.Builder builder =
+                GeneratorOptions.builder(within("--establishments", establishments, 1, 100_000_000));
+        if (seed != null) {
+            builder.seed(seed);
         }
-        GeneratorOptions.Builder builder = GeneratorOptions.builder(flags.number("establishments", 1, 100_000_000));
-        if (flags.has("seed")) {
-            builder.seed(flags.number("seed", Long.MIN_VALUE, Long.MAX_VALUE));
+        if (threads != null) {
+            builder.threads((int) within("--threads", threads, 1, 10));
         }
-        if (flags.has("threads")) {
-            builder.threads(flags.integer("threads", 1, 10));
-        }
-        if (flags.has("quirk-rate")) {
-            try {
-                builder.quirkRate(Double.parseDouble(flags.text("quirk-rate")));
-            } catch (NumberFormatException e) {
-                throw new UsageException("--quirk-rate " + flags.text("quirk-rate") + " is not a number");
-            }
+        if (quirkRate != null) {
+            builder.quirkRate(quirkRate);
         }
         GeneratorOptions options;
         try {
             options = builder.build();
         } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+            throw usage(e.getMessage());
         }
         GeneratedDump dump = DumpGenerator.generate(dir, options);
         long quirks = dump.quirks().values().stream().mapToLong(Long::longValue).sum();
-        out.println(String.format(
+        out().println(String.format(
                 Locale.ROOT,
                 "wrote %s: dump %s, %,d establishments (%,d lines), %,d companies, %,d quirk rows, in %s",
                 dir,
@@ -65,6 +69,6 @@ public final class GenerateCommand implements Command {
                 dump.companies(),
                 quirks,
                 LoadCommand.duration(dump.elapsed())));
-        return 0;
+        return Cli.DONE;
     }
 }

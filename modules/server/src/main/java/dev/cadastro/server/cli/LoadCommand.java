@@ -9,79 +9,110 @@ import dev.cadastro.register.BuildOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * {@code ./cadastro load --dump DIR --index DIR [--debt DIR]}: loads a monthly dump into a new
- * generation of the register index and publishes it atomically. A progress bar on a terminal, a log
- * line every ten seconds otherwise; the summary at the end.
+ * {@code ./cadastro load}: loads a monthly dump into a new generation of the register index and
+ * publishes it atomically. A progress bar on a terminal, a log line every ten seconds otherwise; the
+ * summary at the end.
  */
-public final class LoadCommand implements Command {
-    @Override
-    public String name() {
-        return "load";
-    }
+@Command(
+        name = "load",
+        description = {
+            "Load a Receita Federal dump into a new generation of a register index, published atomically"
+                    + " when complete (the previous generation serves until then)."
+        })
+public final class LoadCommand extends CliCommand {
+    @Option(names = "--dump", paramLabel = "DIR", required = true, description = "Folder of the dump's ZIPs.")
+    String dump;
+
+    @Option(names = "--index", paramLabel = "DIR", required = true, description = "The register index to publish into.")
+    String index;
+
+    @Option(names = "--debt", paramLabel = "DIR", description = "Folder of the PGFN debt files (optional).")
+    String debt;
+
+    @Option(
+            names = "--rejects",
+            paramLabel = "FILE",
+            description = "Where rejected rows are written (default: DUMP.rejects.tsv beside the dump).")
+    String rejects;
+
+    @Option(
+            names = "--scratch",
+            paramLabel = "DIR",
+            description = "Folder for temporary files (default: the loader's).")
+    String scratch;
+
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            description = "Indexing threads, 1 to 64 (default: the loader's, from the cores).")
+    Integer threads;
+
+    @Option(
+            names = "--ram-buffer-mb",
+            paramLabel = "M",
+            description = "Lucene's indexing buffer per writer in MB, 16 to 2048 (default: the builder's).")
+    Integer ramBufferMb;
+
+    @Option(
+            names = "--segments",
+            paramLabel = "N",
+            description = "Merge down to at most N segments, 0 to 1024; 0 keeps them as built"
+                    + " (default: the builder's). 1 gives a global (uf, municipio, cnpj) order.")
+    Integer segments;
 
     @Override
-    public String summary() {
-        return "--dump DIR --index DIR [--debt DIR] [--rejects FILE] [--threads N] [--ram-buffer-mb M] [--segments N]"
-                + "  load a Receita Federal dump into a new register index";
-    }
-
-    @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) {
-        Flags flags = Flags.parse(
-                args, Set.of("dump", "index", "debt", "rejects", "threads", "ram-buffer-mb", "segments", "scratch"), 0);
-        Path dump = flags.path("dump", true);
-        Path index = flags.path("index", true);
+    public Integer call() {
+        PrintStream err = err();
+        Path dumpDir = path("--dump", dump);
+        Path indexDir = path("--index", index);
         boolean terminal = isTerminal();
-        LoadOptions.Builder builder = LoadOptions.builder(dump)
-                .debt(flags.path("debt", false))
-                .rejects(flags.path("rejects", false))
-                .scratch(flags.path("scratch", false))
+        LoadOptions.Builder builder = LoadOptions.builder(dumpDir)
+                .debt(path("--debt", debt))
+                .rejects(path("--rejects", rejects))
+                .scratch(path("--scratch", scratch))
                 .progress(
                         terminal ? bar(err) : logLine(err), terminal ? Duration.ofMillis(500) : Duration.ofSeconds(10));
-        if (flags.has("threads")) {
-            builder.indexThreads(flags.integer("threads", 1, 64));
+        if (threads != null) {
+            builder.indexThreads((int) within("--threads", threads, 1, 64));
         }
         LoadOptions options;
         try {
             options = builder.build();
         } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+            throw usage(e.getMessage());
         }
         BuildOptions.Builder build = BuildOptions.builder().indexingThreads(options.indexThreads());
-        if (flags.has("ram-buffer-mb")) {
-            build.ramBufferMb(flags.integer("ram-buffer-mb", 16, 2048));
+        if (ramBufferMb != null) {
+            build.ramBufferMb((int) within("--ram-buffer-mb", ramBufferMb, 16, 2048));
         }
-        if (flags.has("segments")) {
-            build.maxSegments(flags.integer("segments", 0, 1024));
+        if (segments != null) {
+            build.maxSegments((int) within("--segments", segments, 0, 1024));
         }
         try {
-            DumpLoader.Result result = DumpLoader.load(options, index, build.build());
+            DumpLoader.Result result = DumpLoader.load(options, indexDir, build.build());
             if (terminal) {
                 err.println();
             }
-            out.print(result.summary().render());
-            return 0;
+            out().print(result.summary().render());
+            return Cli.DONE;
         } catch (StructuralFaultException e) {
             if (terminal) {
                 err.println();
             }
-            err.println("cadastro load: the dump is unusable, nothing was published: " + e.getMessage());
-            return 3;
+            err.println("cadastro load: the dump is unusable, nothing was published: " + Cli.oneLine(e));
+            return Cli.FAILURE;
         } catch (LoaderException e) {
             if (terminal) {
                 err.println();
             }
-            err.println("cadastro load: the load failed, nothing was published: " + e.getMessage());
-            return 3;
+            err.println("cadastro load: the load failed, nothing was published: " + Cli.oneLine(e));
+            return Cli.FAILURE;
         }
     }
 
@@ -138,80 +169,5 @@ public final class LoadCommand implements Command {
         return s >= 3600
                 ? String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s / 60) % 60)
                 : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
-    }
-
-    /** {@code --name value} flags and positional arguments of the loader commands. */
-    static final class Flags {
-        private final Map<String, String> values = new LinkedHashMap<>();
-        final List<String> positional = new ArrayList<>();
-
-        static Flags parse(List<String> args, Set<String> accepted, int maxPositional) {
-            Flags flags = new Flags();
-            for (int i = 0; i < args.size(); i++) {
-                String a = args.get(i);
-                if (!a.startsWith("--")) {
-                    if (flags.positional.size() >= maxPositional) {
-                        throw new UsageException("unexpected argument '" + a + "'");
-                    }
-                    flags.positional.add(a);
-                    continue;
-                }
-                int eq = a.indexOf('=');
-                String name = eq > 2 ? a.substring(2, eq) : a.substring(2);
-                String value;
-                if (eq > 2) {
-                    value = a.substring(eq + 1);
-                } else if (i + 1 < args.size()) {
-                    value = args.get(++i);
-                } else {
-                    throw new UsageException("--" + name + " needs a value");
-                }
-                if (!accepted.contains(name)) {
-                    throw new UsageException("unknown flag --" + name + "; accepted: --"
-                            + String.join(", --", accepted.stream().sorted().toList()));
-                }
-                if (flags.values.put(name, value) != null) {
-                    throw new UsageException("--" + name + " is given twice");
-                }
-            }
-            return flags;
-        }
-
-        boolean has(String name) {
-            return values.containsKey(name);
-        }
-
-        Path path(String name, boolean required) {
-            String v = values.get(name);
-            if (v == null || v.isBlank()) {
-                if (required) {
-                    throw new UsageException("--" + name + " is required");
-                }
-                return null;
-            }
-            return Path.of(v);
-        }
-
-        long number(String name, long min, long max) {
-            String v = values.get(name);
-            long n;
-            try {
-                n = Long.parseLong(v.replace("_", ""));
-            } catch (NumberFormatException e) {
-                throw new UsageException("--" + name + " " + v + " is not a whole number");
-            }
-            if (n < min || n > max) {
-                throw new UsageException("--" + name + " " + n + " must be between " + min + " and " + max);
-            }
-            return n;
-        }
-
-        int integer(String name, int min, int max) {
-            return (int) number(name, min, max);
-        }
-
-        String text(String name) {
-            return values.get(name);
-        }
     }
 }

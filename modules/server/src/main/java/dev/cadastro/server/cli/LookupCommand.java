@@ -5,47 +5,46 @@ import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.http.companydata.CompanyDataJson;
 import dev.cadastro.register.LuceneRegister;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
+import java.nio.file.Path;
 import java.util.Optional;
-import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code ./cadastro lookup --index DIR CNPJ}: prints the Empresa record (spec 2.1) as JSON. */
-public final class LookupCommand implements Command {
-    @Override
-    public String name() {
-        return "lookup";
-    }
+@Command(
+        name = "lookup",
+        description = {
+            "Print one establishment of a register index as JSON, the body GET /v1/empresas/{cnpj} sends.",
+            "Exit status 1 when the CNPJ is invalid or not in the index."
+        })
+public final class LookupCommand extends CliCommand {
+    @Option(names = "--index", paramLabel = "DIR", required = true, description = "The register index to read.")
+    String index;
+
+    @Parameters(paramLabel = "CNPJ", description = "With or without punctuation, numeric or alphanumeric.")
+    String cnpj;
 
     @Override
-    public String summary() {
-        return "--index DIR CNPJ  print one establishment of the register index as JSON";
-    }
-
-    @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) {
-        LoadCommand.Flags flags = LoadCommand.Flags.parse(args, Set.of("index"), 1);
-        var index = flags.path("index", true);
-        if (flags.positional.isEmpty()) {
-            throw new UsageException("the CNPJ to look up is missing");
-        }
-        Cnpj cnpj;
-        switch (Cnpj.parse(flags.positional.get(0))) {
-            case Parsed.Valid<Cnpj> v -> cnpj = v.value();
+    public Integer call() {
+        Path dir = path("--index", index);
+        Cnpj parsed;
+        switch (Cnpj.parse(cnpj)) {
+            case Parsed.Valid<Cnpj> v -> parsed = v.value();
             case Parsed.Invalid<Cnpj> i -> {
-                err.println("cadastro lookup: " + i.violation().message());
-                return 1;
+                err().println("cadastro lookup: " + i.violation().message());
+                return Cli.NEGATIVE;
             }
         }
-        try (LuceneRegister register = LuceneRegister.open(index)) {
-            Optional<Empresa> found = register.lookup(cnpj);
+        try (LuceneRegister register = LuceneRegister.open(dir)) {
+            Optional<Empresa> found = register.lookup(parsed);
             if (found.isEmpty()) {
-                err.println("cadastro lookup: " + cnpj.formatted() + " is not in the register index " + index);
-                return 1;
+                err().println("cadastro lookup: " + parsed.formatted() + " is not in the register index " + dir);
+                return Cli.NEGATIVE;
             }
-            out.println(new String(CompanyDataJson.empresa(found.get()), StandardCharsets.UTF_8));
-            return 0;
+            out().println(new String(CompanyDataJson.empresa(found.get()), StandardCharsets.UTF_8));
+            return Cli.DONE;
         }
     }
 }

@@ -1,60 +1,100 @@
 package dev.cadastro.server.cli;
 
+import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.http.jdk.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.store.Database;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.List;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/**
- * {@code ./cadastro serve --index DIR [--database URL | --embedded-db DIR] [--port P] [--bind ADDR]
- * [--requests-per-minute N]}: serves the company-data API over a published index until stopped.
- */
-public final class ServeCommand implements Command {
+/** {@code ./cadastro serve}: serves the company-data API over a published index until stopped. */
+@Command(
+        name = "serve",
+        description = {
+            "Serve the company-data API over a published register index until stopped (Ctrl-C).",
+            "The store is the PostgreSQL at --database, or an embedded one kept in --embedded-db;"
+                    + " its schema is migrated at start."
+        })
+public final class ServeCommand extends CliCommand {
     static final int DEFAULT_PORT = 8080;
 
-    @Override
-    public String name() {
-        return "serve";
-    }
+    @Option(names = "--index", paramLabel = "DIR", required = true, description = "The register index to serve.")
+    String index;
+
+    @Option(
+            names = "--database",
+            paramLabel = "URL",
+            description = "A PostgreSQL JDBC URL, jdbc:postgresql://host:5432/db?user=u&password=p.")
+    String database;
+
+    @Option(
+            names = "--embedded-db",
+            paramLabel = "DIR",
+            description = "Folder of the embedded PostgreSQL when --database is not given (default ${DEFAULT-VALUE}).",
+            defaultValue = ".cadastro/db")
+    String embeddedDb;
+
+    @Option(
+            names = "--port",
+            paramLabel = "P",
+            defaultValue = "8080",
+            description = "TCP port (default ${DEFAULT-VALUE}; 0 picks a free one).")
+    int port;
+
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDR",
+            defaultValue = "0.0.0.0",
+            description = "Address to listen on (default ${DEFAULT-VALUE}).")
+    String bind;
+
+    @Option(
+            names = "--requests-per-minute",
+            paramLabel = "N",
+            defaultValue = "" + Admission.REQUESTS_PER_MINUTE,
+            description = "Requests per minute allowed to each API key (default ${DEFAULT-VALUE}, the spec's).")
+    long requestsPerMinute;
+
+    @Option(
+            names = "--calls-port",
+            paramLabel = "Q",
+            description = "Reserved for the call-records service, which is not part of this build yet:"
+                    + " giving it is a usage error.")
+    Integer callsPort;
 
     @Override
-    public String summary() {
-        return "--index DIR [--database URL | --embedded-db DIR] [--port P] [--bind ADDR]  serve the HTTP API";
-    }
-
-    @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        ServerFlags flags = ServerFlags.parse(
-                args, Set.of("index", "database", "embedded-db", "port", "bind", "calls-port", "requests-per-minute"));
-        Path index = flags.path("index").orElseThrow(() -> new UsageException("--index DIR is required"));
-        if (flags.has("database") && flags.has("embedded-db")) {
-            throw new UsageException("give --database URL or --embedded-db DIR, not both");
+    public Integer call() throws Exception {
+        if (callsPort != null) {
+            throw usage("--calls-port: the call-records service is not part of this build yet");
         }
-        if (flags.has("calls-port")) {
-            throw new UsageException("--calls-port: the call-records service is not part of this build yet");
+        if (database != null && spec.commandLine().getParseResult().hasMatchedOption("--embedded-db")) {
+            throw usage("give --database URL or --embedded-db DIR, not both");
         }
-        Database database = flags.text("database")
-                .map(Database::url)
-                .orElseGet(() -> Database.embedded(flags.path("embedded-db").orElse(Database.DEFAULT_EMBEDDED_DIR)));
-        InetSocketAddress address =
-                new InetSocketAddress(flags.text("bind").orElse("0.0.0.0"), flags.port("port", DEFAULT_PORT));
-        OptionalLong perMinute = flags.has("requests-per-minute")
-                ? OptionalLong.of(flags.positive("requests-per-minute", 120))
-                : OptionalLong.empty();
+        Path indexDir = path("--index", index);
+        Database store =
+                database != null ? databaseUrl(database) : Database.embedded(path("--embedded-db", embeddedDb));
+        InetSocketAddress address = new InetSocketAddress(bind, (int) within("--port", port, 0, 65535));
+        long perMinute = within("--requests-per-minute", requestsPerMinute, 1, Long.MAX_VALUE);
         CadastroServer server = CadastroServer.start(new CadastroServer.Config(
-                index, database, address, RuntimeOptions.defaults(), perMinute, Clock.systemUTC()));
-        out.println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
+                indexDir, store, address, RuntimeOptions.defaults(), OptionalLong.of(perMinute), Clock.systemUTC()));
+        out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
-        out.flush();
+        out().flush();
         awaitShutdown(server);
-        return 0;
+        return Cli.DONE;
+    }
+
+    private Database databaseUrl(String url) {
+        try {
+            return Database.url(url);
+        } catch (IllegalArgumentException e) {
+            throw usage("--database: " + e.getMessage());
+        }
     }
 
     static String hostFor(InetSocketAddress address) {
@@ -70,7 +110,7 @@ public final class ServeCommand implements Command {
                             try {
                                 server.close();
                             } catch (Exception e) {
-                                System.err.println("cadastro: closing failed: " + e);
+                                System.err.println("cadastro: closing failed: " + Cli.oneLine(e));
                             } finally {
                                 stopped.countDown();
                             }

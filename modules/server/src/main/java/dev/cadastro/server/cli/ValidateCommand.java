@@ -5,8 +5,9 @@ import dev.cadastro.core.document.Cpf;
 import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.document.TaxId;
 import dev.cadastro.core.document.Violation;
-import java.io.PrintStream;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./cadastro validate DOC...}: says for each argument whether it is a valid CPF or CNPJ, with
@@ -14,37 +15,31 @@ import java.util.List;
  * argument is read as (see {@link TaxId#parse}). Exit status 0 when every argument is valid, 1 when
  * any is not, 2 when none is given.
  */
-public final class ValidateCommand implements Command {
+@Command(
+        name = "validate",
+        description = {
+            "Tell whether each DOC is a valid CPF or CNPJ (numeric or alphanumeric), with its canonical and"
+                    + " formatted forms, or which rule it breaks.",
+            "11 digits or NNN.NNN.NNN-NN are read as a CPF; 14 characters or NN.NNN.NNN/NNNN-NN as a CNPJ.",
+            "Exit status: 0 all valid, 1 any invalid, 2 usage error."
+        })
+public final class ValidateCommand extends CliCommand {
+
+    @Parameters(
+            paramLabel = "DOC",
+            arity = "1..*",
+            description = "A CPF or CNPJ, with or without punctuation, for example 12.ABC.345/01DE-35.")
+    List<String> documents;
 
     @Override
-    public String name() {
-        return "validate";
-    }
-
-    @Override
-    public String summary() {
-        return "DOC...  tells whether each DOC is a valid CPF or CNPJ (numeric or alphanumeric)";
-    }
-
-    @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) {
-        if (args.isEmpty()) {
-            throw new UsageException("give at least one CPF or CNPJ, for example 12.ABC.345/01DE-35");
-        }
-        if (args.size() == 1 && (args.get(0).equals("--help") || args.get(0).equals("-h"))) {
-            out.println("usage: ./cadastro validate DOC...");
-            out.println(
-                    "  11 digits or NNN.NNN.NNN-NN are read as a CPF; 14 characters or NN.NNN.NNN/NNNN-NN as a CNPJ.");
-            out.println("  exit status: 0 all valid, 1 any invalid, 2 usage error");
-            return 0;
-        }
+    public Integer call() {
         boolean allValid = true;
-        for (String arg : args) {
+        for (String arg : documents) {
             Parsed<TaxId> parsed = TaxId.parse(arg);
-            out.println(arg + ": " + describe(parsed));
+            out().println(arg + ": " + describe(parsed));
             allValid &= parsed.isValid();
         }
-        return allValid ? 0 : 1;
+        return allValid ? Cli.DONE : Cli.NEGATIVE;
     }
 
     /** One line about one argument. */

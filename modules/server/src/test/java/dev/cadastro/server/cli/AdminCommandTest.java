@@ -1,6 +1,7 @@
 package dev.cadastro.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.account.Authenticator;
@@ -27,6 +28,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code ./cadastro admin} in-process against a real embedded PostgreSQL. */
 class AdminCommandTest {
@@ -132,18 +134,101 @@ class AdminCommandTest {
         assertTrue(unknownFlag.err().contains("--colour"), unknownFlag.err());
         Run badSub = admin("make-coffee");
         assertEquals(2, badSub.status());
+        Run badNumber = admin("statement", "--account", "1", "--limit", "1e3");
+        assertEquals(2, badNumber.status());
+        assertTrue(badNumber.err().contains("'1e3' is not a whole number"), badNumber.err());
+        Run zero = admin("show-account", "--account", "0");
+        assertEquals(2, zero.status());
+        assertTrue(zero.err().contains("--account 0 must be a positive account number"), zero.err());
     }
 
     @Test
-    void embeddedFolderDefaultKeepsDataBetweenInvocations() throws Exception {
+    void anEmbeddedDatabaseIsCreatedOnlyWhenAskedAndThenKeepsItsData() throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target"), "admin-embedded-");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8);
-        int status = Cli.standard()
-                .run(List.of("admin", "--embedded-db", dir.toString(), "create-account", "--name", "Embutida"), ps, ps);
-        assertEquals(0, status, out.toString(StandardCharsets.UTF_8));
-        out.reset();
-        Cli.standard().run(List.of("admin", "--embedded-db", dir.toString(), "list-accounts"), ps, ps);
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("Embutida"), out.toString(StandardCharsets.UTF_8));
+        CliRuns.Run refused =
+                CliRuns.inProcess("admin", "--embedded-db", dir.toString(), "create-account", "--name", "Embutida");
+        assertEquals(3, refused.status(), refused.err());
+        assertTrue(refused.err().contains("no database in " + dir.toAbsolutePath()), refused.err());
+        assertEquals(1, refused.err().lines().count(), refused.err());
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(), files.toList(), "nothing is created in a folder without a database");
+        }
+
+        CliRuns.Run created = CliRuns.inProcess(
+                "admin", "--embedded-db", dir.toString(), "--create-db", "create-account", "--name", "Embutida");
+        assertEquals(0, created.status(), created.err());
+        CliRuns.Run listed = CliRuns.inProcess("admin", "list-accounts", "--embedded-db", dir.toString());
+        assertEquals(0, listed.status(), listed.err());
+        assertTrue(listed.out().contains("Embutida"), listed.out());
+        assertFalse(Files.exists(dir.resolve(EmbeddedDatabase.ADDRESS_FILE)), "a stopped database leaves no address");
+    }
+
+    @Test
+    void aHomeOrFolderWithoutADatabaseIsAFailureThatCreatesNothing(@TempDir Path home) throws Exception {
+        for (List<String> where : List.of(
+                List.of("--home", home.toString()),
+                List.of("--embedded-db", home.resolve("db").toString()),
+                List.of("--home", home.resolve("missing").toString()))) {
+            List<String> args = new ArrayList<>(List.of("admin", "list-accounts"));
+            args.addAll(where);
+            CliRuns.Run run = CliRuns.inProcess(args);
+            assertEquals(3, run.status(), () -> where + ": " + run.err());
+            assertTrue(run.err().contains("no database in "), run.err());
+            assertTrue(run.err().contains("--create-db"), run.err());
+        }
+        try (var files = Files.list(home)) {
+            assertEquals(List.of(), files.toList());
+        }
+    }
+
+    /** Every admin subcommand that names an account, with the other flags it requires. */
+    static List<List<String>> onAccount(String account) {
+        return List.of(
+                List.of("show-account", "--account", account),
+                List.of("set-plan", "--account", account, "--plan", "pro", "--daily-limit", "5"),
+                List.of("top-up", "--account", account, "--credits", "5", "--reference", "r"),
+                List.of("create-key", "--account", account, "--scopes", "all"),
+                List.of("list-keys", "--account", account),
+                List.of("approve-accreditation", "--account", account),
+                List.of("contract-purpose", "--account", account, "--purpose", "KYC_CADASTRO", "--fields", "nome"),
+                List.of("remove-purpose", "--account", account, "--purpose", "KYC_CADASTRO"),
+                List.of("disable-api", "--account", account),
+                List.of("enable-api", "--account", account),
+                List.of("statement", "--account", account));
+    }
+
+    @Test
+    void anUnknownAccountOrKeyIsTheSameFailureInEverySubcommand() {
+        List<List<String>> lines = new ArrayList<>(onAccount("99999"));
+        lines.add(List.of("revoke-key", "--prefix", "zzzzzzzzzzzz"));
+        lines.add(List.of("release-person", "--prefix", "zzzzzzzzzzzz"));
+        lines.add(List.of("release-person", "--prefix", "zzzzzzzzzzzz", "--withdraw"));
+        java.util.Set<String> accountSubcommands = new java.util.HashSet<>();
+        for (List<String> line : lines) {
+            Run run = admin(line.toArray(String[]::new));
+            assertEquals(3, run.status(), () -> line + ": " + run.err());
+            assertEquals("", run.out(), () -> line + " printed " + run.out());
+            String expected = line.contains("--prefix")
+                    ? "no API key has the prefix 'zzzzzzzzzzzz' (./cadastro admin list-keys --account ID lists an account's keys)"
+                    : "account 99999 does not exist (./cadastro admin list-accounts lists the accounts)";
+            assertEquals(
+                    "cadastro admin " + line.get(0) + ": " + expected, run.err().strip(), line::toString);
+            if (!line.contains("--prefix")) {
+                accountSubcommands.add(line.get(0));
+            }
+        }
+        // The list above covers every subcommand that takes --account, as the model declares them.
+        java.util.Set<String> declared = new java.util.HashSet<>();
+        Cli.standard()
+                .commandLine(new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()))
+                .getSubcommands()
+                .get("admin")
+                .getSubcommands()
+                .forEach((name, sub) -> {
+                    if (sub.getCommandSpec().findOption("--account") != null) {
+                        declared.add(name);
+                    }
+                });
+        assertEquals(declared, accountSubcommands);
     }
 }

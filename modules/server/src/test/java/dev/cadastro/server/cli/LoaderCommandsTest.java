@@ -95,10 +95,63 @@ class LoaderCommandsTest {
     }
 
     @Test
-    void searchRejectsABadParameterNamingIt() {
+    void searchRejectsABadParameterAsAUsageErrorNamingIt() {
         Run r = run("search", "--index", tmp.resolve("index").toString(), "ufs=SP&limite=500");
-        assertEquals(1, r.status());
+        assertEquals(2, r.status());
         assertTrue(r.err().contains("limite"), r.err());
+    }
+
+    /** A municipality of the index, as the Receita writes it: upper case, without accents. */
+    private static String aMunicipality() {
+        Run page = run("search", "--index", tmp.resolve("index").toString(), "ufs=SP&limite=1");
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("\"municipio\":\"([A-Z -]+)\"").matcher(page.out());
+        assertTrue(m.find(), "no municipality in:\n" + page.out() + page.err());
+        return m.group(1);
+    }
+
+    private static long total(Run run) {
+        java.util.regex.Matcher total =
+                java.util.regex.Pattern.compile("\"total\":(\\d+)\\}").matcher(run.out());
+        assertTrue(total.find(), run.out() + run.err());
+        return Long.parseLong(total.group(1));
+    }
+
+    @Test
+    void searchReadsRawAndPercentEncodedUtf8Alike() {
+        String name = aMunicipality();
+        // The same name as a person types it: accented vowels (which the register folds), a raw space.
+        String accented = name.replaceFirst("A", "Ã")
+                .replaceFirst("E", "É")
+                .replaceFirst("I", "Í")
+                .replaceFirst("O", "Ô");
+        assertTrue(!accented.equals(name), name);
+        String index = tmp.resolve("index").toString();
+        Run plain = run("search", "--index", index, "municipios=" + name + "&apenas_total=true");
+        assertEquals(0, plain.status(), plain.err());
+        assertTrue(total(plain) > 0, plain.out());
+        Run raw = run("search", "--index", index, "municipios=" + accented + "&apenas_total=true");
+        assertEquals(0, raw.status(), raw.err());
+        assertEquals(total(plain), total(raw), accented);
+        String encoded = java.net.URLEncoder.encode(accented, StandardCharsets.UTF_8);
+        Run percent = run("search", "--index", index, "municipios=" + encoded, "apenas_total=true");
+        assertEquals(0, percent.status(), percent.err());
+        assertEquals(raw.out(), percent.out());
+    }
+
+    @Test
+    void searchWithMalformedUtf8IsAUsageErrorNamingTheParameter() {
+        String index = tmp.resolve("index").toString();
+        Run percent = run("search", "--index", index, "ufs=SP&municipios=S%C3o");
+        assertEquals(2, percent.status());
+        assertTrue(percent.err().contains("municipios is not well-formed UTF-8"), percent.err());
+        Run replaced = run("search", "--index", index, "municipios=S\uFFFDo");
+        assertEquals(2, replaced.status());
+        assertTrue(replaced.err().contains("municipios is not well-formed UTF-8"), replaced.err());
+        Run surrogate = run("search", "--index", index, "bairros=a\uD800b");
+        assertEquals(2, surrogate.status());
+        assertTrue(surrogate.err().contains("bairros is not well-formed UTF-8"), surrogate.err());
+        assertEquals(1, percent.err().lines().count(), percent.err());
     }
 
     @Test
@@ -120,6 +173,6 @@ class LoaderCommandsTest {
     void generateRequiresTheEstablishmentCount() {
         Run r = run("generate", "--out", tmp.resolve("x").toString());
         assertEquals(2, r.status());
-        assertTrue(r.err().contains("--establishments is required"), r.err());
+        assertTrue(r.err().contains("Missing required option: '--establishments=N'"), r.err());
     }
 }

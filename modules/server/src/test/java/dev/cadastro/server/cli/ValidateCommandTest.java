@@ -71,7 +71,7 @@ class ValidateCommandTest {
     void withoutArgumentsIsAUsageError() {
         Run run = run("validate");
         assertEquals(2, run.status());
-        assertTrue(run.err().contains("usage: ./cadastro validate"), run.err());
+        assertTrue(run.err().contains("cadastro validate: Missing required parameter: 'DOC'"), run.err());
     }
 
     @Test
