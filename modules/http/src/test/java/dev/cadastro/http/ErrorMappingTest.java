@@ -2,23 +2,36 @@ package dev.cadastro.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.Service;
+import java.util.EnumSet;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class ErrorMappingTest {
 
-    /** The pairs the two specs state, section 7 of each. */
+    /**
+     * Every code's status, written by hand from the specs, not read from {@link ErrorMapping}. Company
+     * data, section 7: the status table names {@code SEM_CREDITOS} 402, {@code SEM_ESCOPO} 403, {@code
+     * SEM_DADOS} 404, {@code PARAMETRO_INVALIDO}, {@code FINALIDADE_INVALIDA} and {@code CPF_INVALIDO}
+     * 422; the meaning column places the rest (401 key missing or invalid, 403 accreditation pending,
+     * person lookup not enabled, purpose not contracted, 429 the three limits, 500 internal error, 502
+     * lookup or SMS service unavailable, 503 API temporarily unavailable). Where that table is silent
+     * the architecture brief decides: a revoked key no longer authenticates (401), a bad justification
+     * is an invalid parameter (422), an audit that cannot be written is 503 {@code
+     * AUDITORIA_INDISPONIVEL}. Call records, section 7: 401 {@code nao_autorizado}, 404 {@code
+     * nao_encontrada} and {@code rota_inexistente}, 409 {@code indisponivel}.
+     */
     private static final Map<ErrorCode, Integer> STATED = Map.ofEntries(
             Map.entry(ErrorCode.SEM_CHAVE, 401),
             Map.entry(ErrorCode.CHAVE_INVALIDA, 401),
+            Map.entry(ErrorCode.CHAVE_REVOGADA, 401),
             Map.entry(ErrorCode.SEM_CREDITOS, 402),
             Map.entry(ErrorCode.SEM_ESCOPO, 403),
             Map.entry(ErrorCode.CREDENCIAMENTO_PENDENTE, 403),
@@ -28,6 +41,7 @@ class ErrorMappingTest {
             Map.entry(ErrorCode.SEM_DADOS, 404),
             Map.entry(ErrorCode.PARAMETRO_INVALIDO, 422),
             Map.entry(ErrorCode.FINALIDADE_INVALIDA, 422),
+            Map.entry(ErrorCode.JUSTIFICATIVA_INVALIDA, 422),
             Map.entry(ErrorCode.CPF_INVALIDO, 422),
             Map.entry(ErrorCode.LIMITE_MINUTO, 429),
             Map.entry(ErrorCode.LIMITE_DIARIO, 429),
@@ -35,21 +49,28 @@ class ErrorMappingTest {
             Map.entry(ErrorCode.ERRO_INTERNO, 500),
             Map.entry(ErrorCode.FORNECEDOR_INDISPONIVEL, 502),
             Map.entry(ErrorCode.SMS_INDISPONIVEL, 502),
+            Map.entry(ErrorCode.API_DESATIVADA, 503),
+            Map.entry(ErrorCode.AUDITORIA_INDISPONIVEL, 503),
             Map.entry(ErrorCode.NAO_AUTORIZADO, 401),
             Map.entry(ErrorCode.NAO_ENCONTRADA, 404),
             Map.entry(ErrorCode.ROTA_INEXISTENTE, 404),
             Map.entry(ErrorCode.INDISPONIVEL, 409));
 
     @Test
-    void keepsEveryPairTheSpecsState() {
-        STATED.forEach((code, status) -> assertEquals(status, ErrorMapping.status(code), code.name()));
+    void theHandWrittenTableCoversEveryCode() {
+        assertEquals(EnumSet.allOf(ErrorCode.class), EnumSet.copyOf(STATED.keySet()), "a new code needs its row");
     }
 
     @ParameterizedTest
     @EnumSource(ErrorCode.class)
-    void mapsEveryCodeToAnErrorStatus(ErrorCode code) {
-        int status = ErrorMapping.status(code);
-        assertTrue(status >= 400 && status <= 599, code + " -> " + status);
+    void mapsEveryCodeToTheStatusTheSpecsGive(ErrorCode code) {
+        assertEquals(STATED.get(code), ErrorMapping.status(code), code.name());
+    }
+
+    @Test
+    void answersAnInvalidJustificationWith422AndAnUnwritableAuditWith503() {
+        assertEquals(422, ErrorMapping.status(ErrorCode.JUSTIFICATIVA_INVALIDA));
+        assertEquals(503, ErrorMapping.status(ErrorCode.AUDITORIA_INDISPONIVEL));
     }
 
     @ParameterizedTest
@@ -62,7 +83,7 @@ class ErrorMappingTest {
             assertEquals(500, r.status());
             assertEquals("request_id=rid-1", body.path("erro").path("detalhe").asText());
         } else {
-            assertEquals(ErrorMapping.status(code), r.status());
+            assertEquals(STATED.get(code), r.status());
             assertEquals("mensagem de teste", body.path("erro").path("mensagem").asText());
             assertEquals("um detalhe", body.path("erro").path("detalhe").asText());
         }
@@ -80,6 +101,19 @@ class ErrorMappingTest {
         assertEquals("nao_autorizado", body.path("erro").asText());
         assertEquals("token ausente", body.path("mensagem").asText());
         assertEquals(2, body.size());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"NAO_ENCONTRADA, 404, nao_encontrada", "INDISPONIVEL, 409, indisponivel"})
+    void rendersCallRecordsNotFoundAndUnavailableInTheirEnvelope(ErrorCode code, int status, String wire)
+            throws Exception {
+        Response r = ErrorResponses.render(Service.CALL_RECORDS, new CadastroException(code, "uma mensagem"), "rid-5");
+        JsonNode body = TestHttp.JSON.readTree(r.body());
+        assertEquals(status, r.status());
+        assertEquals(wire, body.path("erro").asText());
+        assertEquals("uma mensagem", body.path("mensagem").asText());
+        assertEquals(2, body.size(), body.toString());
+        assertEquals(Response.JSON, r.headers().first("content-type").orElseThrow());
     }
 
     @Test

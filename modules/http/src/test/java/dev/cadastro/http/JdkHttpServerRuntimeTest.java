@@ -212,8 +212,53 @@ class JdkHttpServerRuntimeTest {
 
     @Test
     void keepsConnectionsAliveAcrossRequests() throws Exception {
-        String two = "GET /v1/echo?a=1 HTTP/1.1\r\nHost: x\r\n\r\n";
-        String raw = http.raw(two + two);
-        assertTrue(raw.startsWith("HTTP/1.1 200"), raw);
+        // One socket, three requests one after the other, each answered in full before the next is sent:
+        // the connection is reused only if every answer arrives on it and the server never closes it.
+        try (java.net.Socket socket =
+                new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), http.server.port())) {
+            socket.setSoTimeout(5_000);
+            var in = new java.io.BufferedInputStream(socket.getInputStream());
+            java.util.Set<String> requestIds = new java.util.HashSet<>();
+            for (int i = 1; i <= 3; i++) {
+                socket.getOutputStream()
+                        .write(("GET /v1/echo?a=" + i + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                String head = readHead(in);
+                assertTrue(head.startsWith("HTTP/1.1 200"), "request " + i + ": " + head);
+                assertFalse(head.toLowerCase(java.util.Locale.ROOT).contains("connection: close"), head);
+                int length = Integer.parseInt(header(head, "content-length"));
+                String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+                assertEquals("{\"a\":[\"" + i + "\"]}", body, "request " + i + " got its own answer");
+                requestIds.add(header(head, "x-request-id"));
+            }
+            assertEquals(3, requestIds.size(), "three requests were handled on the one connection");
+            assertFalse(socket.isInputShutdown());
+        }
+    }
+
+    /** The status line and headers of one response, up to the blank line. */
+    private static String readHead(java.io.InputStream in) throws java.io.IOException {
+        java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
+        while (true) {
+            int b = in.read();
+            assertTrue(b >= 0, "the server closed the connection after: " + head);
+            head.write(b);
+            byte[] h = head.toByteArray();
+            int n = h.length;
+            if (n >= 4 && h[n - 4] == '\r' && h[n - 3] == '\n' && h[n - 2] == '\r' && h[n - 1] == '\n') {
+                return head.toString(StandardCharsets.ISO_8859_1);
+            }
+        }
+    }
+
+    private static String header(String head, String name) {
+        for (String line : head.split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(name)) {
+                return line.substring(colon + 1).trim();
+            }
+        }
+        throw new AssertionError("no " + name + " in " + head);
     }
 }

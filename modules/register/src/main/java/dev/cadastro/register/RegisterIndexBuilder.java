@@ -69,6 +69,27 @@ public final class RegisterIndexBuilder implements AutoCloseable {
     private final LongAdder checksum = new LongAdder();
     private volatile State state = State.OPEN;
 
+    /**
+     * Test-only seam, package-private and never set by production code: called at the named steps of
+     * {@link #publish} with the directory at hand, so that tests can damage a committed generation
+     * before it is verified, or halt the JVM between moving a generation into place and switching
+     * {@code CURRENT} (a real crash at that exact point). Does nothing unless a test replaces it.
+     */
+    static volatile PublishHook publishHook = (step, dir) -> {};
+
+    /** The steps of {@link #publish} that {@link #publishHook} sees. */
+    enum PublishStep {
+        /** The staging index is committed and closed; verification comes next. */
+        BEFORE_VERIFY,
+        /** The generation was moved to {@code gen-<n>}; {@code CURRENT} still names the previous one. */
+        BEFORE_POINT
+    }
+
+    @FunctionalInterface
+    interface PublishHook {
+        void at(PublishStep step, Path dir) throws IOException;
+    }
+
     private enum State {
         OPEN,
         PUBLISHED,
@@ -211,6 +232,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             writer.commit();
             writer.close();
             long t3 = System.nanoTime();
+            publishHook.at(PublishStep.BEFORE_VERIFY, staging);
             verify(docs, sum);
             long t4 = System.nanoTime();
             Rollup rollup = writeRollup();
@@ -236,6 +258,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             Path published = Generations.generationDir(root, generation);
             Files.move(staging, published, StandardCopyOption.ATOMIC_MOVE);
             Durable.syncDirectory(root);
+            publishHook.at(PublishStep.BEFORE_POINT, published);
             Generations.point(root, published);
             state = State.PUBLISHED;
             LOG.log(Level.INFO, "published {0}: {1} establishments from {2}", published, docs, sourceLabel);

@@ -176,9 +176,7 @@ class PublicationTest {
             assertEquals(1, merged.segments());
             List<String> expected = merged.rows.stream()
                     .filter(Establishment::hasEmail)
-                    .sorted(java.util.Comparator.<Establishment>comparingLong(
-                                    e -> dev.cadastro.register.internal.Schema.geoKey(e.uf(), e.municipio()))
-                            .thenComparing(e -> e.cnpj().value()))
+                    .sorted(RegisterFixture.ESTABLISHMENT_ORDER)
                     .map(e -> e.cnpj().value())
                     .toList();
             List<String> actual = new ArrayList<>();

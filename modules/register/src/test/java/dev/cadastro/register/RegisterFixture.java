@@ -6,7 +6,6 @@ import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
-import dev.cadastro.register.internal.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -114,11 +113,34 @@ final class RegisterFixture implements AutoCloseable {
         return out;
     }
 
-    /** The index order of these rows' CNPJs: (uf, municipio, cnpj). */
+    /** The index order of these rows' CNPJs: (uf, municipio, cnpj), by {@link #ESTABLISHMENT_ORDER}. */
     Comparator<String> indexOrder() {
-        return Comparator.comparingLong((String c) ->
-                        Schema.geoKey(byCnpj.get(c).uf(), byCnpj.get(c).municipio()))
-                .thenComparing(c -> c);
+        return Comparator.comparing(byCnpj::get, ESTABLISHMENT_ORDER);
+    }
+
+    /**
+     * The documented result order, computed here without the production key: states alphabetically by
+     * abbreviation with {@code EX} (abroad) after them, then the Receita municipality code as a number,
+     * then the CNPJ (digits before letters, as in ASCII). Fails on a row outside that rule's domain (an
+     * unknown state, a municipality code that is not four digits) rather than guessing its place.
+     */
+    static final Comparator<Establishment> ESTABLISHMENT_ORDER = Comparator.comparing(
+                    (Establishment e) -> stateRank(e.uf()))
+            .thenComparingInt(e -> municipalityNumber(e.municipio()))
+            .thenComparing(e -> e.cnpj().value());
+
+    private static String stateRank(String uf) {
+        if (uf == null || !uf.matches("[A-Z]{2}")) {
+            throw new IllegalArgumentException("no documented place for state " + uf);
+        }
+        return uf.equals("EX") ? "~" : uf;
+    }
+
+    private static int municipalityNumber(String code) {
+        if (code == null || !code.matches("[0-9]{4}")) {
+            throw new IllegalArgumentException("no documented place for municipality " + code);
+        }
+        return Integer.parseInt(code);
     }
 
     /**

@@ -17,7 +17,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * server over a real Lucene index and a real PostgreSQL. Every answer is also checked against the
  * OpenAPI document the server serves.
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class CompanyDataEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SEARCH = "/v1/empresas";
@@ -48,12 +48,6 @@ class CompanyDataEndToEndTest {
                 .search(RegisterQuery.parse(Map.of("situacao_cadastral", List.of("02"), "limite", List.of("20"))))
                 .dados();
         assertTrue(sample.size() >= 10, "the synthetic register has active companies");
-    }
-
-    @AfterAll
-    static void everyDocumentedStatusWasSeen() {
-        // What this class exercised, so a reader sees the contract coverage in the report.
-        System.out.println("OpenAPI-checked answers: " + contract.checked);
     }
 
     private static JsonNode json(HttpResponse<String> r) {
@@ -495,6 +489,104 @@ class CompanyDataEndToEndTest {
                 .isEmpty());
         assertTrue(contract.errors(LOOKUP, 404, "{\"erro\":{\"code\":\"NAO_ENCONTRADO\",\"mensagem\":\"x\"}}")
                 .isEmpty());
+    }
+
+    /** The three GET operations of the document and a request path for each, given a CNPJ. */
+    private static final Map<String, java.util.function.Function<String, String>> OPERATIONS = Map.of(
+            SEARCH,
+            cnpj -> "/v1/empresas?ufs=SP&limite=5",
+            LOOKUP,
+            cnpj -> "/v1/empresas/" + cnpj,
+            "/v1/empresas/{cnpj}/{ordem}",
+            cnpj -> "/v1/empresas/" + Cnpj.of(cnpj).formatted());
+
+    private static HttpResponse<String> sendTo(int port, String method, String path, byte[] body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(20))
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return f.send(b.build());
+    }
+
+    /**
+     * Each error status the OpenAPI document lists for the three GET operations, produced for real and
+     * checked against the document (the statuses {@link #everyDocumentedStatusWasSeen} then requires).
+     */
+    @Test
+    void answersEveryDocumentedErrorStatusOfEveryOperationInItsSchema() throws Exception {
+        int port = f.server.port();
+        String present = sample.get(8).cnpj();
+        dev.cadastro.register.LuceneRegister closed = dev.cadastro.register.LuceneRegister.open(f.index);
+        closed.close();
+        try (var broken = dev.cadastro.http.jdk.JdkHttpServerRuntime.start(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
+                CadastroServer.router(closed, f.server.store(), f.server.store().admission(1000, f.clock), f.clock),
+                dev.cadastro.core.error.Service.COMPANY_DATA,
+                dev.cadastro.http.jdk.RuntimeOptions.defaults())) {
+            for (var op : OPERATIONS.entrySet()) {
+                String template = op.getKey();
+                String path = op.getValue().apply(present);
+                String key = f.key(f.account(100, 1000));
+                java.util.function.BiConsumer<Integer, HttpResponse<String>> expect = (status, r) -> {
+                    assertEquals(status, r.statusCode(), template + " " + r.body());
+                    contract.check(template, r);
+                };
+                expect.accept(401, sendTo(port, "GET", path, null));
+                expect.accept(402, sendTo(port, "GET", path, null, "X-API-Key", f.key(f.account(0, 1000))));
+                expect.accept(
+                        403, sendTo(port, "GET", path, null, "X-API-Key", f.key(f.account(9, 1000), Scope.SMS_OTP)));
+                if (!template.equals(SEARCH)) {
+                    expect.accept(404, sendTo(port, "GET", op.getValue().apply(absentCnpj()), null, "X-API-Key", key));
+                }
+                expect.accept(405, sendTo(port, "POST", path, "{}".getBytes(), "X-API-Key", key));
+                expect.accept(413, sendTo(port, "GET", path, new byte[1024 * 1024 + 1], "X-API-Key", key));
+                String overlong =
+                        template.equals(SEARCH) ? path + "&bairros=" + "B".repeat(10_000) : path + "1".repeat(10_000);
+                expect.accept(414, sendTo(port, "GET", overlong, null, "X-API-Key", key));
+                expect.accept(
+                        422,
+                        sendTo(
+                                port,
+                                "GET",
+                                template.equals(SEARCH) ? path + "&limite=0" : path + "0",
+                                null,
+                                "X-API-Key",
+                                key));
+                expect.accept(431, sendTo(port, "GET", path, null, "X-API-Key", key, "X-Padding", "p".repeat(20_000)));
+                expect.accept(500, sendTo(broken.port(), "GET", path, null, "X-API-Key", key));
+                Account off = f.account(10, 1000);
+                String offKey = f.key(off);
+                f.server.store().accounts().setApiEnabled(off.id(), false);
+                expect.accept(503, sendTo(port, "GET", path, null, "X-API-Key", offKey));
+                String tightKey = f.key(f.account(10, 1000));
+                for (int i = 0; i < ServerFixture.TIGHT_PER_MINUTE; i++) {
+                    f.getTight(path, "X-API-Key", tightKey);
+                }
+                expect.accept(429, sendTo(f.tight.port(), "GET", path, null, "X-API-Key", tightKey));
+            }
+        }
+    }
+
+    /** Runs last: every status the document lists for the GET operations was produced and checked. */
+    @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE)
+    void everyDocumentedStatusWasSeen() {
+        java.util.Set<String> unseen = new java.util.TreeSet<>();
+        for (String template : OPERATIONS.keySet()) {
+            contract.document()
+                    .at("/paths/" + template.replace("/", "~1") + "/get/responses")
+                    .fieldNames()
+                    .forEachRemaining(status -> unseen.add(template + " " + status));
+        }
+        assertTrue(unseen.size() >= 30, "the document lists the statuses of three operations: " + unseen);
+        unseen.removeAll(contract.checked);
+        assertEquals(java.util.Set.of(), unseen, "documented but never answered and checked by this class");
     }
 
     private static <T> List<T> iterable(java.util.Iterator<T> it) {

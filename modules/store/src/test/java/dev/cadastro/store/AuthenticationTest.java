@@ -177,13 +177,25 @@ class AuthenticationTest {
     @Test
     void listShowsPrefixesNewestFirst() {
         Account a = account();
-        IssuedApiKey first = issuer.issue(a.id(), "um", EnumSet.of(Scope.SMS_OTP));
-        IssuedApiKey second = issuer.issue(a.id(), "dois", EnumSet.of(Scope.MAILING_READ));
-        List<ApiKey> keys = store.apiKeys().list(a.id());
-        assertEquals(2, keys.size());
-        assertTrue(keys.stream()
-                .map(ApiKey::prefix)
-                .toList()
-                .containsAll(List.of(first.key().prefix(), second.key().prefix())));
+        MutableClock clock = new MutableClock(java.time.Instant.parse("2026-03-10T15:00:00Z"));
+        // Seeded, so the prefixes are fixed and the check below can tell time order from prefix order.
+        ApiKeyIssuer timed =
+                new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, new java.util.SplittableRandom(20261123));
+        List<String> issuedInOrder = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            issuedInOrder.add(timed.issue(a.id(), "k" + i, EnumSet.of(Scope.SMS_OTP))
+                    .key()
+                    .prefix());
+            clock.advance(java.time.Duration.ofMinutes(1));
+        }
+        List<String> newestFirst = issuedInOrder.reversed();
+        assertFalse(
+                newestFirst.equals(issuedInOrder.stream().sorted().toList())
+                        || newestFirst.equals(
+                                issuedInOrder.stream().sorted().toList().reversed()),
+                "the seed gives prefixes whose order differs from their time order: " + issuedInOrder);
+        List<String> listed =
+                store.apiKeys().list(a.id()).stream().map(ApiKey::prefix).toList();
+        assertEquals(newestFirst, listed);
     }
 }
