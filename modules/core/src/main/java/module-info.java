@@ -15,6 +15,7 @@ module dev.cadastro.core {
     exports dev.cadastro.core.files;
     exports dev.cadastro.core.idempotency;
     exports dev.cadastro.core.register;
+    exports dev.cadastro.core.work;
     // Shared text helpers: not API, for Cadastro's own modules only.
     exports dev.cadastro.core.internal to
             dev.cadastro.http,

@@ -166,6 +166,22 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     }
 
     @Override
+    public long export(RegisterQuery query, int limit, RecordSink sink) throws IOException {
+        Objects.requireNonNull(query, "query");
+        Objects.requireNonNull(sink, "sink");
+        if (limit < 0) {
+            throw new IllegalArgumentException("export limit " + limit + " must not be negative");
+        }
+        // One generation from the first record to the last, even if another is published meanwhile.
+        GenerationReader g = acquire();
+        try {
+            return new QueryEngine(g, options).export(query, limit, sink);
+        } finally {
+            g.release();
+        }
+    }
+
+    @Override
     public Optional<Empresa> lookup(Cnpj cnpj) {
         Objects.requireNonNull(cnpj, "cnpj");
         GenerationReader g = acquire();

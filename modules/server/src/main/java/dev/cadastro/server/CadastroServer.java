@@ -2,9 +2,13 @@ package dev.cadastro.server;
 
 import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.files.LocalFolderFileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.core.ratelimit.Admission;
+import dev.cadastro.core.work.Workers;
+import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
@@ -18,12 +22,16 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running company-data service: the published Lucene register, the PostgreSQL store (accounts,
@@ -33,41 +41,99 @@ import java.util.concurrent.TimeUnit;
 public final class CadastroServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CadastroServer.class.getName());
 
+    /** How often idempotency keys and export files past their retention are deleted. */
+    private static final long HOUSEKEEPING_EVERY_MINUTES = 10;
+
     private final LuceneRegister register;
     private final Store store;
+    private final MailingService mailing;
+    private final Workers mailingWorkers;
     private final JdkHttpServerRuntime http;
     private final ScheduledExecutorService housekeeping;
 
-    private CadastroServer(LuceneRegister register, Store store, JdkHttpServerRuntime http, Clock clock) {
+    private CadastroServer(
+            LuceneRegister register,
+            Store store,
+            MailingService mailing,
+            Workers mailingWorkers,
+            JdkHttpServerRuntime http,
+            Clock clock) {
         this.register = register;
         this.store = store;
+        this.mailing = mailing;
+        this.mailingWorkers = mailingWorkers;
         this.http = http;
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
         IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
-        housekeeping.scheduleWithFixedDelay(() -> purge(keys), 1, PURGE_EVERY_MINUTES, TimeUnit.MINUTES);
+        housekeeping.scheduleWithFixedDelay(
+                () -> housekeeping(keys, mailing), 1, HOUSEKEEPING_EVERY_MINUTES, TimeUnit.MINUTES);
     }
 
-    /** How often idempotency keys past their retention are deleted. */
-    private static final long PURGE_EVERY_MINUTES = 10;
-
-    private static void purge(IdempotentCalls keys) {
+    private static void housekeeping(IdempotentCalls keys, MailingService mailing) {
         try {
             long n = keys.purge();
             LOG.log(System.Logger.Level.DEBUG, "forgot {0} idempotency keys past their retention", n);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "purging idempotency keys failed; retrying later", e);
         }
+        try {
+            int n = mailing.removeExpiredFiles();
+            LOG.log(System.Logger.Level.DEBUG, "removed {0} export files past their retention", n);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "removing expired export files failed; retrying later", e);
+        }
     }
 
-    /** What to serve and where. */
+    /**
+     * Mailing exports: how many run at once on this server, how long their files are kept, and the
+     * lease a running export holds (renewed every third of it; a server that dies frees it after this).
+     */
+    public record MailingOptions(int workers, Duration retention, Duration lease, Duration poll, Duration grace) {
+        public MailingOptions {
+            if (workers < 1) {
+                throw new IllegalArgumentException("mailing workers " + workers + " must be at least 1");
+            }
+            for (Duration d : List.of(retention, lease, poll, grace)) {
+                if (d.isNegative() || d.isZero()) {
+                    throw new IllegalArgumentException("mailing durations must be positive: " + d);
+                }
+            }
+        }
+
+        /** Two exports at once, files kept 7 days, a 30-second lease, polled every second, 10 s to finish at a stop. */
+        public static MailingOptions defaults() {
+            return new MailingOptions(
+                    2, Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(10));
+        }
+
+        public MailingOptions withRetention(Duration retention) {
+            return new MailingOptions(workers, retention, lease, poll, grace);
+        }
+
+        public MailingOptions withWorkers(int workers) {
+            return new MailingOptions(workers, retention, lease, poll, grace);
+        }
+
+        public MailingOptions withLease(Duration lease) {
+            return new MailingOptions(workers, retention, lease, poll, grace);
+        }
+    }
+
+    /**
+     * What to serve and where.
+     *
+     * @param files the folder of export files (a local {@link LocalFolderFileStore})
+     */
     public record Config(
             Path index,
             Database database,
             InetSocketAddress address,
             RuntimeOptions runtime,
             OptionalLong requestsPerMinute,
-            Clock clock) {
+            Clock clock,
+            Path files,
+            MailingOptions mailing) {
         public Config {
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
@@ -75,6 +141,8 @@ public final class CadastroServer implements AutoCloseable {
             Objects.requireNonNull(runtime, "runtime");
             Objects.requireNonNull(requestsPerMinute, "requestsPerMinute");
             Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(files, "files");
+            Objects.requireNonNull(mailing, "mailing");
             requestsPerMinute.ifPresent(n -> {
                 if (n < 1) {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
@@ -82,14 +150,37 @@ public final class CadastroServer implements AutoCloseable {
             });
         }
 
+        /** Export files in {@code files} beside the index, the default mailing options. */
+        public Config(
+                Path index,
+                Database database,
+                InetSocketAddress address,
+                RuntimeOptions runtime,
+                OptionalLong requestsPerMinute,
+                Clock clock) {
+            this(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    index.toAbsolutePath().resolveSibling("files"),
+                    MailingOptions.defaults());
+        }
+
         /** The spec's defaults: 120 requests per minute per key, the system clock. */
         public static Config of(Path index, Database database, InetSocketAddress address) {
             return new Config(
                     index, database, address, RuntimeOptions.defaults(), OptionalLong.empty(), Clock.systemUTC());
         }
+
+        public Config withFiles(Path files, MailingOptions mailing) {
+            return new Config(index, database, address, runtime, requestsPerMinute, clock, files, mailing);
+        }
     }
 
-    /** Opens the register and the store, then starts listening. */
+    /** Opens the register and the store, starts the export workers, then starts listening. */
     public static CadastroServer start(Config config) {
         if (!Files.exists(config.index().resolve("CURRENT"))) {
             throw new IllegalStateException("no published register index under " + config.index()
@@ -97,29 +188,84 @@ public final class CadastroServer implements AutoCloseable {
         }
         LuceneRegister register = LuceneRegister.open(config.index());
         Store store = null;
+        Workers workers = null;
         try {
             store = Store.open(config.database(), config.clock());
+            LocalFolderFileStore files = new LocalFolderFileStore(config.files());
+            files.removeOrphans(config.clock().instant().minus(Duration.ofHours(1)));
+            AtomicReference<Workers> started = new AtomicReference<>();
+            MailingService mailing = new MailingService(
+                    register,
+                    store.mailingJobs(),
+                    files,
+                    ZipLeadFileWriter.standard(),
+                    new CostRules(config.clock()),
+                    config.clock(),
+                    new SecureRandom(),
+                    config.mailing().retention(),
+                    () -> {
+                        Workers w = started.get();
+                        if (w != null) {
+                            w.nudge();
+                        }
+                    });
+            MailingOptions m = config.mailing();
+            workers = Workers.start(
+                    "mailing",
+                    store.mailingJobs(),
+                    mailing::process,
+                    owner(),
+                    config.clock(),
+                    m.workers(),
+                    m.lease(),
+                    m.poll(),
+                    m.grace());
+            started.set(workers);
             Admission admission =
                     store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
-            Router router = router(register, store, admission, config.clock());
+            Router router = router(register, store, admission, config.clock(), mailing);
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            return new CadastroServer(register, store, http, config.clock());
+            return new CadastroServer(register, store, mailing, workers, http, config.clock());
         } catch (IOException e) {
+            if (workers != null) {
+                workers.close();
+            }
             closeQuietly(register, store);
-            throw new UncheckedIOException("could not listen on " + config.address() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("could not start on " + config.address() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
+            if (workers != null) {
+                workers.close();
+            }
             closeQuietly(register, store);
             throw e;
         }
     }
 
+    /** Names this process in job leases: host, process id and a random suffix. */
+    private static String owner() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "unknown-host";
+        }
+        return host + ":" + ProcessHandle.current().pid() + ":"
+                + java.util.UUID.randomUUID().toString().substring(0, 8);
+    }
+
     /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
-    public static Router router(LuceneRegister register, Store store, Admission admission, Clock clock) {
+    public static Router router(
+            LuceneRegister register, Store store, Admission admission, Clock clock, MailingService mailing) {
         CompanyService companies = new CompanyService(register, store.ledger(), new CostRules(clock));
         IdempotentResponses idempotent = new IdempotentResponses(new IdempotentCalls(store.idempotency(), clock));
-        return CompanyDataApi.router(admission, companies, idempotent);
+        return CompanyDataApi.router(admission, companies, mailing, idempotent);
+    }
+
+    /** The mailing use case this server runs (its workers claim the jobs). */
+    public MailingService mailing() {
+        return mailing;
     }
 
     public int port() {
@@ -143,6 +289,7 @@ public final class CadastroServer implements AutoCloseable {
         housekeeping.shutdownNow();
         try {
             http.close();
+            mailingWorkers.close();
         } finally {
             closeQuietly(register, store);
         }

@@ -87,7 +87,11 @@ class AlphanumericLookupEndToEndTest {
         http = JdkHttpServerRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 CadastroServer.router(
-                        register, f.server.store(), f.server.store().admission(1000, f.clock), f.clock),
+                        register,
+                        f.server.store(),
+                        f.server.store().admission(1000, f.clock),
+                        f.clock,
+                        f.server.mailing()),
                 Service.COMPANY_DATA,
                 RuntimeOptions.defaults());
     }

@@ -338,7 +338,12 @@ class CompanyDataEndToEndTest {
         closed.close();
         try (var broken = dev.cadastro.http.jdk.JdkHttpServerRuntime.start(
                 new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(closed, f.server.store(), f.server.store().admission(1000, f.clock), f.clock),
+                CadastroServer.router(
+                        closed,
+                        f.server.store(),
+                        f.server.store().admission(1000, f.clock),
+                        f.clock,
+                        f.server.mailing()),
                 dev.cadastro.core.error.Service.COMPANY_DATA,
                 dev.cadastro.http.jdk.RuntimeOptions.defaults())) {
             Account account = f.account(10, 1000);
@@ -526,7 +531,12 @@ class CompanyDataEndToEndTest {
         closed.close();
         try (var broken = dev.cadastro.http.jdk.JdkHttpServerRuntime.start(
                 new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(closed, f.server.store(), f.server.store().admission(1000, f.clock), f.clock),
+                CadastroServer.router(
+                        closed,
+                        f.server.store(),
+                        f.server.store().admission(1000, f.clock),
+                        f.clock,
+                        f.server.mailing()),
                 dev.cadastro.core.error.Service.COMPANY_DATA,
                 dev.cadastro.http.jdk.RuntimeOptions.defaults())) {
             for (var op : OPERATIONS.entrySet()) {

@@ -62,7 +62,11 @@ class IdempotencyEndToEndTest {
         http = JdkHttpServerRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 CadastroServer.router(
-                        register, f.server.store(), f.server.store().admission(10_000, clock), clock),
+                        register,
+                        f.server.store(),
+                        f.server.store().admission(10_000, clock),
+                        clock,
+                        f.server.mailing()),
                 Service.COMPANY_DATA,
                 RuntimeOptions.defaults());
     }

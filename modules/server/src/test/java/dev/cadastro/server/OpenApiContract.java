@@ -44,26 +44,37 @@ final class OpenApiContract {
         return document;
     }
 
-    /** Fails unless the answer is documented for the operation and its body matches the schema. */
+    /** Fails unless the answer is documented for the GET operation and its body matches the schema. */
     void check(String pathTemplate, HttpResponse<String> response) {
+        check(pathTemplate, "get", response);
+    }
+
+    /** Fails unless the answer is documented for the operation and its body matches the schema. */
+    void check(String pathTemplate, String method, HttpResponse<String> response) {
         int status = response.statusCode();
-        JsonNode declared = document.at("/paths/" + escape(pathTemplate) + "/get/responses/" + status);
+        String operation = method.toUpperCase(java.util.Locale.ROOT) + " " + pathTemplate;
+        JsonNode declared = document.at("/paths/" + escape(pathTemplate) + "/" + method + "/responses/" + status);
         assertTrue(
                 !declared.isMissingNode(),
-                "status " + status + " of GET " + pathTemplate + " is not in the OpenAPI document: " + response.body());
-        Set<ValidationMessage> errors = errors(pathTemplate, status, response.body());
+                "status " + status + " of " + operation + " is not in the OpenAPI document: " + response.body());
+        Set<ValidationMessage> errors = errors(pathTemplate, method, status, response.body());
         assertTrue(
-                errors.isEmpty(),
-                "GET " + pathTemplate + " " + status + " breaks its schema: " + errors + "\n" + response.body());
+                errors.isEmpty(), operation + " " + status + " breaks its schema: " + errors + "\n" + response.body());
         checked.add(pathTemplate + " " + status);
     }
 
-    /** The schema violations of a body answered with this status; empty when it conforms. */
+    /** The schema violations of a GET answer's body with this status; empty when it conforms. */
     Set<ValidationMessage> errors(String pathTemplate, int status, String bodyText) {
-        JsonNode declared = document.at("/paths/" + escape(pathTemplate) + "/get/responses/" + status);
+        return errors(pathTemplate, "get", status, bodyText);
+    }
+
+    /** The schema violations of a body answered with this status; empty when it conforms. */
+    Set<ValidationMessage> errors(String pathTemplate, String method, int status, String bodyText) {
+        JsonNode declared = document.at("/paths/" + escape(pathTemplate) + "/" + method + "/responses/" + status);
         JsonNode schemaNode = declared.at("/content/application~1json/schema");
         assertTrue(!schemaNode.isMissingNode(), "no JSON schema for " + status + " of " + pathTemplate);
-        JsonSchema schema = schemas.computeIfAbsent(pathTemplate + " " + status, k -> compile(schemaNode));
+        JsonSchema schema =
+                schemas.computeIfAbsent(method + " " + pathTemplate + " " + status, k -> compile(schemaNode));
         try {
             return schema.validate(JSON.readTree(bodyText));
         } catch (IOException e) {

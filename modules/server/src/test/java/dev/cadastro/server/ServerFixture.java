@@ -78,7 +78,11 @@ final class ServerFixture {
         tight = JdkHttpServerRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 CadastroServer.router(
-                        server.register(), server.store(), server.store().admission(TIGHT_PER_MINUTE, clock), clock),
+                        server.register(),
+                        server.store(),
+                        server.store().admission(TIGHT_PER_MINUTE, clock),
+                        clock,
+                        server.mailing()),
                 Service.COMPANY_DATA,
                 RuntimeOptions.defaults());
         issuer = new ApiKeyIssuer(server.store().accounts(), server.store().apiKeys(), clock, new SecureRandom());

@@ -6,6 +6,7 @@ import dev.cadastro.core.account.Accounts;
 import dev.cadastro.core.account.ApiKeys;
 import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.ledger.Ledger;
+import dev.cadastro.core.mailing.MailingJobs;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccounts;
@@ -13,6 +14,7 @@ import dev.cadastro.store.internal.PgAdmissionStore;
 import dev.cadastro.store.internal.PgApiKeys;
 import dev.cadastro.store.internal.PgIdempotencyStore;
 import dev.cadastro.store.internal.PgLedger;
+import dev.cadastro.store.internal.PgMailingJobs;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -36,6 +38,7 @@ public final class Store implements AutoCloseable {
     private final PgLedger ledger;
     private final PgAdmissionStore admissionStore;
     private final IdempotencyStore idempotency;
+    private final MailingJobs mailingJobs;
     private final Clock clock;
 
     private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
@@ -47,6 +50,7 @@ public final class Store implements AutoCloseable {
         this.ledger = new PgLedger(dataSource, clock, batchWorkers);
         this.admissionStore = new PgAdmissionStore(dataSource);
         this.idempotency = new PgIdempotencyStore(dataSource);
+        this.mailingJobs = new PgMailingJobs(dataSource, ledger);
         this.clock = clock;
     }
 
@@ -103,6 +107,11 @@ public final class Store implements AutoCloseable {
 
     public Ledger ledger() {
         return ledger;
+    }
+
+    /** Mailing export jobs and their queue; each state change commits with its ledger hold. */
+    public MailingJobs mailingJobs() {
+        return mailingJobs;
     }
 
     /** The remembered requests of client idempotency keys. */

@@ -41,8 +41,14 @@ public final class LocalFolderFileStore implements FileStore {
         Files.createDirectories(target.getParent());
         Path temporary = target.resolveSibling(TEMPORARY + UUID.randomUUID());
         FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        // The writer may close what it was given (a ZIP does); only commit or abort closes the channel.
         OutputStream out =
-                new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(channel), 1 << 16);
+                new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(channel), 1 << 16) {
+                    @Override
+                    public void close() throws IOException {
+                        flush();
+                    }
+                };
         return new Upload() {
             private boolean done;
 
@@ -59,7 +65,7 @@ public final class LocalFolderFileStore implements FileStore {
                 out.flush();
                 channel.force(true);
                 long size = channel.size();
-                out.close();
+                channel.close();
                 try {
                     Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } catch (AtomicMoveNotSupportedException e) {
@@ -74,7 +80,7 @@ public final class LocalFolderFileStore implements FileStore {
                 if (!done) {
                     done = true;
                     try {
-                        out.close();
+                        channel.close();
                     } finally {
                         Files.deleteIfExists(temporary);
                     }

@@ -1,6 +1,7 @@
 package dev.cadastro.core.register;
 
 import dev.cadastro.core.document.Cnpj;
+import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -24,4 +25,19 @@ public interface RegisterSearch {
 
     /** The establishment with this CNPJ, when the published index has it. */
     Optional<Empresa> lookup(Cnpj cnpj);
+
+    /**
+     * The first {@code limit} matches of the query's filters (its page and size are ignored), in the
+     * order of search pages, all read from one index generation even if another is published meanwhile,
+     * handed to {@code sink} one at a time without holding them; returns how many.
+     *
+     * @throws IOException what the sink throws, or a read failure of the index
+     */
+    long export(RegisterQuery query, int limit, RecordSink sink) throws IOException;
+
+    /** Receives exported records one by one. */
+    @FunctionalInterface
+    interface RecordSink {
+        void accept(Empresa empresa) throws IOException;
+    }
 }

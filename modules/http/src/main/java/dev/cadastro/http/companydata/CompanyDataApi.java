@@ -8,6 +8,7 @@ import dev.cadastro.core.company.SearchOutcome;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.idempotency.RequestFingerprint;
+import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.ratelimit.Admitted;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
@@ -32,6 +33,8 @@ import java.util.Objects;
  *   <li>{@code GET /v1/empresas}: register search (spec 4.1);
  *   <li>{@code GET /v1/empresas/{cnpj}}: CNPJ lookup (spec 4.2), also reached as {@code
  *       /v1/empresas/12.345.678/0001-95} when a client leaves the mask's slash unencoded;
+ *   <li>{@code POST /v1/mailing}, {@code GET /v1/mailing/{job_id}}, {@code GET
+ *       /v1/mailing/{job_id}/arquivo}: mailing exports (spec 4.3-4.5, {@link MailingEndpoints});
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
  *
@@ -54,23 +57,32 @@ public final class CompanyDataApi {
     private final Admission admission;
     private final CompanyService companies;
     private final IdempotentResponses idempotent;
+    private final MailingEndpoints mailing;
     private final byte[] openApi;
 
-    private CompanyDataApi(Admission admission, CompanyService companies, IdempotentResponses idempotent) {
+    private CompanyDataApi(
+            Admission admission, CompanyService companies, MailingService mailing, IdempotentResponses idempotent) {
         this.admission = Objects.requireNonNull(admission, "admission");
         this.companies = Objects.requireNonNull(companies, "companies");
         this.idempotent = Objects.requireNonNull(idempotent, "idempotent");
+        this.mailing = new MailingEndpoints(mailing, idempotent);
         this.openApi = openApiDocument();
     }
 
     /** The router of the company-data service, with its envelope. */
-    public static Router router(Admission admission, CompanyService companies, IdempotentResponses idempotent) {
-        CompanyDataApi api = new CompanyDataApi(admission, companies, idempotent);
+    public static Router router(
+            Admission admission, CompanyService companies, MailingService mailing, IdempotentResponses idempotent) {
+        CompanyDataApi api = new CompanyDataApi(admission, companies, mailing, idempotent);
         return Router.builder(Service.COMPANY_DATA)
                 .get("/v1/empresas", api::search)
                 .get("/v1/empresas/{cnpj}", api::lookup)
                 // NN.NNN.NNN/NNNN-NN sent with its slash unencoded arrives as two segments.
                 .get("/v1/empresas/{cnpj}/{ordem}", api::lookup)
+                .post("/v1/mailing", r -> api.guarded(r, Scope.MAILING_EXPORT, p -> api.mailing.create(r, p)))
+                .get("/v1/mailing/{job_id}", r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.status(r, p)))
+                .get(
+                        "/v1/mailing/{job_id}/arquivo",
+                        r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.download(r, p)))
                 .get("/v1/openapi.json", api::openApi)
                 .build();
     }

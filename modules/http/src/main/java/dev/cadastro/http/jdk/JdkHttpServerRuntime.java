@@ -244,6 +244,10 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         }
 
         private static void write(HttpExchange exchange, Response response) throws IOException {
+            if (response.streamed() != null) {
+                writeStreamed(exchange, response);
+                return;
+            }
             try (exchange) {
                 com.sun.net.httpserver.Headers out = exchange.getResponseHeaders();
                 response.headers().forEach(out::add);
@@ -261,6 +265,26 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
             } catch (IOException e) {
                 // The client went away mid-answer; nothing to tell it.
                 LOG.log(Level.DEBUG, "writing the response failed: {0}", e.toString());
+            }
+        }
+
+        private static void writeStreamed(HttpExchange exchange, Response response) {
+            try (exchange;
+                    Response.Streamed body = response.streamed()) {
+                com.sun.net.httpserver.Headers out = exchange.getResponseHeaders();
+                response.headers().forEach(out::add);
+                boolean head = "HEAD".equals(exchange.getRequestMethod());
+                if (head) {
+                    out.set("Content-Length", Long.toString(body.length()));
+                }
+                exchange.sendResponseHeaders(response.status(), head ? -1 : body.length());
+                if (!head) {
+                    try (OutputStream os = exchange.getResponseBody()) {
+                        body.writeTo(os);
+                    }
+                }
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "streaming the response failed: {0}", e.toString());
             }
         }
 

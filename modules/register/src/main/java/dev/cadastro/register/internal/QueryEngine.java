@@ -118,6 +118,30 @@ public final class QueryEngine {
         return new SearchResult(page, q.pagina(), q.limite(), page.size(), total, approximate);
     }
 
+    /**
+     * The first {@code limit} matches in index order (the order of search pages), decoded one by one into
+     * {@code sink}; returns how many. Only the matches' positions are held (8 bytes each), never the
+     * records.
+     */
+    public long export(RegisterQuery q, int limit, dev.cadastro.core.register.RegisterSearch.RecordSink sink)
+            throws IOException {
+        Plan plan = plan(q);
+        List<int[]> hits = new ArrayList<>(Math.min(limit, 1 << 16));
+        if (plan.candidates > 0 && limit > 0) {
+            scan(plan, 0, limit, hits, true);
+        }
+        org.apache.lucene.index.StoredFields stored = null;
+        int storedLeaf = -1;
+        for (int[] h : hits) {
+            if (h[0] != storedLeaf) {
+                storedLeaf = h[0];
+                stored = gen.reader().leaves().get(storedLeaf).reader().storedFields();
+            }
+            sink.accept(gen.record(stored, h[1]));
+        }
+        return hits.size();
+    }
+
     /** The count from the generation's precomputed counts, or null when they do not answer it. */
     private Long rolledUp(RegisterQuery q) {
         return options.rollupCounts() ? gen.rolledUpCount(q).orElse(null) : null;

@@ -9,12 +9,15 @@ import dev.cadastro.core.account.IssuedApiKey;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.Balance;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.CreditResult;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.ledger.StatementLine;
+import dev.cadastro.core.mailing.MailingJob;
+import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
@@ -27,6 +30,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -37,7 +41,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code ./cadastro admin}: the operator's commands on accounts, keys and credits, against the store
+ * {@code ./cadastro admin}: the operator's commands on accounts, keys, credits and jobs, against the store
  * the server uses (see {@link StoreOptions}), also while that server runs. Keys are printed once, at
  * creation; afterwards only their prefixes are shown. An unknown account or key prefix is the same
  * one-line failure (exit status 3) in every subcommand.
@@ -65,7 +69,8 @@ import picocli.CommandLine.ParentCommand;
             AdminCommand.RemovePurpose.class,
             AdminCommand.DisableApi.class,
             AdminCommand.EnableApi.class,
-            AdminCommand.Statement.class
+            AdminCommand.Statement.class,
+            AdminCommand.Jobs.class
         })
 public final class AdminCommand extends CliCommand {
     private static final DateTimeFormatter WHEN =
@@ -510,6 +515,96 @@ public final class AdminCommand extends CliCommand {
             }
             Balance b = store.ledger().balance(id, kind.kind);
             out.println("balance " + b.posted() + ", held " + b.held() + ", available " + b.available());
+        }
+    }
+
+    @Command(
+            name = "jobs",
+            description = {
+                "List mailing export jobs (newest first), or fail a stuck one with --fail, releasing its hold.",
+                "Times in America/Sao_Paulo."
+            })
+    static final class Jobs extends Subcommand {
+        @Option(names = "--account", paramLabel = "ID", description = "Only this account's jobs.")
+        Long accountNumber;
+
+        @Option(
+                names = "--limit",
+                paramLabel = "N",
+                defaultValue = "50",
+                converter = WholeNumber.LongConverter.class,
+                description = "How many jobs to list (default: ${DEFAULT-VALUE}).")
+        long limit;
+
+        @Option(
+                names = "--fail",
+                paramLabel = "JOB_ID",
+                description = "Fail this processando job now: nothing is charged, its hold is released.")
+        String fail;
+
+        @Option(
+                names = "--reason",
+                paramLabel = "TEXT",
+                defaultValue = "stuck",
+                description = "Why, kept with the failed job (default: ${DEFAULT-VALUE}).")
+        String reason;
+
+        @Override
+        void run(Store store, PrintStream out) {
+            if (fail != null) {
+                boolean failed;
+                try {
+                    failed = MailingService.failByOperator(store.mailingJobs(), fail, reason, clock().instant());
+                } catch (NotFoundException e) {
+                    throw new CommandFailure(
+                            "no mailing job has the id '" + fail + "' (./cadastro admin jobs lists the jobs)");
+                }
+                out.println(
+                        failed
+                                ? "job " + fail + " failed; its hold was released"
+                                : "job " + fail + " had already ended; nothing changed");
+                return;
+            }
+            Optional<AccountId> account = Optional.empty();
+            if (accountNumber != null) {
+                OnAccount check = new OnAccount() {
+                    @Override
+                    void run(Store s, PrintStream o) {}
+                };
+                check.accountNumber = accountNumber;
+                account = Optional.of(check.account(store));
+            }
+            out.printf(
+                    "%-32s %-8s %-11s %-5s %9s %9s %9s %-19s %s%n",
+                    "JOB", "ACCOUNT", "STATE", "FMT", "REQUESTED", "DELIVERED", "CHARGED", "CREATED", "ENDED");
+            for (MailingJob job : store.mailingJobs().list(account, (int) within("--limit", limit, 1, 10_000))) {
+                String delivered = "-";
+                String charged = "-";
+                String ended = "-";
+                switch (job.outcome().orElse(null)) {
+                    case null -> {}
+                    case MailingJob.Delivered d -> {
+                        delivered = Integer.toString(d.delivered());
+                        charged = Long.toString(d.charged());
+                        ended = WHEN.format(d.finishedAt());
+                    }
+                    case MailingJob.Failed f -> {
+                        charged = "0";
+                        ended = WHEN.format(f.finishedAt()) + " " + f.code() + ": " + f.message();
+                    }
+                }
+                out.printf(
+                        "%-32s %-8s %-11s %-5s %9d %9s %9s %-19s %s%n",
+                        job.id(),
+                        job.account(),
+                        job.state().wire(),
+                        job.formato().wire(),
+                        job.quantidade(),
+                        delivered,
+                        charged,
+                        WHEN.format(job.createdAt()),
+                        ended);
+            }
         }
     }
 

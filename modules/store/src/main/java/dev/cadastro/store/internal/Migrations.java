@@ -29,7 +29,11 @@ public final class Migrations {
 
     /** The scripts, in order. A new script is added here and never edited once released. */
     static final List<String> SCRIPTS = List.of(
-            "V1__accounts_keys_ledger.sql", "V2__rate_limits.sql", "V3__charge_batch.sql", "V4__idempotency.sql");
+            "V1__accounts_keys_ledger.sql",
+            "V2__rate_limits.sql",
+            "V3__charge_batch.sql",
+            "V4__idempotency.sql",
+            "V5__mailing_jobs.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */
     private static final long LOCK = 0x6361_6461_7374_726FL;

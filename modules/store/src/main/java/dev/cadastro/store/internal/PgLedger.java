@@ -270,73 +270,119 @@ public final class PgLedger implements Ledger, AutoCloseable {
         });
     }
 
+    /**
+     * Places a hold inside the caller's transaction, so it commits with the caller's other writes (a
+     * mailing job's row). A hold whose key exists is returned unchanged.
+     *
+     * @throws InsufficientCreditsException when the available balance does not cover it
+     */
+    public Hold hold(Connection c, HoldRequest r) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(RESERVE)) {
+            long account = r.account().value();
+            String kind = r.kind().name();
+            String key = r.key().value();
+            Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, key);
+            Jdbc.setFrom(ps, 7, account, key, kind, r.amount(), r.description(), now());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return new Hold(
+                            r.account(),
+                            r.kind(),
+                            r.key(),
+                            r.amount(),
+                            Hold.State.HELD,
+                            Optional.empty(),
+                            rs.getTimestamp(1).toInstant());
+                }
+            }
+        }
+        Optional<Hold> existing = findHold(c, r.account(), r.key(), false);
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        throw new InsufficientCreditsException(
+                r.account(),
+                r.kind(),
+                r.amount(),
+                balance(c, r.account(), r.kind(), false).available());
+    }
+
     @Override
     public ChargeResult post(AccountId account, IdempotencyKey holdKey, long amount) {
         if (amount < 0) {
             throw new IllegalArgumentException("post amount " + amount + " must not be negative");
         }
-        return Jdbc.transaction(dataSource, "post hold " + holdKey, c -> {
-            Hold hold = lockHold(c, account, holdKey);
-            switch (hold.state()) {
-                case POSTED -> {
-                    return new ChargeResult(
-                            0, balance(c, account, hold.kind(), false).posted(), true);
-                }
-                case RELEASED ->
-                    throw new IllegalStateException("hold " + holdKey + " was released; it cannot be posted");
-                case HELD -> {
-                    /* settle below */
-                }
+        return Jdbc.transaction(dataSource, "post hold " + holdKey, c -> post(c, account, holdKey, amount));
+    }
+
+    /**
+     * {@link #post} inside the caller's transaction, so the charge commits with the caller's other
+     * writes (a mailing job's completion).
+     */
+    public ChargeResult post(Connection c, AccountId account, IdempotencyKey holdKey, long amount) throws SQLException {
+        if (amount < 0) {
+            throw new IllegalArgumentException("post amount " + amount + " must not be negative");
+        }
+        Hold hold = lockHold(c, account, holdKey);
+        switch (hold.state()) {
+            case POSTED -> {
+                return new ChargeResult(
+                        0, balance(c, account, hold.kind(), false).posted(), true);
             }
-            if (amount > hold.amount()) {
-                throw new IllegalStateException(
-                        "post of " + amount + " exceeds hold " + holdKey + " of " + hold.amount());
+            case RELEASED -> throw new IllegalStateException("hold " + holdKey + " was released; it cannot be posted");
+            case HELD -> {
+                /* settle below */
             }
-            long posted;
-            try (PreparedStatement ps = c.prepareStatement("UPDATE balances SET posted = posted - ?, held = held - ?"
-                    + " WHERE account_id = ? AND kind = ? RETURNING posted")) {
-                Jdbc.set(ps, amount, hold.amount(), account.value(), hold.kind().name());
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    posted = rs.getLong(1);
-                }
+        }
+        if (amount > hold.amount()) {
+            throw new IllegalStateException("post of " + amount + " exceeds hold " + holdKey + " of " + hold.amount());
+        }
+        long posted;
+        try (PreparedStatement ps = c.prepareStatement("UPDATE balances SET posted = posted - ?, held = held - ?"
+                + " WHERE account_id = ? AND kind = ? RETURNING posted")) {
+            Jdbc.set(ps, amount, hold.amount(), account.value(), hold.kind().name());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                posted = rs.getLong(1);
             }
-            settle(c, account, holdKey, Hold.State.POSTED, amount);
-            if (amount > 0) {
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_entries"
-                        + " (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
-                        + " SELECT account_id, kind, 'HOLD_POST', ?, idem_key, description, ?, ? FROM holds"
-                        + " WHERE account_id = ? AND idem_key = ?")) {
-                    Jdbc.set(ps, -amount, now(), posted, account.value(), holdKey.value());
-                    ps.executeUpdate();
-                }
+        }
+        settle(c, account, holdKey, Hold.State.POSTED, amount);
+        if (amount > 0) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_entries"
+                    + " (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
+                    + " SELECT account_id, kind, 'HOLD_POST', ?, idem_key, description, ?, ? FROM holds"
+                    + " WHERE account_id = ? AND idem_key = ?")) {
+                Jdbc.set(ps, -amount, now(), posted, account.value(), holdKey.value());
+                ps.executeUpdate();
             }
-            return new ChargeResult(amount, posted, false);
-        });
+        }
+        return new ChargeResult(amount, posted, false);
     }
 
     @Override
     public Hold release(AccountId account, IdempotencyKey holdKey) {
-        return Jdbc.transaction(dataSource, "release hold " + holdKey, c -> {
-            Hold hold = lockHold(c, account, holdKey);
-            switch (hold.state()) {
-                case RELEASED -> {
-                    return hold;
-                }
-                case POSTED ->
-                    throw new IllegalStateException("hold " + holdKey + " was posted; it cannot be released");
-                case HELD -> {
-                    /* release below */
-                }
+        return Jdbc.transaction(dataSource, "release hold " + holdKey, c -> release(c, account, holdKey));
+    }
+
+    /** {@link #release} inside the caller's transaction (a mailing job's failure). */
+    public Hold release(Connection c, AccountId account, IdempotencyKey holdKey) throws SQLException {
+        Hold hold = lockHold(c, account, holdKey);
+        switch (hold.state()) {
+            case RELEASED -> {
+                return hold;
             }
-            try (PreparedStatement ps =
-                    c.prepareStatement("UPDATE balances SET held = held - ? WHERE account_id = ? AND kind = ?")) {
-                Jdbc.set(ps, hold.amount(), account.value(), hold.kind().name());
-                ps.executeUpdate();
+            case POSTED -> throw new IllegalStateException("hold " + holdKey + " was posted; it cannot be released");
+            case HELD -> {
+                /* release below */
             }
-            settle(c, account, holdKey, Hold.State.RELEASED, null);
-            return findHold(c, account, holdKey, false).orElseThrow();
-        });
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE balances SET held = held - ? WHERE account_id = ? AND kind = ?")) {
+            Jdbc.set(ps, hold.amount(), account.value(), hold.kind().name());
+            ps.executeUpdate();
+        }
+        settle(c, account, holdKey, Hold.State.RELEASED, null);
+        return findHold(c, account, holdKey, false).orElseThrow();
     }
 
     @Override

@@ -1,0 +1,294 @@
+package dev.cadastro.core.mailing;
+
+import dev.cadastro.core.account.Principal;
+import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.NotFoundException;
+import dev.cadastro.core.files.FileStore;
+import dev.cadastro.core.internal.Texts;
+import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.ledger.HoldRequest;
+import dev.cadastro.core.register.CountResult;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.core.register.RegisterSearch;
+import dev.cadastro.core.work.Claimed;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * Use case: mailing exports.
+ *
+ * <ul>
+ *   <li>{@link #create}: scope {@code mailing:export}; counts the filter, holds min(quantidade, total)
+ *       credits and inserts the job in one transaction ({@code SEM_CREDITOS} and no job when the
+ *       available balance does not cover it).
+ *   <li>{@link #process}: what a worker does with a claimed job: the first leads of the filter, from one
+ *       register generation, written as a ZIP through the file store, then completion (charge of the
+ *       leads delivered, the rest of the hold released, the job {@code concluido}) in one transaction.
+ *       A failure releases the whole hold. A job whose server died is run again from the start by the
+ *       next claim; its completion charges once, under the hold's key.
+ *   <li>{@link #status} and {@link #download}: scope {@code mailing:read}; another account's job is not
+ *       found, like an unknown one; they never charge.
+ * </ul>
+ */
+public final class MailingService {
+    private static final System.Logger LOG = System.getLogger(MailingService.class.getName());
+
+    /** A job claimed this many times without ending fails (a poison job must not loop forever). */
+    public static final int MAX_ATTEMPTS = 3;
+
+    private final RegisterSearch register;
+    private final MailingJobs jobs;
+    private final FileStore files;
+    private final LeadFileWriter writer;
+    private final CostRules costs;
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final Duration retention;
+    private final Runnable created;
+
+    /**
+     * @param random for job ids: a {@link java.security.SecureRandom} in production (ids are unguessable)
+     * @param retention how long a finished export's file is kept
+     * @param created called after a job was created (to wake an idle worker of this server)
+     */
+    public MailingService(
+            RegisterSearch register,
+            MailingJobs jobs,
+            FileStore files,
+            LeadFileWriter writer,
+            CostRules costs,
+            Clock clock,
+            RandomGenerator random,
+            Duration retention,
+            Runnable created) {
+        this.register = Objects.requireNonNull(register, "register");
+        this.jobs = Objects.requireNonNull(jobs, "jobs");
+        this.files = Objects.requireNonNull(files, "files");
+        this.writer = Objects.requireNonNull(writer, "writer");
+        this.costs = Objects.requireNonNull(costs, "costs");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.random = Objects.requireNonNull(random, "random");
+        this.retention = Objects.requireNonNull(retention, "retention");
+        this.created = Objects.requireNonNull(created, "created");
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("file retention " + retention + " must be positive");
+        }
+    }
+
+    /** How long a finished export's file is kept. */
+    public Duration retention() {
+        return retention;
+    }
+
+    /**
+     * Creates a job: checks the scope and the filters, holds the credits, records the job.
+     *
+     * @throws dev.cadastro.core.error.CadastroException {@code SEM_ESCOPO}, {@code PARAMETRO_INVALIDO}
+     *     (no filter), {@code SEM_CREDITOS}
+     */
+    public MailingJob create(Principal principal, MailingRequest request) {
+        principal.require(Scope.MAILING_EXPORT);
+        RegisterQuery filters = request.filtros();
+        if (!hasFilter(filters)) {
+            throw InvalidParameterException.of(
+                    "filtros", "required", "filtros must hold at least one filter of GET /v1/empresas");
+        }
+        CountResult count = register.count(filters);
+        // An estimate may be below the truth: hold the quantity then, so the hold always covers delivery.
+        long total = count.aproximado() ? request.quantidade() : count.total();
+        int limit = (int) Math.min(request.quantidade(), total);
+        String id = newId();
+        Instant now = clock.instant();
+        MailingJob job = MailingJob.create(
+                id, principal.accountId(), encode(filters), request.quantidade(), limit, request.formato(), now);
+        HoldRequest hold = costs.mailingHold(principal.accountId(), id, Math.max(1, limit));
+        MailingJob saved = jobs.create(job, hold);
+        created.run();
+        return saved;
+    }
+
+    /**
+     * The job of the principal's account.
+     *
+     * @throws dev.cadastro.core.error.CadastroException {@code SEM_ESCOPO}, {@code NAO_ENCONTRADO} (unknown,
+     *     or another account's)
+     */
+    public MailingJob status(Principal principal, String id) {
+        principal.require(Scope.MAILING_READ);
+        return jobs.find(principal.accountId(), id).orElseThrow(() -> notFound(id));
+    }
+
+    /**
+     * The finished export's file, opened.
+     *
+     * @throws dev.cadastro.core.error.CadastroException {@code SEM_ESCOPO}, {@code NAO_ENCONTRADO} (unknown,
+     *     another account's, not {@code concluido} yet, failed, or its file expired)
+     */
+    public Download download(Principal principal, String id) throws IOException {
+        MailingJob job = status(principal, id);
+        if (!(job.outcome().orElse(null) instanceof MailingJob.Delivered d)) {
+            throw new NotFoundException(
+                    "mailing job " + id + " is " + job.state().wire() + "; its file exists once it is concluido");
+        }
+        if (!d.expiresAt().isAfter(clock.instant())) {
+            throw new NotFoundException("the file of mailing job " + id + " expired at " + d.expiresAt());
+        }
+        FileStore.Download file = files.open(d.fileKey())
+                .orElseThrow(() -> new NotFoundException("the file of mailing job " + id + " expired"));
+        return new Download(job, file);
+    }
+
+    /** An opened export file and its job; close it. */
+    public record Download(MailingJob job, FileStore.Download file) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+
+    /** Runs one claimed job to its end (the worker's handler); only the lease holder may end it. */
+    public void process(Claimed<MailingJob> claimed) {
+        MailingJob job = claimed.work();
+        if (claimed.attempt() > MAX_ATTEMPTS) {
+            jobs.fail(
+                    job.fail(
+                            ErrorCode.ERRO_INTERNO,
+                            "the export was interrupted " + (claimed.attempt() - 1) + " times; nothing was charged",
+                            clock.instant()),
+                    claimed.owner());
+            return;
+        }
+        String key = "mailing/" + job.id() + ".zip";
+        long delivered;
+        long bytes;
+        try (FileStore.Upload upload = files.create(key)) {
+            try (LeadFileWriter.LeadSink sink = writer.open(job.formato(), job.entryName(), upload.stream())) {
+                delivered = register.export(decode(job.filtros()), job.leadsLimit(), sink::add);
+            }
+            bytes = upload.commit();
+        } catch (IOException | RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                LOG.log(System.Logger.Level.INFO, "mailing job {0} interrupted by a stop; handed back", job.id());
+                jobs.handBack(claimed.id(), claimed.owner());
+                return;
+            }
+            LOG.log(System.Logger.Level.ERROR, "mailing job " + job.id() + " failed; its hold is released", e);
+            jobs.fail(
+                    job.fail(
+                            ErrorCode.ERRO_INTERNO,
+                            "the export could not be written; nothing was charged",
+                            clock.instant()),
+                    claimed.owner());
+            return;
+        }
+        Instant now = clock.instant();
+        MailingJob done =
+                job.complete((int) delivered, costs.mailingCost(delivered), key, bytes, now, now.plus(retention));
+        if (!jobs.complete(done, claimed.owner())) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "mailing job {0} was no longer this server''s when it finished; the other attempt ends it",
+                    job.id());
+        }
+    }
+
+    /**
+     * An operator fails a job that is still processing (stuck, or unwanted), releasing its hold.
+     *
+     * @return false when the job had already ended
+     * @throws NotFoundException when no job has that id
+     */
+    public boolean failByOperator(String id, String reason) {
+        return failByOperator(jobs, id, reason, clock.instant());
+    }
+
+    /** {@link #failByOperator(String, String)} on a store alone (the admin command line). */
+    public static boolean failByOperator(MailingJobs jobs, String id, String reason, Instant now) {
+        MailingJob job = jobs.find(id).orElseThrow(() -> new NotFoundException("no mailing job " + Texts.quote(id)));
+        if (job.state() != MailingJob.State.PROCESSANDO) {
+            return false;
+        }
+        return jobs.fail(job.fail(ErrorCode.ERRO_INTERNO, "failed by an operator: " + reason, now), null);
+    }
+
+    /** Removes the files of exports past their retention; returns how many. */
+    public int removeExpiredFiles() {
+        int removed = 0;
+        Instant now = clock.instant();
+        for (MailingJob job : jobs.expiredFiles(now, 1000)) {
+            if (job.outcome().orElse(null) instanceof MailingJob.Delivered d) {
+                try {
+                    files.delete(d.fileKey());
+                    jobs.fileRemoved(job.id(), now);
+                    removed++;
+                } catch (IOException | RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "removing the file of mailing job " + job.id() + " failed", e);
+                }
+            }
+        }
+        return removed;
+    }
+
+    private String newId() {
+        byte[] bytes = new byte[16];
+        random.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private static NotFoundException notFound(String id) {
+        return new NotFoundException("no mailing job " + Texts.quote(id) + " for this account");
+    }
+
+    private static boolean hasFilter(RegisterQuery q) {
+        for (String p : RegisterQuery.PARAMETERS) {
+            if (!p.equals("limite") && !p.equals("pagina") && !p.equals("apenas_total") && q.has(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The filters as a query string (names and values percent-encoded as UTF-8). */
+    static String encode(RegisterQuery filters) {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, List<String>> e : filters.toParameters().entrySet()) {
+            for (String v : e.getValue()) {
+                if (!sb.isEmpty()) {
+                    sb.append('&');
+                }
+                sb.append(java.net.URLEncoder.encode(e.getKey(), java.nio.charset.StandardCharsets.UTF_8))
+                        .append('=')
+                        .append(java.net.URLEncoder.encode(v, java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return sb.toString();
+    }
+
+    static RegisterQuery decode(String filters) {
+        Map<String, List<String>> params = new java.util.LinkedHashMap<>();
+        for (String pair : filters.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String name = java.net.URLDecoder.decode(pair.substring(0, eq), java.nio.charset.StandardCharsets.UTF_8);
+            String value = java.net.URLDecoder.decode(pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8);
+            params.computeIfAbsent(name, k -> new java.util.ArrayList<>()).add(value);
+        }
+        return RegisterQuery.parse(params);
+    }
+
+    /** The stored filters of a job, parsed (operators, tests). */
+    public static RegisterQuery filtersOf(MailingJob job) {
+        return decode(job.filtros());
+    }
+}

@@ -1,0 +1,278 @@
+package dev.cadastro.http.companydata;
+
+import dev.cadastro.core.account.Principal;
+import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.idempotency.RequestFingerprint;
+import dev.cadastro.core.internal.Texts;
+import dev.cadastro.core.mailing.ExportFormat;
+import dev.cadastro.core.mailing.MailingJob;
+import dev.cadastro.core.mailing.MailingRequest;
+import dev.cadastro.core.mailing.MailingService;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.http.IdempotentResponses;
+import dev.cadastro.http.Request;
+import dev.cadastro.http.Response;
+import dev.cadastro.http.internal.Json;
+import dev.cadastro.http.internal.JsonBody;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@code POST /v1/mailing}, {@code GET /v1/mailing/{job_id}} and {@code GET /v1/mailing/{job_id}/arquivo}
+ * (spec 4.3-4.5), called by {@link CompanyDataApi} after admission and the scope check.
+ *
+ * <p>The body's {@code filtros} take every filter of {@code GET /v1/empresas} by the same names and
+ * rules, typed as JSON: the repeatable filters as arrays of strings, the flags as booleans, the
+ * capital bounds as numbers, the dates as strings. {@code apenas_total}, {@code limite} and {@code
+ * pagina} are not filters here.
+ */
+final class MailingEndpoints {
+    private static final ZoneId SAO_PAULO = ZoneId.of("America/Sao_Paulo");
+    private static final Set<String> LISTS = Set.of(
+            RegisterQuery.UFS,
+            RegisterQuery.MUNICIPIOS,
+            RegisterQuery.BAIRROS,
+            RegisterQuery.DDDS,
+            RegisterQuery.CNAES,
+            RegisterQuery.CNAES_SECUNDARIOS,
+            RegisterQuery.NATUREZAS,
+            RegisterQuery.SITUACAO_CADASTRAL,
+            RegisterQuery.PORTES);
+    private static final Set<String> FLAGS = Set.of(
+            RegisterQuery.MEI,
+            RegisterQuery.SIMPLES,
+            RegisterQuery.COM_TELEFONE,
+            RegisterQuery.COM_TELEFONE_MOVEL,
+            RegisterQuery.COM_EMAIL,
+            RegisterQuery.DIVIDA);
+    private static final Set<String> NUMBERS = Set.of(RegisterQuery.CAPITAL_MIN, RegisterQuery.CAPITAL_MAX);
+    private static final Set<String> NOT_FILTERS =
+            Set.of(RegisterQuery.APENAS_TOTAL, RegisterQuery.LIMITE, RegisterQuery.PAGINA);
+    private static final Set<String> BODY_FIELDS = Set.of("filtros", "quantidade", "formato");
+
+    private final MailingService mailing;
+    private final IdempotentResponses idempotent;
+
+    MailingEndpoints(MailingService mailing, IdempotentResponses idempotent) {
+        this.mailing = Objects.requireNonNull(mailing, "mailing");
+        this.idempotent = Objects.requireNonNull(idempotent, "idempotent");
+    }
+
+    Response create(Request request, Principal principal) {
+        refuseQuery(request, "POST /v1/mailing");
+        MailingRequest body = parse(JsonBody.object(request.body()));
+        Map<String, List<String>> fingerprinted = new TreeMap<>(body.filtros().toParameters());
+        fingerprinted.put("$quantidade", List.of(Integer.toString(body.quantidade())));
+        fingerprinted.put("$formato", List.of(body.formato().wire()));
+        RequestFingerprint fingerprint = RequestFingerprint.of("POST /v1/mailing", fingerprinted);
+        return idempotent.run(request, principal.accountId(), fingerprint, reference -> {
+            MailingJob job = mailing.create(principal, body);
+            return Response.json(200, Json.bytes(g -> {
+                g.writeStartObject();
+                g.writeStringField("job_id", job.id());
+                g.writeStringField("status", job.state().wire());
+                g.writeNumberField("quantidade_solicitada", job.quantidade());
+                g.writeStringField("formato", job.formato().wire());
+                g.writeStringField("acompanhar_em", statusPath(job));
+                g.writeEndObject();
+            }));
+        });
+    }
+
+    Response status(Request request, Principal principal) {
+        refuseQuery(request, "GET /v1/mailing/{job_id}");
+        MailingJob job = mailing.status(principal, jobId(request));
+        return Response.json(200, Json.bytes(g -> {
+            g.writeStartObject();
+            g.writeStringField("job_id", job.id());
+            g.writeStringField("status", job.state().wire());
+            g.writeNumberField("quantidade_solicitada", job.quantidade());
+            g.writeStringField("formato", job.formato().wire());
+            g.writeStringField("criado_em", time(job.createdAt()));
+            switch (job.outcome().orElse(null)) {
+                case null -> {}
+                case MailingJob.Delivered d -> {
+                    g.writeNumberField("quantidade_entregue", d.delivered());
+                    g.writeNumberField("creditos_consumidos", d.charged());
+                    g.writeStringField("concluido_em", time(d.finishedAt()));
+                    g.writeStringField("arquivo_url", statusPath(job) + "/arquivo");
+                    g.writeStringField("expira_em", time(d.expiresAt()));
+                }
+                case MailingJob.Failed f -> {
+                    g.writeStringField("concluido_em", time(f.finishedAt()));
+                    g.writeNumberField("creditos_consumidos", 0);
+                    g.writeObjectFieldStart("erro");
+                    g.writeStringField("code", f.code().name());
+                    g.writeStringField("mensagem", f.message());
+                    g.writeEndObject();
+                }
+            }
+            g.writeEndObject();
+        }));
+    }
+
+    Response download(Request request, Principal principal) throws IOException {
+        refuseQuery(request, "GET /v1/mailing/{job_id}/arquivo");
+        MailingService.Download file = mailing.download(principal, jobId(request));
+        Response.Streamed body = new Response.Streamed() {
+            @Override
+            public long length() {
+                return file.file().size();
+            }
+
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                file.file().stream().transferTo(out);
+            }
+
+            @Override
+            public void close() throws IOException {
+                file.close();
+            }
+        };
+        return Response.stream(200, "application/zip", body)
+                .withHeader(
+                        "Content-Disposition",
+                        "attachment; filename=\"" + file.job().zipName() + "\"")
+                .withHeader("Cache-Control", "private, no-store");
+    }
+
+    private static String jobId(Request request) {
+        return request.pathParameter("job_id").orElse("");
+    }
+
+    private static String statusPath(MailingJob job) {
+        return "/v1/mailing/" + job.id();
+    }
+
+    private static String time(Instant instant) {
+        return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
+                OffsetDateTime.ofInstant(instant, SAO_PAULO).withNano(instant.getNano() / 1_000_000 * 1_000_000));
+    }
+
+    private static void refuseQuery(Request request, String route) {
+        if (!request.query().isEmpty()) {
+            String name = request.query().asMap().keySet().iterator().next();
+            throw InvalidParameterException.of(
+                    name, "unknown-parameter", "parameter " + name + " is not accepted by " + route);
+        }
+    }
+
+    /** The body of {@code POST /v1/mailing}, every rule naming its field. */
+    static MailingRequest parse(Map<String, Object> body) {
+        for (String name : body.keySet()) {
+            if (!BODY_FIELDS.contains(name)) {
+                throw InvalidParameterException.of(
+                        name,
+                        "unknown-field",
+                        "field " + Texts.quote(name)
+                                + " is not accepted; the body takes filtros, quantidade and formato");
+            }
+        }
+        if (!(body.get("filtros") instanceof Map<?, ?> filters)) {
+            throw InvalidParameterException.of(
+                    "filtros",
+                    body.containsKey("filtros") ? "type" : "required",
+                    "filtros must be an object of GET /v1/empresas filters, e.g. {\"ufs\": [\"SP\"]}");
+        }
+        Object q = body.get("quantidade");
+        if (!(q instanceof BigInteger quantity)) {
+            throw InvalidParameterException.of(
+                    "quantidade",
+                    q == null ? "required" : "type",
+                    "quantidade must be a whole number from 1 to " + MailingRequest.MAX_QUANTITY
+                            + (q == null ? "" : ", not " + q));
+        }
+        if (quantity.signum() < 1 || quantity.compareTo(BigInteger.valueOf(MailingRequest.MAX_QUANTITY)) > 0) {
+            throw InvalidParameterException.of(
+                    "quantidade",
+                    "range",
+                    "quantidade " + quantity + " is outside 1 to " + MailingRequest.MAX_QUANTITY);
+        }
+        Object f = body.get("formato");
+        ExportFormat format;
+        if (f == null) {
+            format = ExportFormat.CSV;
+        } else if (f instanceof String s) {
+            format = ExportFormat.parse("formato", s);
+        } else {
+            throw InvalidParameterException.of("formato", "type", "formato must be the string csv or xlsx");
+        }
+        return new MailingRequest(filters(filters), quantity.intValue(), format);
+    }
+
+    private static RegisterQuery filters(Map<?, ?> filters) {
+        Map<String, List<String>> params = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : filters.entrySet()) {
+            String name = (String) e.getKey();
+            String field = "filtros." + name;
+            Object value = e.getValue();
+            if (NOT_FILTERS.contains(name)) {
+                throw InvalidParameterException.of(
+                        field, "not-a-filter", name + " is not a filter; a mailing export takes quantidade instead");
+            }
+            if (LISTS.contains(name)) {
+                if (!(value instanceof List<?> list) || list.isEmpty()) {
+                    throw InvalidParameterException.of(
+                            field, "type", field + " must be a non-empty array of strings, e.g. [\"SP\"]");
+                }
+                List<String> values = new ArrayList<>(list.size());
+                for (Object v : list) {
+                    if (!(v instanceof String s)) {
+                        throw InvalidParameterException.of(field, "type", field + " must hold strings only, not " + v);
+                    }
+                    values.add(s);
+                }
+                params.put(name, values);
+            } else if (FLAGS.contains(name)) {
+                if (!(value instanceof Boolean b)) {
+                    throw InvalidParameterException.of(field, "type", field + " must be true or false");
+                }
+                params.put(name, List.of(b.toString()));
+            } else if (NUMBERS.contains(name)) {
+                String number = switch (value) {
+                    case BigInteger i -> i.toString();
+                    case BigDecimal d -> d.toPlainString();
+                    default -> throw InvalidParameterException.of(field, "type", field + " must be a number");
+                };
+                params.put(name, List.of(number));
+            } else if (RegisterQuery.PARAMETERS.contains(name)) {
+                if (!(value instanceof String s)) {
+                    throw InvalidParameterException.of(
+                            field, "type", field + " must be a date string, e.g. \"2020-01-31\"");
+                }
+                params.put(name, List.of(s));
+            } else {
+                throw InvalidParameterException.of(
+                        field,
+                        "unknown-filter",
+                        "filtros has no filter " + Texts.quote(name) + "; the filters are those of GET /v1/empresas");
+            }
+        }
+        if (params.isEmpty()) {
+            throw InvalidParameterException.of(
+                    "filtros", "required", "filtros must hold at least one filter of GET /v1/empresas");
+        }
+        try {
+            return RegisterQuery.parse(params);
+        } catch (InvalidParameterException e) {
+            throw InvalidParameterException.of(
+                    "filtros." + e.violation().field(),
+                    e.violation().rule(),
+                    e.violation().message());
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.cadastro.http.internal;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.cadastro.core.error.InvalidParameterException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A request body read as a small JSON tree through jackson-core's streaming parser: objects as
+ * ordered maps (a duplicate name is an error), arrays as lists, strings, booleans, integers as {@link
+ * BigInteger}, other numbers as {@link BigDecimal}, and {@code null} as {@link #NULL}. Anything that is
+ * not one JSON object is {@code PARAMETRO_INVALIDO} on the field {@code body}.
+ */
+public final class JsonBody {
+    /** JSON {@code null}. */
+    public static final Object NULL = new Object() {
+        @Override
+        public String toString() {
+            return "null";
+        }
+    };
+
+    private static final int MAX_DEPTH = 16;
+
+    private JsonBody() {}
+
+    /** Reads one JSON object and nothing after it. */
+    public static Map<String, Object> object(InputStream in) {
+        try (JsonParser p = Json.factory().createParser(in)) {
+            p.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw InvalidParameterException.of("body", "json", "the request body must be one JSON object ({...})");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> object = (Map<String, Object>) value(p, 0);
+            if (p.nextToken() != null) {
+                throw InvalidParameterException.of("body", "json", "the request body has more after its JSON object");
+            }
+            return object;
+        } catch (JsonParseException e) {
+            throw InvalidParameterException.of(
+                    "body", "json", "the request body is not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("reading the request body failed", e);
+        }
+    }
+
+    static Object value(JsonParser p, int depth) throws IOException {
+        if (depth > MAX_DEPTH) {
+            throw new JsonParseException(p, "nested deeper than " + MAX_DEPTH + " levels");
+        }
+        JsonToken t = p.currentToken();
+        return switch (t) {
+            case START_OBJECT -> {
+                Map<String, Object> map = new LinkedHashMap<>();
+                while (p.nextToken() != JsonToken.END_OBJECT) {
+                    String name = p.currentName();
+                    p.nextToken();
+                    map.put(name, value(p, depth + 1));
+                }
+                yield map;
+            }
+            case START_ARRAY -> {
+                List<Object> list = new ArrayList<>();
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    list.add(value(p, depth + 1));
+                }
+                yield list;
+            }
+            case VALUE_STRING -> p.getText();
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            case VALUE_NUMBER_INT -> p.getBigIntegerValue();
+            case VALUE_NUMBER_FLOAT -> p.getDecimalValue();
+            case VALUE_NULL -> NULL;
+            default -> throw new JsonParseException(p, "unexpected " + t);
+        };
+    }
+}

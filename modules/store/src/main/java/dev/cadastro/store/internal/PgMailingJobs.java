@@ -1,0 +1,284 @@
+package dev.cadastro.store.internal;
+
+import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.ledger.HoldRequest;
+import dev.cadastro.core.ledger.IdempotencyKey;
+import dev.cadastro.core.mailing.ExportFormat;
+import dev.cadastro.core.mailing.MailingJob;
+import dev.cadastro.core.mailing.MailingJobs;
+import dev.cadastro.core.work.Claimed;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Mailing jobs on PostgreSQL ({@code mailing_jobs}). Creation, completion and failure are each one
+ * transaction with the ledger's hold, post or release ({@link PgLedger}'s connection-level
+ * operations); claims take the oldest free job with {@code FOR UPDATE SKIP LOCKED}, so any number of
+ * servers share the queue without waiting on each other's rows.
+ */
+public final class PgMailingJobs implements MailingJobs {
+    private static final String COLUMNS = "public_id, account_id, state, filters, quantidade, leads_limit,"
+            + " formato, created_at, delivered, charged, file_key, file_bytes, expires_at, error_code,"
+            + " error_message, finished_at";
+
+    private final DataSource dataSource;
+    private final PgLedger ledger;
+
+    public PgMailingJobs(DataSource dataSource, PgLedger ledger) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
+    }
+
+    @Override
+    public MailingJob create(MailingJob job, HoldRequest hold) {
+        if (job.state() != MailingJob.State.PROCESSANDO) {
+            throw new IllegalArgumentException("a new job is processando, not " + job.state());
+        }
+        return Jdbc.transaction(dataSource, "create mailing job " + job.id(), c -> {
+            ledger.hold(c, hold);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO mailing_jobs (public_id, account_id, state,"
+                    + " filters, quantidade, leads_limit, formato, hold_key, created_at)"
+                    + " VALUES (?, ?, 'processando', ?, ?, ?, ?, ?, ?)")) {
+                Jdbc.set(
+                        ps,
+                        job.id(),
+                        job.account().value(),
+                        job.filtros(),
+                        job.quantidade(),
+                        job.leadsLimit(),
+                        job.formato().wire(),
+                        hold.key().value(),
+                        Jdbc.timestamp(job.createdAt()));
+                ps.executeUpdate();
+            }
+            return job;
+        });
+    }
+
+    @Override
+    public Optional<MailingJob> find(AccountId account, String id) {
+        return Jdbc.autoCommit(dataSource, "find mailing job", c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT " + COLUMNS + " FROM mailing_jobs WHERE public_id = ? AND account_id = ?")) {
+                Jdbc.set(ps, id, account.value());
+                return one(ps);
+            }
+        });
+    }
+
+    @Override
+    public Optional<MailingJob> find(String id) {
+        return Jdbc.autoCommit(dataSource, "find mailing job", c -> {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT " + COLUMNS + " FROM mailing_jobs WHERE public_id = ?")) {
+                Jdbc.set(ps, id);
+                return one(ps);
+            }
+        });
+    }
+
+    @Override
+    public boolean complete(MailingJob done, String owner) {
+        if (!(done.outcome().orElse(null) instanceof MailingJob.Delivered d)) {
+            throw new IllegalArgumentException("job " + done.id() + " is not done: " + done.state());
+        }
+        return Jdbc.transaction(dataSource, "complete mailing job " + done.id(), c -> {
+            Optional<String> holdKey = lockProcessing(c, done.id(), owner);
+            if (holdKey.isEmpty()) {
+                return false;
+            }
+            ledger.post(c, done.account(), IdempotencyKey.of(holdKey.get()), d.charged());
+            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET state = 'concluido',"
+                    + " delivered = ?, charged = ?, file_key = ?, file_bytes = ?, expires_at = ?, finished_at = ?,"
+                    + " lease_owner = NULL, lease_until = NULL WHERE public_id = ?")) {
+                Jdbc.set(
+                        ps,
+                        d.delivered(),
+                        d.charged(),
+                        d.fileKey(),
+                        d.fileBytes(),
+                        Jdbc.timestamp(d.expiresAt()),
+                        Jdbc.timestamp(d.finishedAt()),
+                        done.id());
+                ps.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public boolean fail(MailingJob failed, String owner) {
+        if (!(failed.outcome().orElse(null) instanceof MailingJob.Failed f)) {
+            throw new IllegalArgumentException("job " + failed.id() + " did not fail: " + failed.state());
+        }
+        return Jdbc.transaction(dataSource, "fail mailing job " + failed.id(), c -> {
+            Optional<String> holdKey = lockProcessing(c, failed.id(), owner);
+            if (holdKey.isEmpty()) {
+                return false;
+            }
+            ledger.release(c, failed.account(), IdempotencyKey.of(holdKey.get()));
+            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET state = 'falhou',"
+                    + " error_code = ?, error_message = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL"
+                    + " WHERE public_id = ?")) {
+                Jdbc.set(ps, f.code().name(), f.message(), Jdbc.timestamp(f.finishedAt()), failed.id());
+                ps.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    /** Locks a processing job (of {@code owner}, unless null); its hold key, or empty when it is not so. */
+    private static Optional<String> lockProcessing(Connection c, String id, String owner) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT hold_key FROM mailing_jobs WHERE public_id = ?"
+                + " AND state = 'processando' AND (?::text IS NULL OR lease_owner = ?) FOR UPDATE")) {
+            Jdbc.set(ps, id, owner, owner);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    @Override
+    public Optional<Claimed<MailingJob>> claim(String owner, Instant now, Duration lease) {
+        return Jdbc.autoCommit(dataSource, "claim a mailing job", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET lease_owner = ?,"
+                    + " lease_until = ?, attempts = attempts + 1 WHERE id = (SELECT id FROM mailing_jobs"
+                    + " WHERE state = 'processando' AND (lease_until IS NULL OR lease_until <= ?)"
+                    + " ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)"
+                    + " RETURNING id, attempts, lease_until, " + COLUMNS)) {
+                Jdbc.set(ps, owner, Jdbc.timestamp(now.plus(lease)), Jdbc.timestamp(now));
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new Claimed<>(
+                            rs.getLong("id"),
+                            job(rs),
+                            owner,
+                            rs.getTimestamp("lease_until").toInstant(),
+                            rs.getInt("attempts")));
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean renew(long id, String owner, Instant now, Duration lease) {
+        return Jdbc.autoCommit(dataSource, "renew a mailing job's lease", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET lease_until = ?"
+                    + " WHERE id = ? AND lease_owner = ? AND state = 'processando'")) {
+                Jdbc.set(ps, Jdbc.timestamp(now.plus(lease)), id, owner);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public void handBack(long id, String owner) {
+        Jdbc.autoCommit(dataSource, "hand a mailing job back", c -> {
+            // Not a failed attempt: the next claim counts it again.
+            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET lease_owner = NULL,"
+                    + " lease_until = NULL, attempts = attempts - 1"
+                    + " WHERE id = ? AND lease_owner = ? AND state = 'processando'")) {
+                Jdbc.set(ps, id, owner);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public List<MailingJob> list(Optional<AccountId> account, int limit) {
+        return Jdbc.autoCommit(dataSource, "list mailing jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM mailing_jobs"
+                    + " WHERE (?::bigint IS NULL OR account_id = ?) ORDER BY id DESC LIMIT ?")) {
+                Long a = account.map(AccountId::value).orElse(null);
+                Jdbc.set(ps, a, a, limit);
+                return all(ps);
+            }
+        });
+    }
+
+    @Override
+    public List<MailingJob> expiredFiles(Instant now, int limit) {
+        return Jdbc.autoCommit(dataSource, "expired mailing files", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM mailing_jobs"
+                    + " WHERE state = 'concluido' AND file_removed_at IS NULL AND expires_at <= ?"
+                    + " ORDER BY expires_at LIMIT ?")) {
+                Jdbc.set(ps, Jdbc.timestamp(now), limit);
+                return all(ps);
+            }
+        });
+    }
+
+    @Override
+    public void fileRemoved(String id, Instant now) {
+        Jdbc.autoCommit(dataSource, "mark a mailing file removed", c -> {
+            try (PreparedStatement ps =
+                    c.prepareStatement("UPDATE mailing_jobs SET file_removed_at = ? WHERE public_id = ?")) {
+                Jdbc.set(ps, Jdbc.timestamp(now), id);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    private static Optional<MailingJob> one(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? Optional.of(job(rs)) : Optional.empty();
+        }
+    }
+
+    private static List<MailingJob> all(PreparedStatement ps) throws SQLException {
+        List<MailingJob> jobs = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                jobs.add(job(rs));
+            }
+        }
+        return jobs;
+    }
+
+    private static MailingJob job(ResultSet rs) throws SQLException {
+        MailingJob.State state = MailingJob.State.ofWire(rs.getString("state"));
+        Optional<MailingJob.Outcome> outcome = switch (state) {
+            case PROCESSANDO -> Optional.empty();
+            case CONCLUIDO ->
+                Optional.of(new MailingJob.Delivered(
+                        rs.getInt("delivered"),
+                        rs.getLong("charged"),
+                        rs.getString("file_key"),
+                        rs.getLong("file_bytes"),
+                        instant(rs.getTimestamp("finished_at")),
+                        instant(rs.getTimestamp("expires_at"))));
+            case FALHOU ->
+                Optional.of(new MailingJob.Failed(
+                        ErrorCode.valueOf(rs.getString("error_code")),
+                        rs.getString("error_message"),
+                        instant(rs.getTimestamp("finished_at"))));
+        };
+        return new MailingJob(
+                rs.getString("public_id"),
+                new AccountId(rs.getLong("account_id")),
+                rs.getString("filters"),
+                rs.getInt("quantidade"),
+                rs.getInt("leads_limit"),
+                ExportFormat.parse("formato", rs.getString("formato")),
+                instant(rs.getTimestamp("created_at")),
+                state,
+                outcome);
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}
