@@ -479,8 +479,12 @@ final class ConnectionGuard implements AutoCloseable {
                 }
                 if (lower.equals("transfer-encoding")) {
                     if (transferEncoding != null || !value.strip().equalsIgnoreCase("chunked")) {
+                        // RFC 9112, section 6.1: a coding the server does not implement is a 501; a
+                        // value that is no list of codings at all is the client's error.
+                        boolean codings = !value.isBlank()
+                                && java.util.Arrays.stream(value.split(",", -1)).allMatch(c -> isToken(c.strip()));
                         throw refuse(
-                                501,
+                                transferEncoding == null && codings ? 501 : 400,
                                 "Transfer-Encoding " + quote(value) + " is not supported; only chunked is",
                                 "field=Transfer-Encoding; rule=chunked");
                     }
