@@ -33,10 +33,13 @@ import java.util.function.UnaryOperator;
  * <p>Before the handler runs, the runtime enforces the {@link Limits} and answers with the envelope:
  * 414 for a request target beyond {@code maxUriLength}, 431 for header fields beyond {@code
  * maxHeaderBytes} or {@code maxHeaderCount}, 413 for a declared or streamed body beyond {@code
- * maxBodyBytes}. The JDK server's own hard limits are set four times wider, so the adapter answers
- * first; what the JDK rejects itself (a request line or header block beyond its hard limit, a target
- * that is not a syntactically valid URI) is answered by the JDK, with a plain 400 or a closed
- * connection. docs/http.md lists both layers.
+ * maxBodyBytes}. The hard limits are set four times wider, so the adapter answers first.
+ *
+ * <p>By default a {@link ConnectionGuard} owns the public port and the JDK server listens on a private
+ * loopback port: the guard caps connections per client address, closes a client that sends no
+ * complete request head in time, and refuses, in the envelope, the heads the JDK server would answer
+ * in HTML or accept wrongly (control characters in header values). docs/http.md lists what each layer
+ * answers.
  */
 public final class JdkHttpServerRuntime implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(JdkHttpServerRuntime.class.getName());
