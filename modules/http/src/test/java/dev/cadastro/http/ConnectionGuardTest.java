@@ -245,6 +245,28 @@ class ConnectionGuardTest {
     }
 
     @Test
+    void answersHeadsNearAndBeyondTheHardLimitInTheEnvelope() throws Exception {
+        // 250 fields of 250 bytes: under the guard's 64 KiB, over the adapter's 16 KiB and 64 fields.
+        // The JDK counts 32 more bytes a field; at the guard's size it would close without an answer.
+        String field = "X-Pad-%03d: " + "v".repeat(237) + "\r\n";
+        StringBuilder near = new StringBuilder("GET /v1/echo HTTP/1.1\r\n");
+        for (int i = 0; i < 250; i++) {
+            near.append(String.format(field, i));
+        }
+        assertEnvelope(exchange(bytes(near + "\r\n")), 431, ErrorCode.PARAMETRO_INVALIDO, "field=headers");
+        StringBuilder beyond = new StringBuilder("GET /v1/echo HTTP/1.1\r\n");
+        for (int i = 0; i < 300; i++) {
+            beyond.append(String.format(field, i));
+        }
+        assertEnvelope(exchange(bytes(beyond + "\r\n")), 431, ErrorCode.PARAMETRO_INVALIDO, "field=headers");
+        assertEnvelope(
+                exchange(bytes("GET /v1/echo?q=" + "a".repeat(70_000) + " HTTP/1.1\r\n\r\n")),
+                414,
+                ErrorCode.PARAMETRO_INVALIDO,
+                "field=uri");
+    }
+
+    @Test
     void refusesAKeyFollowedByAControlCharacterAsChaveInvalida() throws Exception {
         // The JDK server trims trailing bytes up to 0x20 off a header value: the key would pass.
         String key = "cad_abcdefghijkl_" + "A".repeat(43);

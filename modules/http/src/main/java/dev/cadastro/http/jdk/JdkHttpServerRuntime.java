@@ -33,7 +33,8 @@ import java.util.function.UnaryOperator;
  * <p>Before the handler runs, the runtime enforces the {@link Limits} and answers with the envelope:
  * 414 for a request target beyond {@code maxUriLength}, 431 for header fields beyond {@code
  * maxHeaderBytes} or {@code maxHeaderCount}, 413 for a declared or streamed body beyond {@code
- * maxBodyBytes}. The hard limits are set four times wider, so the adapter answers first.
+ * maxBodyBytes}. The guard's hard limits are four times wider and the JDK server's eight times, so
+ * the adapter answers first, then the guard.
  *
  * <p>By default a {@link ConnectionGuard} owns the public port and the JDK server listens on a private
  * loopback port: the guard caps connections per client address, closes a client that sends no
@@ -137,11 +138,13 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
             setIfAbsent("sun.net.httpserver.maxReqTime", o.maxRequestTime().toSeconds());
             setIfAbsent("sun.net.httpserver.maxRspTime", o.maxResponseTime().toSeconds());
             setIfAbsent("sun.net.httpserver.nodelay", o.tcpNoDelay());
-            // Hard limits, four times the adapter's, so that the adapter's enveloped 414/431 come first.
-            setIfAbsent("sun.net.httpserver.maxReqHeaders", 4L * limits.maxHeaderCount());
+            // The guard's hard limits are four times the adapter's, so that the adapter's enveloped 414/431
+            // come first; the JDK's are eight times, so that the guard's come before them (the JDK also
+            // counts 32 bytes per header field toward its size).
+            setIfAbsent("sun.net.httpserver.maxReqHeaders", 8L * limits.maxHeaderCount());
             setIfAbsent(
                     "sun.net.httpserver.maxReqHeaderSize",
-                    4L * Math.max((long) limits.maxHeaderBytes(), limits.maxUriLength()));
+                    8L * Math.max((long) limits.maxHeaderBytes(), limits.maxUriLength()));
             appliedTuning = o;
         }
     }
