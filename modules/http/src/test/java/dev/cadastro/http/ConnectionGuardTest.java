@@ -405,6 +405,42 @@ class ConnectionGuardTest {
         }
     }
 
+    @Test
+    void aNewClientTakesThePlaceOfTheLongestSilentConnectionAtTheCap() throws Exception {
+        Router router = Router.builder(Service.COMPANY_DATA)
+                .get("/v1/ok", r -> Response.of(200, "text/plain", "ok".getBytes(StandardCharsets.US_ASCII)))
+                .build();
+        try (TestHttp full = new TestHttp(
+                router,
+                Service.COMPANY_DATA,
+                RuntimeOptions.builder()
+                        .maxConnections(50)
+                        .maxConnectionsPerAddress(1000)
+                        .headTimeout(Duration.ofSeconds(60))
+                        .build())) {
+            List<Socket> held = new ArrayList<>();
+            try {
+                for (int i = 0; i < 50; i++) {
+                    held.add(new Socket(InetAddress.getLoopbackAddress(), full.server.port()));
+                    Thread.sleep(2); // accept order is the order of waiting
+                }
+                // All 50 slots are held by connections that send nothing, with a minute to go.
+                HttpResponse<String> r = full.get("/v1/ok");
+                assertEquals(200, r.statusCode());
+                Socket first = held.get(0);
+                first.setSoTimeout(5000);
+                assertEquals(-1, first.getInputStream().read(), "the longest-waiting connection made room");
+                Socket last = held.get(held.size() - 1);
+                last.setSoTimeout(300);
+                assertEquals(-2, readOrEnd(last), "the most recent one is still open");
+            } finally {
+                for (Socket s : held) {
+                    s.close();
+                }
+            }
+        }
+    }
+
     private static int readOrEnd(Socket s) throws IOException {
         try {
             return s.getInputStream().read();

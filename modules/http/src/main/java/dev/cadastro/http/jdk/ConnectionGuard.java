@@ -39,8 +39,10 @@ import java.util.function.Supplier;
  * guard does those parts itself:
  *
  * <ul>
- *   <li>at accept, a connection over {@link RuntimeOptions#maxConnections()} or over {@link
- *       RuntimeOptions#maxConnectionsPerAddress()} for its address is closed at once;
+ *   <li>at accept, a connection over {@link RuntimeOptions#maxConnectionsPerAddress()} for its
+ *       address is closed at once; over {@link RuntimeOptions#maxConnections()} in all, it takes the
+ *       place of the connection that has waited longest for a request head, if any (else it is
+ *       closed);
  *   <li>a connection must deliver each complete request head within {@link
  *       RuntimeOptions#headTimeout()} of its first byte (of being accepted, for the first request),
  *       and may stay idle between requests for {@link RuntimeOptions#idleInterval()};
@@ -175,11 +177,6 @@ final class ConnectionGuard implements AutoCloseable {
     }
 
     private boolean admit(InetAddress address) {
-        if (open.incrementAndGet() > options.maxConnections()) {
-            open.decrementAndGet();
-            LOG.log(Level.DEBUG, "refused a connection from {0}: {1} open", address, options.maxConnections());
-            return false;
-        }
         boolean[] ok = {false};
         perAddress.compute(address, (a, n) -> {
             int count = n == null ? 0 : n;
@@ -190,10 +187,39 @@ final class ConnectionGuard implements AutoCloseable {
             return count + 1;
         });
         if (!ok[0]) {
-            open.decrementAndGet();
             LOG.log(Level.DEBUG, "refused a connection from {0}: at its cap", address);
+            return false;
         }
-        return ok[0];
+        if (open.incrementAndGet() > options.maxConnections() && !evictTheLongestWaiting()) {
+            open.decrementAndGet();
+            perAddress.computeIfPresent(address, (a, n) -> n <= 1 ? null : n - 1);
+            LOG.log(Level.DEBUG, "refused a connection from {0}: {1} open", address, options.maxConnections());
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * At the cap, a new client takes the place of the connection that has waited longest for a
+     * request head (silent since accepted, or idle between requests): holding connections open then
+     * does not lock anyone out. False when every connection is busy with a request.
+     */
+    private boolean evictTheLongestWaiting() {
+        Connection oldest = null;
+        long oldestSince = 0;
+        for (Connection c : connections) {
+            long since = c.waitingSince;
+            if (since != 0 && (oldest == null || since - oldestSince < 0)) {
+                oldest = c;
+                oldestSince = since;
+            }
+        }
+        if (oldest == null) {
+            return false;
+        }
+        LOG.log(Level.DEBUG, "closed a waiting connection from {0} to admit a new one", oldest.address);
+        oldest.close();
+        return true;
     }
 
     private void release(InetAddress address) {
@@ -232,6 +258,9 @@ final class ConnectionGuard implements AutoCloseable {
         private final Socket client;
         private final InetAddress address;
         private final AtomicBoolean done = new AtomicBoolean();
+        /** When it started waiting for a request head ({@link System#nanoTime()}, made odd); 0 while busy. */
+        volatile long waitingSince = System.nanoTime() | 1;
+
         private final CountDownLatch responsesDone = new CountDownLatch(1);
         private volatile boolean answering;
         private Socket server;
@@ -253,6 +282,9 @@ final class ConnectionGuard implements AutoCloseable {
                     long waitUntil = first
                             ? firstDeadline
                             : System.nanoTime() + options.idleInterval().toNanos();
+                    if (!first) {
+                        waitingSince = System.nanoTime() | 1;
+                    }
                     if (!in.awaitByte(client, waitUntil)) {
                         break; // the client closed between requests
                     }
@@ -267,6 +299,7 @@ final class ConnectionGuard implements AutoCloseable {
                         answer(r.answer);
                         return;
                     }
+                    waitingSince = 0;
                     if (!forward(head)) {
                         return;
                     }
