@@ -82,6 +82,8 @@ public final class ErrorResponses {
                     g.writeEndObject();
                 });
         };
-        return Response.json(status, body).withHeader(REQUEST_ID, requestId);
+        Response response = Response.json(status, body).withHeader(REQUEST_ID, requestId);
+        // RFC 9110, section 11.6.1: a 401 names the scheme the client must use.
+        return status == 401 ? response.withHeader("WWW-Authenticate", "Bearer") : response;
     }
 }

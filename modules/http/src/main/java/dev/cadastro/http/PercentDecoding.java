@@ -32,14 +32,16 @@ public final class PercentDecoding {
         if (plain) {
             return raw.toString();
         }
-        byte[] bytes = new byte[raw.length()];
+        // Percent-encoded UTF-8 never takes more bytes than characters; a character above U+007F
+        // (a host that handed over decoded text) may take up to three per char.
+        byte[] bytes = new byte[raw.length() * 3];
         int n = 0;
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
             if (c == '%') {
                 int hi = i + 1 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
                 int lo = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 2), 16) : -1;
-                if (hi < 0 || lo < 0) {
+                if (hi < 0 || lo < 0 || raw.charAt(i + 1) > 0x7f || raw.charAt(i + 2) > 0x7f) {
                     throw InvalidParameterException.of(
                             field,
                             "percent-encoding",
@@ -50,20 +52,29 @@ public final class PercentDecoding {
                 i += 2;
             } else if (c == '+' && plusIsSpace) {
                 bytes[n++] = ' ';
-            } else if (c >= 0x80) {
-                // A runtime that hands us already-decoded text: keep it, re-encoded.
-                byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-                if (Character.isHighSurrogate(c) && i + 1 < raw.length()) {
-                    utf8 = raw.subSequence(i, i + 2).toString().getBytes(StandardCharsets.UTF_8);
-                    i++;
-                }
-                if (n + utf8.length > bytes.length) {
-                    bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2 + utf8.length);
-                }
-                System.arraycopy(utf8, 0, bytes, n, utf8.length);
-                n += utf8.length;
-            } else {
+            } else if (c < 0x80) {
                 bytes[n++] = (byte) c;
+            } else if (Character.isSurrogate(c)) {
+                // A lone surrogate has no UTF-8 form: leave a byte that the strict decoder reports.
+                boolean pair = Character.isHighSurrogate(c)
+                        && i + 1 < raw.length()
+                        && Character.isLowSurrogate(raw.charAt(i + 1));
+                if (pair) {
+                    int cp = Character.toCodePoint(c, raw.charAt(++i));
+                    bytes[n++] = (byte) (0xf0 | (cp >> 18));
+                    bytes[n++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
+                    bytes[n++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
+                    bytes[n++] = (byte) (0x80 | (cp & 0x3f));
+                } else {
+                    bytes[n++] = (byte) 0xff;
+                }
+            } else if (c < 0x800) {
+                bytes[n++] = (byte) (0xc0 | (c >> 6));
+                bytes[n++] = (byte) (0x80 | (c & 0x3f));
+            } else {
+                bytes[n++] = (byte) (0xe0 | (c >> 12));
+                bytes[n++] = (byte) (0x80 | ((c >> 6) & 0x3f));
+                bytes[n++] = (byte) (0x80 | (c & 0x3f));
             }
         }
         String text;

@@ -48,8 +48,7 @@ public final class QueryParameters {
                     throw InvalidParameterException.of(
                             "query",
                             "max-parameters",
-                            "the query has more than " + maxParameters
-                                    + " parameters, the maximum (Limits.maxQueryParameters)");
+                            "the query has more than " + maxParameters + " parameters, the maximum");
                 }
                 int eq = rawQuery.indexOf('=', start);
                 boolean hasValue = eq >= 0 && eq < end;

@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * Routes requests by method and path template ({@code /v1/empresas/{cnpj}}) to handlers, and is
- * itself the {@link Handler} a runtime mounts.
+ * itself the {@link Handler} a runtime mounts. A {@code HEAD} request runs the {@code GET} route of
+ * its path; the runtime sends the same status and headers without the body.
  *
  * <p>Templates match raw (still encoded) path segments, so an encoded slash stays inside its segment;
  * a path parameter is then decoded strictly. Literal segments win over parameters. A path no template
@@ -62,12 +63,18 @@ public final class Router implements Handler {
         Map<String, String> bestParams = null;
         Set<String> allowed = new LinkedHashSet<>();
         int bestLiterals = -1;
+        // HEAD is answered wherever GET is (RFC 9110, section 9.3.2): the runtime drops the body.
+        boolean head = "HEAD".equals(request.method());
         for (Route r : routes) {
             if (!r.template.matches(segments)) {
                 continue;
             }
-            if (!r.method.equals(request.method())) {
+            boolean sameMethod = r.method.equals(request.method()) || (head && r.method.equals("GET"));
+            if (!sameMethod) {
                 allowed.add(r.method);
+                if (r.method.equals("GET")) {
+                    allowed.add("HEAD");
+                }
                 continue;
             }
             if (r.template.literals > bestLiterals) {

@@ -119,12 +119,12 @@ class JdkHttpServerRuntimeTest {
         HttpResponse<String> r =
                 http.send(HttpRequest.newBuilder(http.uri("/v1/echo")).DELETE().build());
         assertEnvelope(r, 405, ErrorCode.NAO_ENCONTRADO);
-        assertEquals("GET", r.headers().firstValue("allow").orElseThrow());
+        assertEquals("GET, HEAD", r.headers().firstValue("allow").orElseThrow());
         HttpResponse<String> put = http.send(HttpRequest.newBuilder(http.uri("/v1/things/1"))
                 .PUT(HttpRequest.BodyPublishers.ofString("x"))
                 .build());
         assertEnvelope(put, 405, ErrorCode.NAO_ENCONTRADO);
-        assertEquals("GET, POST", put.headers().firstValue("allow").orElseThrow());
+        assertEquals("GET, HEAD, POST", put.headers().firstValue("allow").orElseThrow());
     }
 
     @Test
@@ -204,10 +204,12 @@ class JdkHttpServerRuntimeTest {
     }
 
     @Test
-    void leavesASyntacticallyInvalidUriToTheJdkWhichAnswers400() throws Exception {
-        // java.net.URI refuses "%ZZ" before our code runs; the JDK server answers it itself (docs/http.md).
+    void answersASyntacticallyInvalidUriWith400InTheEnvelope() throws Exception {
+        // java.net.URI refuses "%ZZ"; the guard answers it before the JDK server would, in HTML.
         String raw = http.raw("GET /v1/echo?ufs=%ZZ HTTP/1.1\r\nHost: x\r\n\r\n");
         assertTrue(raw.startsWith("HTTP/1.1 400"), raw);
+        assertTrue(raw.contains("\"code\":\"PARAMETRO_INVALIDO\""), raw);
+        assertTrue(raw.contains("field=uri; rule=syntax"), raw);
     }
 
     @Test

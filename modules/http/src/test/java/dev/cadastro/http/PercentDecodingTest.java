@@ -13,6 +13,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PercentDecodingTest {
 
     @Test
+    void keepsTextAHostAlreadyDecodedWhateverItsLength() {
+        // Each char above U+007F takes two or more bytes: the buffer once overflowed on what followed.
+        assertEquals("São Paulo", PercentDecoding.decode("municipios", "São+Paulo", true));
+        assertEquals("ÃÃÃÃÃÃ plain tail", PercentDecoding.decode("m", "ÃÃÃÃÃÃ+plain+tail", true));
+        assertEquals("€ and 😀 and %", PercentDecoding.decode("m", "€ and 😀 and %25", false));
+    }
+
+    @Test
+    void rejectsALoneSurrogateAndNonAsciiHexDigits() {
+        assertThrows(InvalidParameterException.class, () -> PercentDecoding.decode("m", "a\uD800b", false));
+        // Character.digit reads fullwidth digits as hex digits; a percent-escape takes ASCII only.
+        assertThrows(InvalidParameterException.class, () -> PercentDecoding.decode("m", "%\uFF11\uFF12", false));
+    }
+
+    @Test
     void decodesUtf8AndPlusAsSpaceInQueries() {
         assertEquals("São Paulo", PercentDecoding.decode("municipios", "S%C3%A3o+Paulo", true));
         assertEquals("a+b", PercentDecoding.decode("cnpj", "a+b", false));

@@ -98,10 +98,14 @@ final class TestHttp implements AutoCloseable {
     }
 
     static JsonNode json(HttpResponse<String> response) {
+        return json(response.body());
+    }
+
+    static JsonNode json(String body) {
         try {
-            return JSON.readTree(response.body());
+            return JSON.readTree(body);
         } catch (IOException e) {
-            throw new AssertionError("not JSON: " + response.body(), e);
+            throw new AssertionError("not JSON: " + body, e);
         }
     }
 

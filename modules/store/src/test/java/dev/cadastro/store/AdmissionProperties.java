@@ -80,6 +80,17 @@ class AdmissionProperties {
                     LocalDate day = LocalDate.ofInstant(now, CostRules.ZONE);
                     int inMinute = minuteModel.getOrDefault(minute, 0);
                     int inDay = dayModel.getOrDefault(day, 0);
+                    // A full day refuses first and spends nothing; a full minute refuses and spends nothing.
+                    if (inDay >= perDay) {
+                        RateLimitExceededException e =
+                                assertThrows(RateLimitExceededException.class, () -> admission.admit(null, key));
+                        assertEquals(ErrorCode.LIMITE_DIARIO, e.code(), () -> "at " + now);
+                        assertEquals(
+                                Math.max(0, perMinute - inMinute),
+                                e.decision().minute().remaining(),
+                                () -> "at " + now);
+                        continue;
+                    }
                     if (inMinute >= perMinute) {
                         RateLimitExceededException e =
                                 assertThrows(RateLimitExceededException.class, () -> admission.admit(null, key));
@@ -88,14 +99,6 @@ class AdmissionProperties {
                         continue;
                     }
                     minuteModel.put(minute, inMinute + 1);
-                    if (inDay >= perDay) {
-                        RateLimitExceededException e =
-                                assertThrows(RateLimitExceededException.class, () -> admission.admit(null, key));
-                        assertEquals(ErrorCode.LIMITE_DIARIO, e.code(), () -> "at " + now);
-                        assertEquals(
-                                perMinute - inMinute - 1, e.decision().minute().remaining(), () -> "at " + now);
-                        continue;
-                    }
                     dayModel.put(day, inDay + 1);
                     RateLimitDecision d = admission.admit(null, key).decision();
                     assertEquals(perMinute - inMinute - 1, d.minute().remaining(), () -> "minute at " + now);

@@ -211,6 +211,30 @@ class AdmissionTest {
         assertEquals(2, d.day().remaining(), "two admitted before, this one, of five");
     }
 
+    @Test
+    void aDailyRefusalDoesNotSpendTheMinute() {
+        MutableClock clock = new MutableClock(Instant.parse("2026-05-04T12:00:10Z"));
+        Admission admission = store.admission(5, clock);
+        Account account = store.accounts().create("dia cheio", new Plan("pequeno", 2));
+        String key = issue(account);
+        check(admission, key);
+        check(admission, key);
+        for (int i = 0; i < 3; i++) {
+            RateLimitExceededException e = assertThrows(RateLimitExceededException.class, () -> check(admission, key));
+            assertEquals(ErrorCode.LIMITE_DIARIO, e.code());
+            assertEquals(3, e.decision().minute().remaining(), "two of five spent in this minute, refusals not");
+        }
+
+        store.accounts().setPlan(account.id(), new Plan("maior", 100));
+        assertEquals(2, check(admission, key).minute().remaining(), "the three daily refusals left the minute alone");
+        assertEquals(1, check(admission, key).minute().remaining());
+        assertEquals(0, check(admission, key).minute().remaining());
+        assertEquals(
+                ErrorCode.LIMITE_MINUTO,
+                assertThrows(RateLimitExceededException.class, () -> check(admission, key))
+                        .code());
+    }
+
     private static void assertCode(ErrorCode code, org.junit.jupiter.api.function.Executable call) {
         CadastroException e = assertThrows(CadastroException.class, call);
         assertEquals(code, e.code(), e.getMessage());

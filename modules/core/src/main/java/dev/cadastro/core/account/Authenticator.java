@@ -90,17 +90,40 @@ public final class Authenticator {
                     && value.substring(0, BEARER.length())
                             .toLowerCase(Locale.ROOT)
                             .equals(BEARER)) {
-                return value.substring(BEARER.length()).strip();
+                return withoutControlCharacters(value.substring(BEARER.length()));
             }
             if (nonBlank(xApiKey).isEmpty()) {
                 throw invalid("the Authorization header must be 'Bearer <API key>'");
             }
         }
         return nonBlank(xApiKey)
-                .map(String::strip)
+                .map(Authenticator::withoutControlCharacters)
                 .orElseThrow(() -> new CadastroException(
                         ErrorCode.SEM_CHAVE,
                         "no API key was sent: use 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'"));
+    }
+
+    /**
+     * The value without the spaces and tabs HTTP allows around it (RFC 9110, section 5.5). Any other
+     * control character makes the key invalid: {@link String#strip()} would drop {@code U+001F} and
+     * its kin, and a host that trims them would accept {@code <key>\u001F} as the key itself.
+     */
+    private static String withoutControlCharacters(String value) {
+        int start = 0;
+        int end = value.length();
+        while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+            start++;
+        }
+        while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
+            end--;
+        }
+        for (int i = start; i < end; i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                throw invalid("the API key sent contains the control character U+" + String.format("%04X", (int) c));
+            }
+        }
+        return value.substring(start, end);
     }
 
     private static Optional<String> nonBlank(String value) {

@@ -74,6 +74,16 @@ public final class Admission {
         long minuteReset = (epochMinute + 1) * 60;
         long dayReset = day.plusDays(1).atStartOfDay(CostRules.ZONE).toEpochSecond();
         String prefix = principal.key().prefix();
+        if (counts.minute().isEmpty() && counts.dayBefore() >= dayLimit) {
+            // The day was full before the minute was tried: the minute was not spent.
+            throw dailyLimit(
+                    principal,
+                    new RateLimitWindow(perMinute, Math.max(0, perMinute - counts.minuteBefore()), minuteReset),
+                    dayLimit,
+                    dayReset,
+                    now,
+                    day);
+        }
         if (counts.minute().isEmpty()) {
             RateLimitDecision decision = new RateLimitDecision(
                     new RateLimitWindow(perMinute, 0, minuteReset),
@@ -87,19 +97,24 @@ public final class Admission {
         RateLimitWindow minute = new RateLimitWindow(
                 perMinute, Math.max(0, perMinute - counts.minute().getAsLong()), minuteReset);
         if (counts.day().isEmpty()) {
-            throw new RateLimitExceededException(
-                    ErrorCode.LIMITE_DIARIO,
-                    "account " + principal.accountId() + " reached the daily limit of " + dayLimit
-                            + " requests of its plan "
-                            + principal.account().plan().name()
-                            + " (day " + day + " in America/Sao_Paulo)",
-                    new RateLimitDecision(minute, new RateLimitWindow(dayLimit, 0, dayReset)),
-                    secondsUntil(now, dayReset));
+            throw dailyLimit(principal, minute, dayLimit, dayReset, now, day);
         }
         return new RateLimitDecision(
                 minute,
                 new RateLimitWindow(
                         dayLimit, Math.max(0, dayLimit - counts.day().getAsLong()), dayReset));
+    }
+
+    private static RateLimitExceededException dailyLimit(
+            Principal principal, RateLimitWindow minute, long dayLimit, long dayReset, Instant now, LocalDate day) {
+        return new RateLimitExceededException(
+                ErrorCode.LIMITE_DIARIO,
+                "account " + principal.accountId() + " reached the daily limit of " + dayLimit
+                        + " requests of its plan "
+                        + principal.account().plan().name()
+                        + " (day " + day + " in America/Sao_Paulo)",
+                new RateLimitDecision(minute, new RateLimitWindow(dayLimit, 0, dayReset)),
+                secondsUntil(now, dayReset));
     }
 
     private static long secondsUntil(Instant now, long epochSecond) {

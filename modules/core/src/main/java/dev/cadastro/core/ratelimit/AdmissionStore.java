@@ -58,12 +58,13 @@ public interface AdmissionStore {
 
     /**
      * @param minute the key's requests in this minute, this one included; empty when the minute limit
-     *     refused it (then neither window counted it)
+     *     refused it, or when the day was already at its limit (then neither window counted it)
      * @param day the account's requests today, this one included; empty when the daily limit refused
      *     it, or when the minute did
      * @param dayBefore the account's requests today before this one
+     * @param minuteBefore the key's requests in this minute before this one
      */
-    record Counts(OptionalLong minute, OptionalLong day, long dayBefore) {
+    record Counts(OptionalLong minute, OptionalLong day, long dayBefore, long minuteBefore) {
         public Counts {
             Objects.requireNonNull(minute, "minute");
             Objects.requireNonNull(day, "day");

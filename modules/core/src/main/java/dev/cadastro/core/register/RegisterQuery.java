@@ -591,10 +591,14 @@ public final class RegisterQuery {
         if (values == null) {
             return null;
         }
-        String s = values.get(0).strip();
+        String s = values.get(0);
         BigDecimal d;
         try {
-            if (s.isEmpty() || !(Character.isDigit(s.charAt(0))) || s.indexOf('e') >= 0 || s.indexOf('E') >= 0) {
+            // The OpenAPI pattern ^[0-9]+([.][0-9]{1,2})?$, checked by hand so that no sign, space,
+            // exponent or non-ASCII digit (BigDecimal reads '\u0663' as 3) gets through.
+            int dot = s.indexOf('.');
+            String whole = dot < 0 ? s : s.substring(0, dot);
+            if (!isDigits(whole) || (dot >= 0 && !isDigits(s.substring(dot + 1)))) {
                 throw new NumberFormatException();
             }
             d = new BigDecimal(s);
@@ -623,13 +627,16 @@ public final class RegisterQuery {
         if (values == null) {
             return dflt;
         }
-        String s = values.get(0).strip();
-        long v;
-        if (s.isEmpty() || s.length() > 11 || !isDigits(s.startsWith("-") ? s.substring(1) : s) || s.equals("-")) {
+        // As the OpenAPI document's pattern says: digits only, no sign, no spaces, no leading zero.
+        String s = values.get(0);
+        if (s.isEmpty() || s.length() > 11 || !isDigits(s) || (s.length() > 1 && s.charAt(0) == '0')) {
             throw InvalidParameterException.of(
-                    name, "integer", name + " " + quote(values.get(0)) + " must be a whole number");
+                    name,
+                    "integer",
+                    name + " " + quote(values.get(0))
+                            + " must be a whole number written with digits only, without sign or leading zeros");
         }
-        v = Long.parseLong(s);
+        long v = Long.parseLong(s);
         if (v < min) {
             throw InvalidParameterException.of(name, "minimum", name + " " + s + " is below the minimum " + min);
         }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.security.SecureRandom;
@@ -23,6 +24,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 /**
  * The default runtime: the JDK's built-in {@code com.sun.net.httpserver.HttpServer}, one virtual
@@ -31,10 +33,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Before the handler runs, the runtime enforces the {@link Limits} and answers with the envelope:
  * 414 for a request target beyond {@code maxUriLength}, 431 for header fields beyond {@code
  * maxHeaderBytes} or {@code maxHeaderCount}, 413 for a declared or streamed body beyond {@code
- * maxBodyBytes}. The JDK server's own hard limits are set four times wider, so the adapter answers
- * first; what the JDK rejects itself (a request line or header block beyond its hard limit, a target
- * that is not a syntactically valid URI) is answered by the JDK, with a plain 400 or a closed
- * connection. docs/http.md lists both layers.
+ * maxBodyBytes}. The guard's hard limits are four times wider and the JDK server's eight times, so
+ * the adapter answers first, then the guard.
+ *
+ * <p>By default a {@link ConnectionGuard} owns the public port and the JDK server listens on a private
+ * loopback port: the guard caps connections per client address, closes a client that sends no
+ * complete request head in time, and refuses, in the envelope, the heads the JDK server would answer
+ * in HTML or accept wrongly (control characters in header values). docs/http.md lists what each layer
+ * answers.
  */
 public final class JdkHttpServerRuntime implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(JdkHttpServerRuntime.class.getName());
@@ -44,11 +50,14 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final RuntimeOptions options;
+    private final ConnectionGuard guard;
 
-    private JdkHttpServerRuntime(HttpServer server, ExecutorService executor, RuntimeOptions options) {
+    private JdkHttpServerRuntime(
+            HttpServer server, ExecutorService executor, RuntimeOptions options, ConnectionGuard guard) {
         this.server = server;
         this.executor = executor;
         this.options = options;
+        this.guard = guard;
     }
 
     /**
@@ -63,29 +72,51 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(envelope, "envelope");
         applyTuning(options);
-        HttpServer server = HttpServer.create(address, options.backlog());
+        RequestIds ids = new RequestIds();
+        // With the guard, the JDK server listens on a private loopback port and the guard on the public one.
+        HttpServer server = HttpServer.create(
+                options.connectionGuard() ? new InetSocketAddress(InetAddress.getLoopbackAddress(), 0) : address,
+                options.backlog());
+        ConnectionGuard guard = null;
+        if (options.connectionGuard()) {
+            try {
+                guard = ConnectionGuard.start(address, server.getAddress(), options, envelope, ids::next);
+            } catch (IOException e) {
+                server.stop(0);
+                throw e;
+            }
+        }
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
-        server.createContext("/", new Exchanges(handler, envelope, options.limits(), new RequestIds()));
+        ConnectionGuard g = guard;
+        server.createContext(
+                "/",
+                new Exchanges(handler, envelope, options.limits(), ids, seen -> g == null ? seen : g.client(seen)));
         server.start();
-        JdkHttpServerRuntime runtime = new JdkHttpServerRuntime(server, executor, options);
+        JdkHttpServerRuntime runtime = new JdkHttpServerRuntime(server, executor, options, guard);
         LOG.log(Level.INFO, "HTTP server listening on {0}", runtime.address());
         return runtime;
     }
 
     /** The address the server listens on. */
     public InetSocketAddress address() {
-        return server.getAddress();
+        return guard != null ? guard.address() : server.getAddress();
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return address().getPort();
     }
 
     /** Stops accepting, waits up to the stop grace for exchanges in flight, then stops. */
     @Override
     public void close() {
+        if (guard != null) {
+            guard.stopAccepting();
+        }
         server.stop((int) Math.max(0, options.stopGrace().toSeconds()));
+        if (guard != null) {
+            guard.closeConnections();
+        }
         executor.shutdownNow();
     }
 
@@ -107,11 +138,13 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
             setIfAbsent("sun.net.httpserver.maxReqTime", o.maxRequestTime().toSeconds());
             setIfAbsent("sun.net.httpserver.maxRspTime", o.maxResponseTime().toSeconds());
             setIfAbsent("sun.net.httpserver.nodelay", o.tcpNoDelay());
-            // Hard limits, four times the adapter's, so that the adapter's enveloped 414/431 come first.
-            setIfAbsent("sun.net.httpserver.maxReqHeaders", 4L * limits.maxHeaderCount());
+            // The guard's hard limits are four times the adapter's, so that the adapter's enveloped 414/431
+            // come first; the JDK's are eight times, so that the guard's come before them (the JDK also
+            // counts 32 bytes per header field toward its size).
+            setIfAbsent("sun.net.httpserver.maxReqHeaders", 8L * limits.maxHeaderCount());
             setIfAbsent(
                     "sun.net.httpserver.maxReqHeaderSize",
-                    4L * Math.max((long) limits.maxHeaderBytes(), limits.maxUriLength()));
+                    8L * Math.max((long) limits.maxHeaderBytes(), limits.maxUriLength()));
             appliedTuning = o;
         }
     }
@@ -142,12 +175,19 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         private final Service envelope;
         private final Limits limits;
         private final RequestIds ids;
+        private final UnaryOperator<InetSocketAddress> clients;
 
-        Exchanges(Handler handler, Service envelope, Limits limits, RequestIds ids) {
+        Exchanges(
+                Handler handler,
+                Service envelope,
+                Limits limits,
+                RequestIds ids,
+                UnaryOperator<InetSocketAddress> clients) {
             this.handler = handler;
             this.envelope = envelope;
             this.limits = limits;
             this.ids = ids;
+            this.clients = clients;
         }
 
         @Override
@@ -177,15 +217,15 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
 
         private Request toRequest(HttpExchange exchange, String id) {
             URI uri = exchange.getRequestURI();
-            String rawPath = uri.getRawPath() == null ? "" : uri.getRawPath();
-            String rawQuery = uri.getRawQuery();
+            String rawPath = rawBytesEncoded(uri.getRawPath() == null ? "" : uri.getRawPath());
+            String rawQuery = uri.getRawQuery() == null ? null : rawBytesEncoded(uri.getRawQuery());
             int targetLength = rawPath.length() + (rawQuery == null ? 0 : rawQuery.length() + 1);
             if (targetLength > limits.maxUriLength()) {
                 throw new HttpStatusException(
                         414,
                         ErrorCode.PARAMETRO_INVALIDO,
                         "the request target has " + targetLength + " characters, more than the maximum "
-                                + limits.maxUriLength() + " (Limits.maxUriLength)",
+                                + limits.maxUriLength(),
                         "field=uri; rule=max-length",
                         Headers.empty());
             }
@@ -195,7 +235,7 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                         431,
                         ErrorCode.PARAMETRO_INVALIDO,
                         "the request has " + headers.lineCount() + " header fields, more than the maximum "
-                                + limits.maxHeaderCount() + " (Limits.maxHeaderCount)",
+                                + limits.maxHeaderCount(),
                         "field=headers; rule=max-count",
                         Headers.empty());
             }
@@ -205,7 +245,7 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                         431,
                         ErrorCode.PARAMETRO_INVALIDO,
                         "the request header fields take " + headerBytes + " bytes, more than the maximum "
-                                + limits.maxHeaderBytes() + " (Limits.maxHeaderBytes)",
+                                + limits.maxHeaderBytes(),
                         "field=headers; rule=max-bytes",
                         Headers.empty());
             }
@@ -229,16 +269,43 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                     headers,
                     body,
                     id,
-                    exchange.getRemoteAddress(),
+                    clients.apply(exchange.getRemoteAddress()),
                     limits);
         }
+
+        /**
+         * The JDK server reads the request line as ISO-8859-1, so a raw byte above 0x7F in the target
+         * (curl sends UTF-8 unencoded) reaches us as the char of the same value. Percent-encoding it
+         * back gives the bytes the client sent, which {@link dev.cadastro.http.PercentDecoding} then
+         * decodes strictly as UTF-8: {@code São} is read as sent, a malformed sequence is a 422.
+         */
+        static String rawBytesEncoded(String raw) {
+            int i = 0;
+            while (i < raw.length() && raw.charAt(i) < 0x80) {
+                i++;
+            }
+            if (i == raw.length()) {
+                return raw;
+            }
+            StringBuilder sb = new StringBuilder(raw.length() + 16).append(raw, 0, i);
+            for (; i < raw.length(); i++) {
+                char c = raw.charAt(i);
+                if (c < 0x80 || c > 0xff) {
+                    sb.append(c);
+                } else {
+                    sb.append('%').append(HEX[c >> 4]).append(HEX[c & 0xf]);
+                }
+            }
+            return sb.toString();
+        }
+
+        private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
         private HttpStatusException tooLarge(String what) {
             return new HttpStatusException(
                     413,
                     ErrorCode.PARAMETRO_INVALIDO,
-                    "the request body " + what + ", more than the maximum " + limits.maxBodyBytes()
-                            + " (Limits.maxBodyBytes)",
+                    "the request body " + what + ", more than the maximum " + limits.maxBodyBytes(),
                     "field=body; rule=max-bytes",
                     Headers.empty());
         }
@@ -252,10 +319,12 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                 com.sun.net.httpserver.Headers out = exchange.getResponseHeaders();
                 response.headers().forEach(out::add);
                 byte[] body = response.body();
-                boolean noBody = body.length == 0
-                        || "HEAD".equals(exchange.getRequestMethod())
-                        || response.status() == 204
-                        || response.status() == 304;
+                boolean head = "HEAD".equals(exchange.getRequestMethod());
+                boolean noBody = body.length == 0 || head || response.status() == 204 || response.status() == 304;
+                if (head && body.length > 0) {
+                    // The length the GET would have sent; the JDK leaves HEAD's headers to us.
+                    out.set("Content-Length", Integer.toString(body.length));
+                }
                 exchange.sendResponseHeaders(response.status(), noBody ? -1 : body.length);
                 if (!noBody) {
                     try (OutputStream os = exchange.getResponseBody()) {

@@ -23,8 +23,14 @@ public final class RuntimeOptions {
     private final int backlog;
     private final Duration stopGrace;
     private final Limits limits;
+    private final boolean connectionGuard;
+    private final int maxConnectionsPerAddress;
+    private final Duration headTimeout;
 
     private RuntimeOptions(Builder b) {
+        this.connectionGuard = b.connectionGuard;
+        this.maxConnectionsPerAddress = b.maxConnectionsPerAddress;
+        this.headTimeout = b.headTimeout;
         this.idleInterval = b.idleInterval;
         this.maxIdleConnections = b.maxIdleConnections;
         this.maxConnections = b.maxConnections;
@@ -54,7 +60,32 @@ public final class RuntimeOptions {
         return maxIdleConnections;
     }
 
-    /** Open connections accepted at once ({@code jdk.httpserver.maxConnections}). */
+    /**
+     * Whether a {@link ConnectionGuard} owns the public port (default true): per-address caps, the
+     * head timeout, request heads checked and answered in the envelope. Turn it off only behind a
+     * proxy that does the same.
+     */
+    public boolean connectionGuard() {
+        return connectionGuard;
+    }
+
+    /** Open connections from one client address (default 256); more are closed at accept. Guard only. */
+    public int maxConnectionsPerAddress() {
+        return maxConnectionsPerAddress;
+    }
+
+    /**
+     * Time a client has to send a complete request head (default 10 s), counted from the connection's
+     * acceptance for its first request, from the head's first byte for the next ones. Guard only.
+     */
+    public Duration headTimeout() {
+        return headTimeout;
+    }
+
+    /**
+     * Open client connections at once (default 4096): the guard's total cap, and the JDK server's
+     * ({@code jdk.httpserver.maxConnections}).
+     */
     public int maxConnections() {
         return maxConnections;
     }
@@ -99,8 +130,26 @@ public final class RuntimeOptions {
         private int backlog = 1024;
         private Duration stopGrace = Duration.ofSeconds(2);
         private Limits limits = Limits.defaults();
+        private boolean connectionGuard = true;
+        private int maxConnectionsPerAddress = 256;
+        private Duration headTimeout = Duration.ofSeconds(10);
 
         private Builder() {}
+
+        public Builder connectionGuard(boolean on) {
+            this.connectionGuard = on;
+            return this;
+        }
+
+        public Builder maxConnectionsPerAddress(int n) {
+            this.maxConnectionsPerAddress = n;
+            return this;
+        }
+
+        public Builder headTimeout(Duration d) {
+            this.headTimeout = d;
+            return this;
+        }
 
         public Builder idleInterval(Duration d) {
             this.idleInterval = d;
@@ -165,6 +214,14 @@ public final class RuntimeOptions {
                 throw new IllegalArgumentException("backlog " + backlog + " must be at least 1");
             }
             Objects.requireNonNull(limits, "limits");
+            Objects.requireNonNull(headTimeout, "headTimeout");
+            if (headTimeout.toMillis() < 100) {
+                throw new IllegalArgumentException("headTimeout " + headTimeout + " is below the minimum of 100 ms");
+            }
+            if (maxConnectionsPerAddress < 1) {
+                throw new IllegalArgumentException(
+                        "maxConnectionsPerAddress " + maxConnectionsPerAddress + " must be at least 1");
+            }
             return new RuntimeOptions(this);
         }
 

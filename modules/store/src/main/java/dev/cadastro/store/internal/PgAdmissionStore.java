@@ -19,7 +19,10 @@ import javax.sql.DataSource;
  * account and calendar day. Each counter is an {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE
  * requests < limit}, which increments only below the limit, under the row lock, so any number of
  * server instances sharing the database count exactly. The day is counted only when the minute
- * admitted the request; its limit is the plan's, read in the same statement.
+ * admitted the request; its limit is the plan's, read in the same statement. The minute is counted
+ * only when the day, as the statement's snapshot sees it, is below its limit: a refusal for the daily
+ * limit does not spend the per-minute allowance. (Requests racing for the day's last slot may each
+ * spend a minute slot; one of them gets the slot.)
  */
 public final class PgAdmissionStore implements AdmissionStore {
     private static final String ADMIT = "WITH c AS ("
@@ -27,6 +30,8 @@ public final class PgAdmissionStore implements AdmissionStore {
             + " WHERE k.prefix = ? AND k.secret_hash = ? AND k.revoked_at IS NULL AND a.api_enabled),"
             + " m AS ("
             + " INSERT INTO rate_minute (key_prefix, epoch_minute, requests) SELECT c.prefix, ?, 1 FROM c"
+            + " WHERE COALESCE((SELECT r.requests FROM rate_day r WHERE r.account_id = c.account_id AND r.day = ?), 0)"
+            + " < c.daily_request_limit"
             + " ON CONFLICT (key_prefix, epoch_minute) DO UPDATE SET requests = rate_minute.requests + 1"
             + " WHERE rate_minute.requests < ? RETURNING requests),"
             + " d AS ("
@@ -36,7 +41,9 @@ public final class PgAdmissionStore implements AdmissionStore {
             + " SELECT " + Rows.KEY + ", " + Rows.ACCOUNT + ","
             + " EXISTS (SELECT 1 FROM c) AS counted, (SELECT requests FROM m) AS minute_count,"
             + " (SELECT requests FROM d) AS day_count,"
-            + " (SELECT r.requests FROM rate_day r WHERE r.account_id = k.account_id AND r.day = ?) AS day_before"
+            + " (SELECT r.requests FROM rate_day r WHERE r.account_id = k.account_id AND r.day = ?) AS day_before,"
+            + " (SELECT r.requests FROM rate_minute r WHERE r.key_prefix = k.prefix AND r.epoch_minute = ?)"
+            + " AS minute_before"
             + " FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ?";
 
     /** Expired windows are deleted by one counted request in this many. */
@@ -58,7 +65,17 @@ public final class PgAdmissionStore implements AdmissionStore {
         return Jdbc.autoCommit(dataSource, "admit a request of key " + prefix, c -> {
             Optional<Found> found;
             try (PreparedStatement ps = c.prepareStatement(ADMIT)) {
-                Jdbc.set(ps, prefix, secretHash, window.epochMinute(), window.perMinute(), day, day, prefix);
+                Jdbc.set(
+                        ps,
+                        prefix,
+                        secretHash,
+                        window.epochMinute(),
+                        day,
+                        window.perMinute(),
+                        day,
+                        day,
+                        window.epochMinute(),
+                        prefix);
                 try (ResultSet rs = ps.executeQuery()) {
                     found = rs.next() ? Optional.of(found(rs)) : Optional.empty();
                 }
@@ -87,7 +104,8 @@ public final class PgAdmissionStore implements AdmissionStore {
         OptionalLong minute = optional(rs, "minute_count");
         OptionalLong day = optional(rs, "day_count");
         long before = rs.getLong("day_before");
-        return new Found(credential, Optional.of(new Counts(minute, day, before)));
+        long minuteBefore = rs.getLong("minute_before");
+        return new Found(credential, Optional.of(new Counts(minute, day, before, minuteBefore)));
     }
 
     private static OptionalLong optional(ResultSet rs, String column) throws SQLException {
