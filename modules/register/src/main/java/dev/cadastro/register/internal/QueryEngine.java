@@ -135,11 +135,25 @@ public final class QueryEngine {
         for (int[] h : hits) {
             if (h[0] != storedLeaf) {
                 storedLeaf = h[0];
-                stored = gen.reader().leaves().get(storedLeaf).reader().storedFields();
+                stored = sequentialStoredFields(
+                        gen.reader().leaves().get(storedLeaf).reader());
             }
             sink.accept(gen.record(stored, h[1]));
         }
         return hits.size();
+    }
+
+    /**
+     * Stored fields for reading many documents in increasing order: a segment's merge instance, which
+     * decompresses each block once and keeps it, where a plain reader decompresses a block's prefix
+     * again for every document (7 us a record at 10 M; a mailing export reads 50,000 of them).
+     */
+    private static org.apache.lucene.index.StoredFields sequentialStoredFields(org.apache.lucene.index.LeafReader leaf)
+            throws IOException {
+        if (leaf instanceof org.apache.lucene.index.CodecReader codec && codec.getFieldsReader() != null) {
+            return codec.getFieldsReader().getMergeInstance();
+        }
+        return leaf.storedFields();
     }
 
     /** The count from the generation's precomputed counts, or null when they do not answer it. */
