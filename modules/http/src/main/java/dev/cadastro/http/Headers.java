@@ -1,5 +1,6 @@
 package dev.cadastro.http;
 
+import dev.cadastro.core.internal.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -177,6 +178,6 @@ public final class Headers {
     }
 
     private static String quote(String s) {
-        return Shown.quote(s);
+        return Texts.quote(s);
     }
 }

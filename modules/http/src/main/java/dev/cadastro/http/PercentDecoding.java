@@ -1,6 +1,7 @@
 package dev.cadastro.http;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.internal.Texts;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -46,7 +47,7 @@ public final class PercentDecoding {
                             field,
                             "percent-encoding",
                             field + " has a '%' at position " + i + " not followed by two hex digits in "
-                                    + Shown.quote(raw));
+                                    + Texts.quote(raw));
                 }
                 bytes[n++] = (byte) ((hi << 4) | lo);
                 i += 2;
@@ -87,7 +88,7 @@ public final class PercentDecoding {
             text = chars.toString();
         } catch (CharacterCodingException e) {
             throw InvalidParameterException.of(
-                    field, "utf-8", field + " is not well-formed UTF-8 once percent-decoded: " + Shown.quote(raw));
+                    field, "utf-8", field + " is not well-formed UTF-8 once percent-decoded: " + Texts.quote(raw));
         }
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -96,7 +97,7 @@ public final class PercentDecoding {
                         field,
                         "control-character",
                         field + " contains the control character U+" + String.format("%04X", (int) c) + " in "
-                                + Shown.quote(raw));
+                                + Texts.quote(raw));
             }
         }
         return text;

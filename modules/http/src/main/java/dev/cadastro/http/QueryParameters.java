@@ -1,6 +1,7 @@
 package dev.cadastro.http;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.internal.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -59,7 +60,7 @@ public final class QueryParameters {
                             "query",
                             "empty-name",
                             "the query has a parameter with an empty name: "
-                                    + Shown.quote(rawQuery.substring(start, end)));
+                                    + Texts.quote(rawQuery.substring(start, end)));
                 }
                 String value = hasValue ? PercentDecoding.decode(name, rawQuery.substring(eq + 1, end), true) : "";
                 map.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);

@@ -2,6 +2,7 @@ package dev.cadastro.http;
 
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.internal.Texts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -90,7 +91,7 @@ public final class Router implements Handler {
     }
 
     private HttpStatusException noRoute(Request request, Set<String> allowed) {
-        String target = Shown.quote(request.rawPath());
+        String target = Texts.quote(request.rawPath());
         return switch (envelope) {
             case CALL_RECORDS ->
                 new HttpStatusException(

@@ -7,6 +7,7 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.http.jdk.RuntimeOptions;
 import dev.cadastro.store.Database;
 import java.io.IOException;
@@ -37,13 +38,13 @@ class DefaultRateLimitTest {
     private static final int SPEC_PER_MINUTE = 120;
 
     private static ServerFixture f;
-    private static TestClock clock;
+    private static ManualClock clock;
     private static CadastroServer server;
 
     @BeforeAll
     static void start() throws IOException {
         f = ServerFixture.get();
-        clock = new TestClock(ServerFixture.START);
+        clock = new ManualClock(ServerFixture.START);
         Path dir = Files.createTempDirectory(Path.of("target"), "default-limit-");
         Database database = Database.builder()
                 .embedded(dir.resolve("db"))

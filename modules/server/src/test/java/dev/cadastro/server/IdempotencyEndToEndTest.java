@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
@@ -48,7 +49,7 @@ class IdempotencyEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static ServerFixture f;
-    private static final TestClock clock = new TestClock(ServerFixture.START);
+    private static final ManualClock clock = new ManualClock(ServerFixture.START);
     private static Path dir;
     private static LuceneRegister register;
     private static JdkHttpServerRuntime http;

@@ -15,6 +15,7 @@ import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.Balance;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
@@ -73,7 +74,7 @@ class MailingJobsTest {
         store.close();
     }
 
-    private static MailingService service(LocalFolderFileStore files, TestClock clock) {
+    private static MailingService service(LocalFolderFileStore files, ManualClock clock) {
         return new MailingService(
                 f.server.register(),
                 store.mailingJobs(),
@@ -103,7 +104,7 @@ class MailingJobsTest {
         return new MailingRequest(RegisterQuery.parse(Map.of("ufs", List.of("RJ"))), quantidade, ExportFormat.CSV);
     }
 
-    private static Claimed<MailingJob> claim(String owner, TestClock clock) {
+    private static Claimed<MailingJob> claim(String owner, ManualClock clock) {
         return store.mailingJobs()
                 .claim(owner, clock.instant(), Duration.ofSeconds(30))
                 .orElseThrow();
@@ -111,7 +112,7 @@ class MailingJobsTest {
 
     @Test
     void aJobThatCannotWriteItsFileFailsAndReleasesItsWholeHold() throws IOException {
-        TestClock clock = new TestClock(ServerFixture.START);
+        ManualClock clock = new ManualClock(ServerFixture.START);
         Path root = Files.createDirectories(dir.resolve("broken-" + UUID.randomUUID()));
         Files.writeString(root.resolve("mailing"), "a file where the folder of exports should be");
         MailingService mailing = service(new LocalFolderFileStore(root), clock);
@@ -137,7 +138,7 @@ class MailingJobsTest {
 
     @Test
     void aLeaseIsExclusiveUntilItRunsOutThenTheJobCompletesOnceWithOneCharge() throws IOException {
-        TestClock clock = new TestClock(ServerFixture.START);
+        ManualClock clock = new ManualClock(ServerFixture.START);
         MailingService mailing = service(new LocalFolderFileStore(dir.resolve("ok")), clock);
         Account account = funded(100);
         MailingJob job = mailing.create(principal(account), rj(10));
@@ -166,7 +167,7 @@ class MailingJobsTest {
 
     @Test
     void aJobInterruptedTooOftenFailsAndChargesNothing() throws IOException {
-        TestClock clock = new TestClock(ServerFixture.START);
+        ManualClock clock = new ManualClock(ServerFixture.START);
         MailingService mailing = service(new LocalFolderFileStore(dir.resolve("poison")), clock);
         Account account = funded(100);
         MailingJob job = mailing.create(principal(account), rj(5));
@@ -186,7 +187,7 @@ class MailingJobsTest {
 
     @Test
     void aFileIsServedUntilItExpiresThenRemoved() throws IOException {
-        TestClock clock = new TestClock(ServerFixture.START);
+        ManualClock clock = new ManualClock(ServerFixture.START);
         LocalFolderFileStore files = new LocalFolderFileStore(dir.resolve("expiry"));
         MailingService mailing = service(files, clock);
         Account account = funded(100);
@@ -208,7 +209,7 @@ class MailingJobsTest {
 
     @Test
     void anOperatorFailsAStuckJobAndItsHoldIsReleased() throws IOException {
-        TestClock clock = new TestClock(ServerFixture.START);
+        ManualClock clock = new ManualClock(ServerFixture.START);
         MailingService mailing = service(new LocalFolderFileStore(dir.resolve("stuck")), clock);
         Account account = funded(50);
         MailingJob job = mailing.create(principal(account), rj(7));

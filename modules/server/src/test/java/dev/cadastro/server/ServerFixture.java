@@ -6,6 +6,7 @@ import dev.cadastro.core.account.IssuedApiKey;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
@@ -47,7 +48,7 @@ final class ServerFixture {
 
     private static ServerFixture instance;
 
-    final TestClock clock = new TestClock(START);
+    final ManualClock clock = new ManualClock(START);
     final CadastroServer server;
     final JdkHttpServerRuntime tight;
     final Path index;

@@ -9,6 +9,7 @@ import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.ratelimit.RateLimitDecision;
@@ -54,8 +55,8 @@ class AdmissionProperties {
             @ForAll @IntRange(min = 0, max = 600) int startBeforeMidnight,
             @ForAll("steps") List<Step> steps) {
         // 03:00Z is midnight in America/Sao_Paulo (UTC-3).
-        MutableClock clock =
-                new MutableClock(Instant.parse("2026-03-10T03:00:00Z").minusSeconds(startBeforeMidnight));
+        ManualClock clock =
+                new ManualClock(Instant.parse("2026-03-10T03:00:00Z").minusSeconds(startBeforeMidnight));
         Admission admission = store.admission(perMinute, clock);
         Account account = store.accounts().create("modelo", new Plan("p", perDay));
         ApiKeyIssuer issuer = new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, new SecureRandom());

@@ -11,6 +11,7 @@ import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.ratelimit.RateLimitDecision;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
@@ -54,7 +55,7 @@ class AdmissionTest {
 
     @Test
     void perMinuteLimitRefusesTheRequestAboveItUntilTheNextMinute() {
-        MutableClock clock = new MutableClock(Instant.parse("2026-05-04T12:00:10Z"));
+        ManualClock clock = new ManualClock(Instant.parse("2026-05-04T12:00:10Z"));
         Admission limiter = store.admission(5, clock);
         String p = key(1_000);
         long reset = Instant.parse("2026-05-04T12:01:00Z").getEpochSecond();
@@ -77,7 +78,7 @@ class AdmissionTest {
 
     @Test
     void keysHaveSeparateMinuteWindows() {
-        MutableClock clock = new MutableClock(Instant.parse("2026-05-04T12:00:00Z"));
+        ManualClock clock = new ManualClock(Instant.parse("2026-05-04T12:00:00Z"));
         Admission limiter = store.admission(1, clock);
         String a = key(100);
         String b = key(100);
@@ -89,7 +90,7 @@ class AdmissionTest {
     @Test
     void dailyPlanLimitResetsAtMidnightInSaoPaulo() {
         // 02:59:50 UTC is 23:59:50 in America/Sao_Paulo (UTC-3): ten seconds before the day turns.
-        MutableClock clock = new MutableClock(Instant.parse("2026-03-10T02:59:50Z"));
+        ManualClock clock = new ManualClock(Instant.parse("2026-03-10T02:59:50Z"));
         Admission limiter = store.admission(1_000, clock);
         String p = key(3);
         long midnight = Instant.parse("2026-03-10T03:00:00Z").getEpochSecond();
@@ -112,7 +113,7 @@ class AdmissionTest {
     @Test
     void twoServerInstancesSharingTheDatabaseAdmitExactlyTheLimit() throws Exception {
         String url = TestDatabase.freshDatabase();
-        MutableClock clock = new MutableClock(Instant.parse("2026-05-04T12:00:00Z"));
+        ManualClock clock = new ManualClock(Instant.parse("2026-05-04T12:00:00Z"));
         try (Store one = Store.open(Database.builder().url(url).poolSize(4).build(), Clock.systemUTC());
                 Store two = Store.open(Database.builder().url(url).poolSize(4).build(), Clock.systemUTC())) {
             Account a = one.accounts().create("multi", new Plan("p", 10_000));
@@ -157,7 +158,7 @@ class AdmissionTest {
 
     @Test
     void requestsThatFailAuthenticationCountNowhereAndGetTheAuthenticatorsCodes() {
-        MutableClock clock = new MutableClock(Instant.parse("2026-05-04T12:00:00Z"));
+        ManualClock clock = new ManualClock(Instant.parse("2026-05-04T12:00:00Z"));
         Admission admission = store.admission(3, clock);
         Authenticator authenticator = new Authenticator(store.apiKeys());
         Account account = store.accounts().create("falhas", new Plan("p", 100));
@@ -195,7 +196,7 @@ class AdmissionTest {
 
     @Test
     void aPlanChangeAppliesToTheNextRequest() {
-        MutableClock clock = new MutableClock(Instant.parse("2026-05-04T12:00:00Z"));
+        ManualClock clock = new ManualClock(Instant.parse("2026-05-04T12:00:00Z"));
         Admission admission = store.admission(1_000, clock);
         Account account = store.accounts().create("plano", new Plan("pequeno", 2));
         String key = issue(account);
@@ -213,7 +214,7 @@ class AdmissionTest {
 
     @Test
     void aDailyRefusalDoesNotSpendTheMinute() {
-        MutableClock clock = new MutableClock(Instant.parse("2026-05-04T12:00:10Z"));
+        ManualClock clock = new ManualClock(Instant.parse("2026-05-04T12:00:10Z"));
         Admission admission = store.admission(5, clock);
         Account account = store.accounts().create("dia cheio", new Plan("pequeno", 2));
         String key = issue(account);

@@ -20,6 +20,7 @@ import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.NotFoundException;
+import dev.cadastro.core.internal.ManualClock;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -177,7 +178,7 @@ class AuthenticationTest {
     @Test
     void listShowsPrefixesNewestFirst() {
         Account a = account();
-        MutableClock clock = new MutableClock(java.time.Instant.parse("2026-03-10T15:00:00Z"));
+        ManualClock clock = new ManualClock(java.time.Instant.parse("2026-03-10T15:00:00Z"));
         // Seeded, so the prefixes are fixed and the check below can tell time order from prefix order.
         ApiKeyIssuer timed =
                 new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, new java.util.SplittableRandom(20261123));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.Cpf;
+import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
@@ -26,7 +27,7 @@ class CostRulesLedgerTest {
     private static final Cpf CPF = Cpf.withCheckDigits("529982247");
 
     private final Ledger ledger = TestDatabase.store().ledger();
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-20T02:59:59Z"));
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-11-20T02:59:59Z"));
     private final CostRules rules = new CostRules(clock);
 
     private long charge(ChargeRequest r) {

@@ -11,6 +11,7 @@ import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.idempotency.ClientKey;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.idempotency.RequestFingerprint;
+import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
@@ -79,7 +80,7 @@ class IdempotencyProperties {
     @Property(tries = 60)
     void aRequestRunsAndIsChargedAtMostOncePerKey(@ForAll("opLists") List<Op> ops) {
         AccountId account = TestDatabase.fundedAccount(FUNDS, 0).id();
-        MutableClock clock = new MutableClock(START);
+        ManualClock clock = new ManualClock(START);
         IdempotentCalls calls =
                 new IdempotentCalls(TestDatabase.store().idempotency(), clock, RETENTION, Duration.ofSeconds(60));
         Map<Integer, Entry> model = new HashMap<>();

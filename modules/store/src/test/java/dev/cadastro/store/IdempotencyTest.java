@@ -12,6 +12,7 @@ import dev.cadastro.core.idempotency.ClientKey;
 import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.idempotency.RequestFingerprint;
+import dev.cadastro.core.internal.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -100,7 +101,7 @@ class IdempotencyTest {
     @Test
     void anAttemptWhoseServerDiedIsTakenOverWithTheSameReferenceAfterItsLease() {
         AccountId account = TestDatabase.fundedAccount(0, 0).id();
-        MutableClock clock = new MutableClock(T0);
+        ManualClock clock = new ManualClock(T0);
         ClientKey key = new ClientKey("crash");
         Duration lease = Duration.ofSeconds(60);
         IdempotencyStore.Claim first = store.claim(account, key, request("a"), T0, lease, Duration.ofHours(24));
@@ -124,7 +125,7 @@ class IdempotencyTest {
     @Test
     void aKeyIsForgottenAfterItsRetentionAndPurged() {
         AccountId account = TestDatabase.fundedAccount(0, 0).id();
-        MutableClock clock = new MutableClock(T0);
+        ManualClock clock = new ManualClock(T0);
         IdempotentCalls calls = new IdempotentCalls(store, clock, Duration.ofHours(24), Duration.ofSeconds(60));
         calls.run(account, new ClientKey("old"), request("a"), "Idempotency-Key", r -> new byte[] {1}, b -> b);
         clock.advance(Duration.ofHours(24).minusSeconds(1));

@@ -1,8 +1,8 @@
 package dev.cadastro.core.account;
 
+import dev.cadastro.core.internal.Texts;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
@@ -83,11 +83,7 @@ public record ApiKeyToken(String prefix, String token) {
 
     /** The hash the store keeps: SHA-256 of the whole token. */
     public byte[] hash() {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.US_ASCII));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
+        return Texts.sha256(token.getBytes(StandardCharsets.US_ASCII));
     }
 
     /** Whether this token hashes to the stored hash, compared in constant time. */

@@ -1,5 +1,7 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.internal.Texts;
+
 /**
  * A valid CNPJ (Cadastro Nacional da Pessoa Juridica), numeric or alphanumeric.
  *
@@ -36,7 +38,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
         if (value == null || value.length() != LENGTH || !isValid(value) || !isUpperCase(value)) {
             throw new IllegalArgumentException(
                     "not a canonical valid CNPJ: "
-                            + (value == null ? "null" : Text.quote(value))
+                            + (value == null ? "null" : Texts.quote(value))
                             + " (14 characters, upper case, no punctuation, matching check digits); use Cnpj.parse for untrusted input");
         }
     }
@@ -79,7 +81,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
                 return new Violation(
                         FIELD,
                         Violation.CHARACTERS,
-                        "cnpj " + Text.quote(text)
+                        "cnpj " + Texts.quote(text)
                                 + " must have only digits or letters A-Z in its first 12 characters; '" + raw
                                 + "' is neither");
             }
@@ -87,7 +89,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
                 return new Violation(
                         FIELD,
                         Violation.CHECK_DIGITS_NUMERIC,
-                        "cnpj " + Text.quote(text) + " must end with two numeric check digits; '" + raw
+                        "cnpj " + Texts.quote(text) + " must end with two numeric check digits; '" + raw
                                 + "' is not a digit");
             }
             c[i] = ch;
@@ -96,7 +98,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
             return new Violation(
                     FIELD,
                     Violation.REPEATED_DIGITS,
-                    "cnpj " + Text.quote(text) + " is one digit repeated, which is never a valid CNPJ");
+                    "cnpj " + Texts.quote(text) + " is one digit repeated, which is never a valid CNPJ");
         }
         int expected = checkDigits(text, from, formatted);
         int dv1 = expected / 10;
@@ -105,9 +107,9 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
             return new Violation(
                     FIELD,
                     Violation.CHECK_DIGITS,
-                    "cnpj " + Text.quote(text) + " has check digits " + c[12] + c[13] + ", expected " + dv1 + dv2);
+                    "cnpj " + Texts.quote(text) + " has check digits " + c[12] + c[13] + ", expected " + dv1 + dv2);
         }
-        throw new IllegalStateException("isValid and parse disagree on " + Text.quote(text));
+        throw new IllegalStateException("isValid and parse disagree on " + Texts.quote(text));
     }
 
     /**
@@ -183,14 +185,14 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
     public static Cnpj withCheckDigits(CharSequence body) {
         if (body == null || body.length() != BODY) {
             throw new IllegalArgumentException(
-                    "need exactly 12 digits or letters, got " + (body == null ? "null" : Text.quote(body)));
+                    "need exactly 12 digits or letters, got " + (body == null ? "null" : Texts.quote(body)));
         }
         char[] c = new char[LENGTH];
         for (int i = 0; i < BODY; i++) {
             char ch = upper(body.charAt(i));
             if (!isDigitOrLetter(ch)) {
                 throw new IllegalArgumentException(
-                        "not a digit or letter A-Z at position " + i + " of " + Text.quote(body));
+                        "not a digit or letter A-Z at position " + i + " of " + Texts.quote(body));
             }
             c[i] = ch;
         }
@@ -199,7 +201,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
         c[13] = (char) ('0' + expected % 10);
         if (repeated(c)) {
             throw new IllegalArgumentException(
-                    Text.quote(body) + " gives a CNPJ of one repeated digit, which is never valid");
+                    Texts.quote(body) + " gives a CNPJ of one repeated digit, which is never valid");
         }
         return new Cnpj(new String(c));
     }
@@ -325,6 +327,6 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
     }
 
     private static String formatMessage(CharSequence text, String why) {
-        return "cnpj " + Text.quote(text) + " must have 14 characters, plain or as NN.NNN.NNN/NNNN-NN; " + why;
+        return "cnpj " + Texts.quote(text) + " must have 14 characters, plain or as NN.NNN.NNN/NNNN-NN; " + why;
     }
 }

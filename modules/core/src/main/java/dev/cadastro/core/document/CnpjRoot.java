@@ -1,5 +1,7 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.internal.Texts;
+
 /**
  * The 8-character root of a CNPJ ({@code cnpj_basico} in the Receita Federal dump): it names the
  * company, and every establishment of the company shares it. Digits or letters A-Z (alphanumeric
@@ -18,7 +20,7 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
     public CnpjRoot {
         if (!isValid(value)) {
             throw new IllegalArgumentException("not a canonical CNPJ root: "
-                    + (value == null ? "null" : Text.quote(value))
+                    + (value == null ? "null" : Texts.quote(value))
                     + " (8 digits or upper-case letters A-Z); use CnpjRoot.parse for untrusted input");
         }
     }
@@ -36,7 +38,7 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
             return Parsed.invalid(
                     FIELD,
                     Violation.FORMAT,
-                    "cnpj_basico " + Text.quote(text)
+                    "cnpj_basico " + Texts.quote(text)
                             + " must have 8 characters, digits or letters A-Z, plain or as NN.NNN.NNN");
         }
         char[] c = new char[LENGTH];
@@ -49,7 +51,7 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
                 return Parsed.invalid(
                         FIELD,
                         Violation.CHARACTERS,
-                        "cnpj_basico " + Text.quote(text) + " must have only digits or letters A-Z");
+                        "cnpj_basico " + Texts.quote(text) + " must have only digits or letters A-Z");
             }
             c[i] = ch;
         }
@@ -84,7 +86,7 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
     public Cnpj establishment(CharSequence order) {
         if (order == null || order.length() != 4) {
             throw new IllegalArgumentException("the order of an establishment has 4 digits or letters, got "
-                    + (order == null ? "null" : Text.quote(order)));
+                    + (order == null ? "null" : Texts.quote(order)));
         }
         return Cnpj.withCheckDigits(value + order);
     }

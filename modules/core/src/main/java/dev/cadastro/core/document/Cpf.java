@@ -1,5 +1,7 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.internal.Texts;
+
 /**
  * A valid CPF (Cadastro de Pessoas Fisicas): 11 digits whose last two are check digits.
  *
@@ -32,7 +34,7 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
     public Cpf {
         if (digits == null || digits.length() != LENGTH || !isValid(digits)) {
             throw new IllegalArgumentException("not a canonical valid CPF: "
-                    + (digits == null ? "null" : Text.quote(digits))
+                    + (digits == null ? "null" : Texts.quote(digits))
                     + " (11 digits, matching check digits, not one digit repeated); use Cpf.parse for untrusted input");
         }
     }
@@ -78,7 +80,7 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
             return new Violation(
                     FIELD,
                     Violation.REPEATED_DIGITS,
-                    "cpf " + Text.quote(text) + " is one digit repeated, which is never a valid CPF");
+                    "cpf " + Texts.quote(text) + " is one digit repeated, which is never a valid CPF");
         }
         int expected = checkDigits(text, from, formatted);
         int dv1 = expected / 10;
@@ -87,9 +89,9 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
             return new Violation(
                     FIELD,
                     Violation.CHECK_DIGITS,
-                    "cpf " + Text.quote(text) + " has check digits " + d[9] + d[10] + ", expected " + dv1 + dv2);
+                    "cpf " + Texts.quote(text) + " has check digits " + d[9] + d[10] + ", expected " + dv1 + dv2);
         }
-        throw new IllegalStateException("isValid and parse disagree on " + Text.quote(text));
+        throw new IllegalStateException("isValid and parse disagree on " + Texts.quote(text));
     }
 
     /** The 11 digits of text that {@link #isValid} accepts; the text itself when already canonical. */
@@ -161,13 +163,13 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
     public static Cpf withCheckDigits(CharSequence firstNine) {
         if (firstNine == null || firstNine.length() != BASE) {
             throw new IllegalArgumentException(
-                    "need exactly 9 digits, got " + (firstNine == null ? "null" : Text.quote(firstNine)));
+                    "need exactly 9 digits, got " + (firstNine == null ? "null" : Texts.quote(firstNine)));
         }
         char[] d = new char[LENGTH];
         for (int i = 0; i < BASE; i++) {
             char c = firstNine.charAt(i);
             if (c < '0' || c > '9') {
-                throw new IllegalArgumentException("not a digit at position " + i + " of " + Text.quote(firstNine));
+                throw new IllegalArgumentException("not a digit at position " + i + " of " + Texts.quote(firstNine));
             }
             d[i] = c;
         }
@@ -175,7 +177,7 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
         d[9] = (char) ('0' + expected / 10);
         d[10] = (char) ('0' + expected % 10);
         if (repeated(d)) {
-            throw new IllegalArgumentException(Text.quote(firstNine)
+            throw new IllegalArgumentException(Texts.quote(firstNine)
                     + " gives a CPF of one repeated digit, which is never valid; use other base digits");
         }
         return new Cpf(new String(d));
@@ -248,6 +250,6 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
     }
 
     private static String formatMessage(CharSequence text, String why) {
-        return "cpf " + Text.quote(text) + " must have 11 digits, plain or as NNN.NNN.NNN-NN; " + why;
+        return "cpf " + Texts.quote(text) + " must have 11 digits, plain or as NNN.NNN.NNN-NN; " + why;
     }
 }

@@ -1,5 +1,7 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.internal.Texts;
+
 /**
  * A Brazilian phone number: an area code in service ({@link Ddd}) and a subscriber number, either a
  * mobile (9 digits starting with 9) or a fixed line (8 digits starting with 2 to 5).
@@ -29,7 +31,7 @@ public record Phone(int ddd, String number, Kind kind) {
     public Phone {
         if (!Ddd.isValid(ddd) || number == null || kind == null || kindOf(number) != kind) {
             throw new IllegalArgumentException("not a valid phone: ddd " + ddd + ", number "
-                    + (number == null ? "null" : Text.quote(number)) + ", kind " + kind
+                    + (number == null ? "null" : Texts.quote(number)) + ", kind " + kind
                     + "; use Phone.parse for untrusted input");
         }
     }
@@ -68,7 +70,9 @@ public record Phone(int ddd, String number, Kind kind) {
         if (plus) {
             if (!digits.startsWith("55")) {
                 return Parsed.invalid(
-                        field, Violation.COUNTRY, field + " " + Text.quote(text) + " must be a Brazilian number (+55)");
+                        field,
+                        Violation.COUNTRY,
+                        field + " " + Texts.quote(text) + " must be a Brazilian number (+55)");
             }
             digits = digits.substring(2);
         } else if ((digits.length() == 12 || digits.length() == 13) && digits.startsWith("55")) {
@@ -84,7 +88,7 @@ public record Phone(int ddd, String number, Kind kind) {
             return Parsed.invalid(
                     field,
                     Violation.DDD,
-                    field + " " + Text.quote(text) + " has area code " + digits.substring(0, 2)
+                    field + " " + Texts.quote(text) + " has area code " + digits.substring(0, 2)
                             + ", which is not in service");
         }
         String number = digits.substring(2);
@@ -93,14 +97,14 @@ public record Phone(int ddd, String number, Kind kind) {
             return Parsed.invalid(
                     field,
                     Violation.SUBSCRIBER_NUMBER,
-                    field + " " + Text.quote(text)
+                    field + " " + Texts.quote(text)
                             + " must have 9 digits starting with 9 (mobile) or 8 digits starting with 2 to 5 (fixed line) after the area code");
         }
         if (mobileOnly && kind != Kind.MOBILE) {
             return Parsed.invalid(
                     field,
                     Violation.MOBILE_ONLY,
-                    field + " " + Text.quote(text)
+                    field + " " + Texts.quote(text)
                             + " is a fixed line; only mobile numbers (area code plus 9 digits starting with 9) are accepted");
         }
         return Parsed.valid(new Phone(ddd, number, kind));
@@ -129,7 +133,7 @@ public record Phone(int ddd, String number, Kind kind) {
     }
 
     private static String formatMessage(String field, CharSequence text) {
-        return field + " " + Text.quote(text) + " must be an area code and a number, such as (11) 91234-5678";
+        return field + " " + Texts.quote(text) + " must be an area code and a number, such as (11) 91234-5678";
     }
 
     public boolean isMobile() {

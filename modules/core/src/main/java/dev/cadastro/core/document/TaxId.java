@@ -1,5 +1,7 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.internal.Texts;
+
 /**
  * A Brazilian taxpayer number: a {@link Cpf} (a person) or a {@link Cnpj} (an establishment).
  *
@@ -40,7 +42,7 @@ public sealed interface TaxId permits Cpf, Cnpj {
         return Parsed.invalid(
                 DOCUMENT_FIELD,
                 Violation.FORMAT,
-                "documento " + Text.quote(text) + " is neither a CPF nor a CNPJ: it has " + len
+                "documento " + Texts.quote(text) + " is neither a CPF nor a CNPJ: it has " + len
                         + " characters, a CPF has 11 digits (or NNN.NNN.NNN-NN) and a CNPJ 14 characters"
                         + " (or NN.NNN.NNN/NNNN-NN)");
     }

@@ -4,9 +4,8 @@ import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.Cpf;
 import dev.cadastro.core.document.Parsed;
+import dev.cadastro.core.internal.Texts;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.YearMonth;
@@ -220,22 +219,19 @@ public final class CostRules {
             throw new IllegalArgumentException(
                     name + " reference of " + value.length() + " characters: it must have 1 to " + MAX_REFERENCE);
         }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c <= ' ' || c > '~' || c == ':') {
-                throw new IllegalArgumentException(name + " reference '" + value + "' has character " + (int) c + " at "
-                        + i + "; only printable ASCII without spaces or ':' is allowed");
-            }
+        int bad = Texts.firstNonPrintableAscii(value);
+        if (bad < 0) {
+            bad = value.indexOf(':');
+        }
+        if (bad >= 0) {
+            throw new IllegalArgumentException(
+                    name + " reference '" + value + "' has character " + (int) value.charAt(bad) + " at " + bad
+                            + "; only printable ASCII without spaces or ':' is allowed");
         }
         return value;
     }
 
     private static String digest(String text) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII));
-            return HexFormat.of().formatHex(hash, 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
+        return HexFormat.of().formatHex(Texts.sha256(text.getBytes(StandardCharsets.US_ASCII)), 0, 16);
     }
 }

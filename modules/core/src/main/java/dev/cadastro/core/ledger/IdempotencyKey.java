@@ -1,5 +1,6 @@
 package dev.cadastro.core.ledger;
 
+import dev.cadastro.core.internal.Texts;
 import java.util.Objects;
 
 /**
@@ -18,12 +19,10 @@ public record IdempotencyKey(String value) {
             throw new IllegalArgumentException(
                     "idempotency key of " + value.length() + " characters: it must have 1 to " + MAX_LENGTH);
         }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c <= ' ' || c > '~') {
-                throw new IllegalArgumentException("idempotency key '" + value + "' has character " + (int) c + " at "
-                        + i + "; only printable ASCII without spaces is allowed");
-            }
+        int bad = Texts.firstNonPrintableAscii(value);
+        if (bad >= 0) {
+            throw new IllegalArgumentException("idempotency key '" + value + "' has character "
+                    + (int) value.charAt(bad) + " at " + bad + "; only printable ASCII without spaces is allowed");
         }
     }
 

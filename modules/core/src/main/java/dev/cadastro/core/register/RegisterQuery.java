@@ -2,6 +2,7 @@ package dev.cadastro.core.register;
 
 import dev.cadastro.core.document.Ddd;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.internal.Texts;
 import java.math.BigDecimal;
 import java.text.Normalizer;
 import java.time.LocalDate;
@@ -198,7 +199,7 @@ public final class RegisterQuery {
                 throw InvalidParameterException.of(
                         name == null ? "parametro" : name,
                         "unknown-parameter",
-                        "parameter " + quote(String.valueOf(name)) + " is not known; accepted: "
+                        "parameter " + Texts.quote(String.valueOf(name)) + " is not known; accepted: "
                                 + String.join(", ", PARAMETERS));
             }
             List<String> values = e.getValue() == null ? List.of() : e.getValue();
@@ -486,12 +487,12 @@ public final class RegisterQuery {
                 throw InvalidParameterException.of(
                         name,
                         "too-long",
-                        name + " " + quote(v) + " has " + s.length() + " characters; the maximum is " + MAX_TEXT);
+                        name + " " + Texts.quote(v) + " has " + s.length() + " characters; the maximum is " + MAX_TEXT);
             }
             for (int i = 0; i < s.length(); i++) {
                 if (Character.isISOControl(s.charAt(i))) {
                     throw InvalidParameterException.of(
-                            name, "characters", name + " " + quote(v) + " contains a control character");
+                            name, "characters", name + " " + Texts.quote(v) + " contains a control character");
                 }
             }
             String n = normalize ? normalizeText(s) : s;
@@ -508,7 +509,7 @@ public final class RegisterQuery {
             throw InvalidParameterException.of(
                     UFS,
                     "uf",
-                    "ufs " + quote(v) + " is not a state abbreviation; accepted: " + String.join(", ", UF_CODES));
+                    "ufs " + Texts.quote(v) + " is not a state abbreviation; accepted: " + String.join(", ", UF_CODES));
         }
         return s;
     }
@@ -517,7 +518,9 @@ public final class RegisterQuery {
         String s = v.strip();
         if (s.length() != 2 || !isDigits(s) || !Ddd.isValid(Integer.parseInt(s))) {
             throw InvalidParameterException.of(
-                    DDDS, "ddd", "ddds " + quote(v) + " is not an area code in service (two digits, as 11 or 85)");
+                    DDDS,
+                    "ddd",
+                    "ddds " + Texts.quote(v) + " is not an area code in service (two digits, as 11 or 85)");
         }
         return s;
     }
@@ -535,7 +538,7 @@ public final class RegisterQuery {
             }
         }
         if (sb.length() != digits) {
-            throw InvalidParameterException.of(name, "code", name + " " + quote(v) + " is not " + expected);
+            throw InvalidParameterException.of(name, "code", name + " " + Texts.quote(v) + " is not " + expected);
         }
         return sb.toString();
     }
@@ -546,7 +549,7 @@ public final class RegisterQuery {
             throw InvalidParameterException.of(
                     name,
                     "code",
-                    name + " " + quote(v) + " must be one of " + String.join(", ", allowed) + " (" + note + ")");
+                    name + " " + Texts.quote(v) + " must be one of " + String.join(", ", allowed) + " (" + note + ")");
         }
         return s;
     }
@@ -564,7 +567,7 @@ public final class RegisterQuery {
             return Boolean.FALSE;
         }
         throw InvalidParameterException.of(
-                name, "boolean", name + " " + quote(values.get(0)) + " must be true or false");
+                name, "boolean", name + " " + Texts.quote(values.get(0)) + " must be true or false");
     }
 
     private static LocalDate date(Map<String, List<String>> p, String name) {
@@ -582,7 +585,7 @@ public final class RegisterQuery {
             throw InvalidParameterException.of(
                     name,
                     "date",
-                    name + " " + quote(values.get(0)) + " must be a date as YYYY-MM-DD (for example 2020-01-31)");
+                    name + " " + Texts.quote(values.get(0)) + " must be a date as YYYY-MM-DD (for example 2020-01-31)");
         }
     }
 
@@ -606,18 +609,20 @@ public final class RegisterQuery {
             throw InvalidParameterException.of(
                     name,
                     "number",
-                    name + " " + quote(values.get(0)) + " must be a non-negative number in reais with a dot for"
+                    name + " " + Texts.quote(values.get(0)) + " must be a non-negative number in reais with a dot for"
                             + " decimals (for example 100000 or 2500.50)");
         }
         if (d.stripTrailingZeros().scale() > 2) {
             throw InvalidParameterException.of(
-                    name, "scale", name + " " + quote(values.get(0)) + " has more than 2 decimal places (centavos)");
+                    name,
+                    "scale",
+                    name + " " + Texts.quote(values.get(0)) + " has more than 2 decimal places (centavos)");
         }
         if (d.compareTo(MAX_CAPITAL) > 0) {
             throw InvalidParameterException.of(
                     name,
                     "maximum",
-                    name + " " + quote(values.get(0)) + " exceeds the maximum " + MAX_CAPITAL.toPlainString());
+                    name + " " + Texts.quote(values.get(0)) + " exceeds the maximum " + MAX_CAPITAL.toPlainString());
         }
         return d.setScale(2);
     }
@@ -633,7 +638,7 @@ public final class RegisterQuery {
             throw InvalidParameterException.of(
                     name,
                     "integer",
-                    name + " " + quote(values.get(0))
+                    name + " " + Texts.quote(values.get(0))
                             + " must be a whole number written with digits only, without sign or leading zeros");
         }
         long v = Long.parseLong(s);
@@ -657,24 +662,6 @@ public final class RegisterQuery {
             }
         }
         return true;
-    }
-
-    /** The value in single quotes, cut to 40 characters, control characters escaped. */
-    static String quote(String value) {
-        StringBuilder sb = new StringBuilder().append('\'');
-        int n = Math.min(value.length(), 40);
-        for (int i = 0; i < n; i++) {
-            char c = value.charAt(i);
-            if (c < 0x20 || c == 0x7f) {
-                sb.append(String.format("\\u%04x", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        if (value.length() > 40) {
-            sb.append("...(").append(value.length()).append(" characters)");
-        }
-        return sb.append('\'').toString();
     }
 
     private static void putAll(Map<String, List<String>> p, String name, java.util.Collection<String> values) {

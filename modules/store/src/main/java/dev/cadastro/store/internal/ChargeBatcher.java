@@ -3,6 +3,7 @@ package dev.cadastro.store.internal;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
+import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.InsufficientCreditsException;
 import java.sql.Array;
 import java.sql.Connection;
@@ -157,14 +158,14 @@ final class ChargeBatcher implements AutoCloseable {
                                     () -> p.result().complete(new ChargeResult(r.amount(), balance, false));
                                 case "REPLAY" ->
                                     () -> {
-                                        if (usedAmount != -r.amount()
-                                                || !r.kind().name().equals(usedKind)) {
-                                            p.result()
-                                                    .completeExceptionally(
-                                                            new IllegalStateException("idempotency key " + r.key()
-                                                                    + " was used for " + usedAmount + " " + usedKind
-                                                                    + ", now " + -r.amount() + " "
-                                                                    + r.kind()));
+                                        IllegalStateException mismatch = PgLedger.replayMismatch(
+                                                r.key(),
+                                                usedAmount,
+                                                usedKind == null ? null : CreditKind.valueOf(usedKind),
+                                                -r.amount(),
+                                                r.kind());
+                                        if (mismatch != null) {
+                                            p.result().completeExceptionally(mismatch);
                                         } else {
                                             p.result().complete(new ChargeResult(0, balance, true));
                                         }

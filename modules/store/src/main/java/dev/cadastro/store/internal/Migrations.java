@@ -1,11 +1,10 @@
 package dev.cadastro.store.internal;
 
+import dev.cadastro.core.internal.Texts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,7 +12,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -73,7 +71,7 @@ public final class Migrations {
         for (String script : SCRIPTS) {
             int version = version(script);
             String sql = read(script);
-            String checksum = sha256(sql);
+            String checksum = Texts.sha256Hex(sql);
             String existing = applied.get(version);
             if (existing != null) {
                 if (!existing.equals(checksum)) {
@@ -121,15 +119,6 @@ public final class Migrations {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

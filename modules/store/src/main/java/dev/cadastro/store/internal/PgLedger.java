@@ -219,10 +219,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
         if (state.entryAmount == null) {
             throw new IllegalStateException("credit " + key + " neither applied nor found: concurrent schema change?");
         }
-        if (state.entryAmount != amount || !kind.equals(state.entryKind)) {
-            throw new IllegalStateException("idempotency key " + key + " was used for " + state.entryAmount + " "
-                    + state.entryKind + ", now " + amount + " " + kind);
-        }
+        requireSameDebit(key, kind, amount, state);
         return new CreditResult(0, state.posted, true);
     }
 
@@ -501,11 +498,25 @@ public final class PgLedger implements Ledger, AutoCloseable {
         }
     }
 
+    /** A replayed key must carry the entry it first wrote (a debit's or a credit's signed amount, and kind). */
     private static void requireSameDebit(IdempotencyKey key, CreditKind kind, long amount, State state) {
-        if (state.entryAmount != amount || state.entryKind != kind) {
-            throw new IllegalStateException("idempotency key " + key + " was used for " + state.entryAmount + " "
-                    + state.entryKind + ", now " + amount + " " + kind);
+        IllegalStateException mismatch = replayMismatch(key, state.entryAmount, state.entryKind, amount, kind);
+        if (mismatch != null) {
+            throw mismatch;
         }
+    }
+
+    /**
+     * The failure of a replayed key whose entry was another amount or kind than the replay asks, or null
+     * when they agree (then the replay is a true retry). Every charge path checks replays with it.
+     */
+    static IllegalStateException replayMismatch(
+            IdempotencyKey key, Long usedAmount, CreditKind usedKind, long amount, CreditKind kind) {
+        if (usedAmount != null && usedAmount == amount && usedKind == kind) {
+            return null;
+        }
+        return new IllegalStateException("idempotency key " + key + " was used for " + usedAmount + " " + usedKind
+                + ", now " + amount + " " + kind);
     }
 
     private java.sql.Timestamp now() {

@@ -1,4 +1,4 @@
-package dev.cadastro.server;
+package dev.cadastro.core.internal;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,15 +7,22 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock the test moves: the same-day rule and the rate-limit windows follow it exactly. */
-final class TestClock extends Clock {
+/**
+ * A clock moved by hand, in UTC: the one the modules' tests inject so that the same-day, same-month,
+ * rate-limit, lease and retention rules can be stepped across exactly. Thread-safe. Not API.
+ */
+public final class ManualClock extends Clock {
     private final AtomicReference<Instant> now;
 
-    TestClock(Instant start) {
+    public ManualClock(Instant start) {
         this.now = new AtomicReference<>(start);
     }
 
-    void advance(Duration d) {
+    public void set(Instant instant) {
+        now.set(instant);
+    }
+
+    public void advance(Duration d) {
         now.updateAndGet(i -> i.plus(d));
     }
 
@@ -26,7 +33,7 @@ final class TestClock extends Clock {
 
     @Override
     public Clock withZone(ZoneId zone) {
-        throw new UnsupportedOperationException("the test clock stays in UTC");
+        throw new UnsupportedOperationException("a manual clock stays in UTC");
     }
 
     @Override
