@@ -471,7 +471,14 @@ class CompanyDataEndToEndTest {
         assertEquals("3.1.0", doc.path("openapi").asText());
         List<String> paths = List.copyOf(iterable(doc.path("paths").fieldNames()));
         assertEquals(
-                List.of("/v1/empresas", "/v1/empresas/{cnpj}", "/v1/empresas/{cnpj}/{ordem}", "/v1/openapi.json"),
+                List.of(
+                        "/v1/empresas",
+                        "/v1/empresas/{cnpj}",
+                        "/v1/empresas/{cnpj}/{ordem}",
+                        "/v1/openapi.json",
+                        "/v1/mailing",
+                        "/v1/mailing/{job_id}",
+                        "/v1/mailing/{job_id}/arquivo"),
                 paths);
         List<String> searchParams = new java.util.ArrayList<>();
         doc.at("/paths/~1v1~1empresas/get/parameters").forEach(p -> {

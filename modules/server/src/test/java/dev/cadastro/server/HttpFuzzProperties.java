@@ -8,7 +8,6 @@ import dev.cadastro.server.RawHttp.Answer;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -29,17 +28,21 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 class HttpFuzzProperties {
     private static ServerFixture f;
     private static String key;
-    private static final AtomicLong TRY = new AtomicLong();
+    private static String mailingKey;
 
     @BeforeContainer
     static void start() {
         f = ServerFixture.get();
         key = f.key(f.account(1_000_000_000L, 1_000_000_000L));
+        mailingKey = f.key(
+                f.account(1_000_000_000L, 1_000_000_000L),
+                dev.cadastro.core.account.Scope.MAILING_EXPORT,
+                dev.cadastro.core.account.Scope.MAILING_READ);
     }
 
     /** One generated request: its parts as raw bytes. */
     record Fuzz(String method, byte[] path, byte[] query, String auth, List<byte[][]> headers) {
-        byte[] bytes(long tryNumber) {
+        byte[] bytes() {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             out.writeBytes(method.getBytes(StandardCharsets.ISO_8859_1));
             out.write(' ');
@@ -57,10 +60,6 @@ class HttpFuzzProperties {
                 out.writeBytes(h[0]);
                 out.writeBytes(": ".getBytes(StandardCharsets.ISO_8859_1));
                 out.writeBytes(h[1]);
-                if (new String(h[0], StandardCharsets.ISO_8859_1).equalsIgnoreCase("Idempotency-Key")) {
-                    // Unique per try: replaying one key on another request is the idempotency work's test.
-                    out.writeBytes(("-" + tryNumber).getBytes(StandardCharsets.ISO_8859_1));
-                }
                 out.writeBytes("\r\n".getBytes(StandardCharsets.ISO_8859_1));
             }
             out.writeBytes("\r\n".getBytes(StandardCharsets.ISO_8859_1));
@@ -69,7 +68,7 @@ class HttpFuzzProperties {
 
         @Override
         public String toString() {
-            return new String(bytes(0), StandardCharsets.ISO_8859_1)
+            return new String(bytes(), StandardCharsets.ISO_8859_1)
                     .replace("\r\n", "\\r\\n ")
                     .replaceAll("[\\x00-\\x1f\\x7f-\\xff]", "?");
         }
@@ -77,7 +76,7 @@ class HttpFuzzProperties {
 
     @Property(tries = 1000)
     void everyAnswerIsASuccessOrAClientErrorInTheEnvelope(@ForAll("requests") Fuzz fuzz) throws Exception {
-        Answer a = RawHttp.send(f.server.port(), fuzz.bytes(TRY.incrementAndGet()));
+        Answer a = RawHttp.send(f.server.port(), fuzz.bytes());
         // The one 5xx that is the protocol's answer, not a fault: a transfer coding the server does not
         // implement (RFC 9112, section 6.1), still in the envelope.
         boolean unimplementedCoding = a.status() == 501
@@ -93,6 +92,83 @@ class HttpFuzzProperties {
         } else {
             assertEquals(2, a.status() / 100, () -> a.status() + " for " + fuzz);
         }
+    }
+
+    @Property(tries = 300)
+    void everyMailingBodyIsAnsweredAsAJobOrAClientErrorInTheEnvelope(@ForAll("mailingBodies") byte[] body)
+            throws Exception {
+        Answer a = RawHttp.send(
+                f.server.port(),
+                RawHttp.concat(
+                        RawHttp.latin1("POST /v1/mailing HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                                + mailingKey + "\r\nContent-Type: application/json\r\nContent-Length: "
+                                + body.length + "\r\nConnection: close\r\n\r\n"),
+                        body));
+        String shown = new String(body, StandardCharsets.UTF_8);
+        assertTrue(
+                a.status() == 200 || a.status() == 402 || a.status() == 422,
+                () -> a.status() + " for " + shown + "\n" + a);
+        assertNotNull(a.json(), () -> "not JSON for " + shown + "\n" + a);
+        if (a.status() == 200) {
+            assertTrue(a.json().path("job_id").isTextual(), () -> shown + "\n" + a);
+        } else {
+            assertNotNull(a.code(), () -> "not the envelope for " + shown + "\n" + a);
+        }
+    }
+
+    @Provide
+    Arbitrary<byte[]> mailingBodies() {
+        Arbitrary<String> filterName = Arbitraries.of(
+                "ufs", "municipios", "cnaes", "mei", "com_email", "capital_min", "abertura_de", "limite", "x", "");
+        Arbitrary<String> value = Arbitraries.oneOf(
+                Arbitraries.of(
+                        "[\"SP\"]",
+                        "[\"RJ\", \"MG\"]",
+                        "[]",
+                        "[1]",
+                        "true",
+                        "false",
+                        "null",
+                        "1e999",
+                        "-1",
+                        "\"2020-01-01\"",
+                        "\"2020-13-45\"",
+                        "{}",
+                        "[\"S\u00e3o Paulo\"]",
+                        "[[\"SP\"]]"),
+                Arbitraries.strings()
+                        .ofMaxLength(12)
+                        .map(t -> "\"" + t.replace("\\", "").replace("\"", "") + "\""));
+        Arbitrary<String> filters = Combinators.combine(filterName, value)
+                .as((n, v) -> "\"" + n + "\": " + v)
+                .list()
+                .ofMaxSize(3)
+                .map(l -> "{" + String.join(", ", l) + "}");
+        Arbitrary<String> quantity = Arbitraries.of(
+                "1", "10", "0", "50000", "50001", "-5", "1.5", "\"7\"", "null", "99999999999999999999999");
+        Arbitrary<String> format = Arbitraries.of(
+                "",
+                ", \"formato\": \"csv\"",
+                ", \"formato\": \"xlsx\"",
+                ", \"formato\": \"pdf\"",
+                ", \"formato\": 3",
+                ", \"extra\": 1");
+        Arbitrary<byte[]> json = Combinators.combine(filters, quantity, format)
+                .as((fl, q, fo) ->
+                        ("{\"filtros\": " + fl + ", \"quantidade\": " + q + fo + "}").getBytes(StandardCharsets.UTF_8));
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(7, json),
+                net.jqwik.api.Tuple.of(2, rawBytes(64, "")),
+                net.jqwik.api.Tuple.of(
+                        1,
+                        Arbitraries.of(
+                                        "",
+                                        "{",
+                                        "[]",
+                                        "null",
+                                        "{\"filtros\": {\"ufs\": [\"SP\"]}, \"quantidade\": 1}}",
+                                        "{\"a\":".repeat(40))
+                                .map(t -> t.getBytes(StandardCharsets.UTF_8))));
     }
 
     @Provide

@@ -533,7 +533,7 @@ public final class AdminCommand extends CliCommand {
                 paramLabel = "N",
                 defaultValue = "50",
                 converter = WholeNumber.LongConverter.class,
-                description = "How many jobs to list (default: ${DEFAULT-VALUE}).")
+                description = "How many jobs to list (default ${DEFAULT-VALUE}).")
         long limit;
 
         @Option(
@@ -546,7 +546,7 @@ public final class AdminCommand extends CliCommand {
                 names = "--reason",
                 paramLabel = "TEXT",
                 defaultValue = "stuck",
-                description = "Why, kept with the failed job (default: ${DEFAULT-VALUE}).")
+                description = "Why, kept with the failed job (default ${DEFAULT-VALUE}).")
         String reason;
 
         @Override

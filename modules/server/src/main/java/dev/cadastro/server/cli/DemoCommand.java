@@ -118,6 +118,15 @@ public final class DemoCommand extends CliCommand {
         out.println("  # rate-limit headers and the balance");
         out.println("  curl -si -H 'Authorization: Bearer " + key + "' '" + base
                 + "/v1/empresas?ufs=MG&limite=1' | grep -i '^x-'");
+        String export = keys.get(Scope.MAILING_EXPORT);
+        out.println("  # a mailing export: 100 active companies in RJ as CSV in a ZIP (holds 100 credits,"
+                + " charges the leads delivered)");
+        out.println("  curl -s -H 'Authorization: Bearer " + export + "' -H 'Content-Type: application/json' -d '"
+                + "{\"filtros\": {\"ufs\": [\"RJ\"], \"situacao_cadastral\": [\"02\"]}, \"quantidade\": 100,"
+                + " \"formato\": \"csv\"}' '" + base + "/v1/mailing'");
+        out.println("  # follow it and download the ZIP (both free), with the job_id the line above answered");
+        out.println("  curl -s -H 'Authorization: Bearer " + other + "' '" + base + "/v1/mailing/JOB_ID'");
+        out.println("  curl -s -OJ -H 'Authorization: Bearer " + other + "' '" + base + "/v1/mailing/JOB_ID/arquivo'");
         out.println("  # the OpenAPI document");
         out.println("  curl -s '" + base + "/v1/openapi.json'");
         out.println();

@@ -61,6 +61,28 @@ public final class ServeCommand extends CliCommand {
     long requestsPerMinute;
 
     @Option(
+            names = "--files",
+            paramLabel = "DIR",
+            defaultValue = ".cadastro/files",
+            description = "Folder of the mailing export files (default ${DEFAULT-VALUE}); servers sharing a"
+                    + " database must share it.")
+    String files;
+
+    @Option(
+            names = "--mailing-workers",
+            paramLabel = "N",
+            defaultValue = "2",
+            description = "Mailing exports this server runs at once (default ${DEFAULT-VALUE}).")
+    int mailingWorkers;
+
+    @Option(
+            names = "--export-retention-days",
+            paramLabel = "D",
+            defaultValue = "7",
+            description = "Days an export's file stays downloadable (default ${DEFAULT-VALUE}).")
+    int retentionDays;
+
+    @Option(
             names = "--calls-port",
             paramLabel = "Q",
             description = "Reserved for the call-records service, which is not part of this build yet:"
@@ -80,8 +102,17 @@ public final class ServeCommand extends CliCommand {
                 database != null ? databaseUrl(database) : Database.embedded(path("--embedded-db", embeddedDb));
         InetSocketAddress address = new InetSocketAddress(bind, (int) within("--port", port, 0, 65535));
         long perMinute = within("--requests-per-minute", requestsPerMinute, 1, Long.MAX_VALUE);
+        CadastroServer.MailingOptions mailing = CadastroServer.MailingOptions.defaults()
+                .withWorkers((int) within("--mailing-workers", mailingWorkers, 1, 64))
+                .withRetention(java.time.Duration.ofDays(within("--export-retention-days", retentionDays, 1, 3650)));
         CadastroServer server = CadastroServer.start(new CadastroServer.Config(
-                indexDir, store, address, RuntimeOptions.defaults(), OptionalLong.of(perMinute), Clock.systemUTC()));
+                        indexDir,
+                        store,
+                        address,
+                        RuntimeOptions.defaults(),
+                        OptionalLong.of(perMinute),
+                        Clock.systemUTC())
+                .withFiles(path("--files", files), mailing));
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
         out().flush();

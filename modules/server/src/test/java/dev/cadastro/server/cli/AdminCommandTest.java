@@ -194,7 +194,8 @@ class AdminCommandTest {
                 List.of("remove-purpose", "--account", account, "--purpose", "KYC_CADASTRO"),
                 List.of("disable-api", "--account", account),
                 List.of("enable-api", "--account", account),
-                List.of("statement", "--account", account));
+                List.of("statement", "--account", account),
+                List.of("jobs", "--account", account));
     }
 
     @Test
