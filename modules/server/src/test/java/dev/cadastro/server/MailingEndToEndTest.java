@@ -334,6 +334,22 @@ class MailingEndToEndTest {
     }
 
     @Test
+    void withoutAKeyEveryMailingEndpointIs401AndCreatesNothing() {
+        HttpResponse<String> created = f.send(HttpRequest.newBuilder(f.uri("/v1/mailing"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"filtros\": {\"ufs\": [\"RJ\"]}, \"quantidade\": 3}"))
+                .build());
+        contract.check("/v1/mailing", "post", created);
+        assertEquals(401, created.statusCode(), created.body());
+        assertEquals("SEM_CHAVE", json(created).path("erro").path("code").asText());
+        for (String path : List.of("/v1/mailing/" + "0".repeat(32), "/v1/mailing/" + "0".repeat(32) + "/arquivo")) {
+            HttpResponse<String> r = f.get(path, "Authorization", "Bearer cad_aaaaaaaaaaaa_" + "b".repeat(43));
+            assertEquals(401, r.statusCode(), path + " " + r.body());
+            assertEquals("CHAVE_INVALIDA", json(r).path("erro").path("code").asText());
+        }
+    }
+
+    @Test
     void aRetriedPostWithTheSameIdempotencyKeyReturnsTheSameJob() {
         Account account = f.account(100, 10_000);
         String key = exportKey(account);
