@@ -27,7 +27,8 @@ CREATE TABLE mailing_jobs (
     finished_at    timestamptz,
     CHECK ((state = 'processando') = (finished_at IS NULL)),
     CHECK (state <> 'concluido' OR (delivered IS NOT NULL AND file_key IS NOT NULL AND expires_at IS NOT NULL)),
-    CHECK (state <> 'falhou' OR error_code IS NOT NULL)
+    CHECK (state <> 'falhou' OR error_code IS NOT NULL),
+    UNIQUE (account_id, hold_key)
 );
 
 CREATE INDEX mailing_jobs_queue ON mailing_jobs (id) WHERE state = 'processando';

@@ -90,7 +90,8 @@ public final class HttpLoadBenchmark {
             List<String> scenarios,
             boolean raw,
             int pool,
-            int batchWorkers) {}
+            int batchWorkers,
+            boolean guard) {}
 
     private record Client(Account account, String key) {}
 
@@ -119,11 +120,13 @@ public final class HttpLoadBenchmark {
             db.groupCommitWorkers(o.batchWorkers());
         }
         Database database = db.build();
+        RuntimeOptions runtime =
+                RuntimeOptions.builder().connectionGuard(o.guard()).build();
         try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
                 data.index(),
                 database,
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                RuntimeOptions.defaults(),
+                runtime,
                 OptionalLong.of(10_000_000),
                 clock))) {
             List<Client> clients = clients(server, clock, o.accounts());
@@ -135,7 +138,7 @@ public final class HttpLoadBenchmark {
                             .get("/v1/floor", r -> Response.json(200, FLOOR_BODY))
                             .build(),
                     Service.COMPANY_DATA,
-                    RuntimeOptions.defaults());
+                    runtime);
             int floorPort = floorServer.port();
             HttpClient http = HttpClient.newBuilder()
                     .version(HttpClient.Version.HTTP_1_1)
@@ -410,6 +413,7 @@ public final class HttpLoadBenchmark {
         boolean raw = true;
         int pool = 0; // the store's default, as ./cadastro serve runs
         int batchWorkers = -1; // likewise
+        boolean guard = true; // the connection guard in front of the JDK server, as ./cadastro serve runs
         for (int i = 0; i < args.length; i += 2) {
             String v = i + 1 < args.length ? args[i + 1] : null;
             if (v == null) {
@@ -424,6 +428,12 @@ public final class HttpLoadBenchmark {
                 case "--scenarios" -> scenarios = List.of(v.split(","));
                 case "--pool" -> pool = Integer.parseInt(v);
                 case "--batch-workers" -> batchWorkers = Integer.parseInt(v);
+                case "--guard" -> {
+                    if (!v.equals("on") && !v.equals("off")) {
+                        throw new IllegalArgumentException("--guard " + v + ": on or off");
+                    }
+                    guard = v.equals("on");
+                }
                 case "--client" -> {
                     if (!v.equals("raw") && !v.equals("jdk")) {
                         throw new IllegalArgumentException("--client " + v + ": raw or jdk");
@@ -433,9 +443,9 @@ public final class HttpLoadBenchmark {
                 default ->
                     throw new IllegalArgumentException("unknown flag " + args[i]
                             + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client, --pool,"
-                            + " --batch-workers");
+                            + " --batch-workers, --guard");
             }
         }
-        return new Options(home, connections, seconds, warmup, accounts, scenarios, raw, pool, batchWorkers);
+        return new Options(home, connections, seconds, warmup, accounts, scenarios, raw, pool, batchWorkers, guard);
     }
 }

@@ -325,6 +325,30 @@ class ConnectionGuardTest {
     }
 
     @Test
+    void aChunkSizeTheServerWouldReadAsAnotherNumberEndsTheConnectionUnforwarded() throws Exception {
+        // 0x100000000 is 2^32 to a long and 0 to the JDK's int: forwarded, the JDK would end the body at
+        // once and read what follows (here a request with a NUL in its key) as a request the guard never checked.
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), http.server.port())) {
+            s.setSoTimeout(5000);
+            s.getOutputStream()
+                    .write(bytes("POST /v1/things/1 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n100000000\r\n\r\n"
+                            + "GET /v1/echo?n=smuggled HTTP/1.1\r\nX-API-Key: k\u0000\r\n\r\n"));
+            byte[] all = s.getInputStream().readAllBytes();
+            String text = new String(all, java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertFalse(text.contains("smuggled"), text);
+        }
+        // Trailer fields are refused too: the JDK would not read them.
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), http.server.port())) {
+            s.setSoTimeout(5000);
+            s.getOutputStream()
+                    .write(bytes("POST /v1/things/1 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n"
+                            + "X-Trailer: 1\r\n\r\nGET /v1/echo?n=after HTTP/1.1\r\n\r\n"));
+            String text = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertFalse(text.contains("after"), text);
+        }
+    }
+
+    @Test
     void handsTheHandlerTheClientsAddressNotTheGuards() throws Exception {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), http.server.port())) {
             s.setSoTimeout(5000);

@@ -393,6 +393,8 @@ class MailingEndToEndTest {
                 "{\"filtros\": {\"ufs\": [\"XX\"]}, \"quantidade\": 10}|filtros.ufs",
                 "{\"filtros\": {\"ufs\": [\"SP\"], \"mei\": \"true\"}, \"quantidade\": 10}|filtros.mei",
                 "{\"filtros\": {\"ufs\": [\"SP\"], \"capital_min\": \"10\"}, \"quantidade\": 10}|filtros.capital_min",
+                "{\"filtros\": {\"ufs\": [\"SP\"], \"capital_min\": 1e999999999}, \"quantidade\": 10}|filtros.capital_min",
+                "{\"filtros\": {\"ufs\": [\"SP\"], \"capital_max\": 123456789012345678901234567890}, \"quantidade\": 10}|filtros.capital_max",
                 "{\"filtros\": {\"ufs\": [\"SP\"], \"limite\": 10}, \"quantidade\": 10}|filtros.limite",
                 "{\"filtros\": {\"ufs\": [\"SP\"], \"apenas_total\": true}, \"quantidade\": 10}|filtros.apenas_total",
                 "{\"filtros\": {\"ufs\": [\"SP\"]}, \"quantidade\": 10, \"extra\": 1}|extra",

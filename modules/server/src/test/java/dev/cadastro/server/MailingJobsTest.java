@@ -117,7 +117,7 @@ class MailingJobsTest {
         Files.writeString(root.resolve("mailing"), "a file where the folder of exports should be");
         MailingService mailing = service(new LocalFolderFileStore(root), clock);
         Account account = funded(100);
-        MailingJob job = mailing.create(principal(account), rj(20));
+        MailingJob job = mailing.create(principal(account), rj(20), "r." + UUID.randomUUID());
         Balance held = store.ledger().balance(account.id(), CreditKind.CREDITS);
         assertEquals(20, held.held());
         assertEquals(80, held.available());
@@ -137,11 +137,33 @@ class MailingJobsTest {
     }
 
     @Test
+    void aRetriedCreationWithTheSameReferenceAnswersTheFirstJobAndHoldsOnce() throws IOException {
+        ManualClock clock = new ManualClock(ServerFixture.START);
+        MailingService mailing = service(new LocalFolderFileStore(dir.resolve("retry")), clock);
+        Account account = funded(100);
+        // The first attempt committed, then its answer was lost (its server died before storing it).
+        MailingJob first = mailing.create(principal(account), rj(30), "idem.424242");
+        MailingJob again = mailing.create(principal(account), rj(30), "idem.424242");
+        assertEquals(first.id(), again.id());
+        assertEquals(
+                1,
+                store.mailingJobs()
+                        .list(java.util.Optional.of(account.id()), 10)
+                        .size());
+        assertEquals(
+                30, store.ledger().balance(account.id(), CreditKind.CREDITS).held());
+        // Leave no job for the other tests' claims: fail it, which releases the one hold.
+        assertTrue(mailing.failByOperator(first.id(), "test over"));
+        assertEquals(
+                100, store.ledger().balance(account.id(), CreditKind.CREDITS).available());
+    }
+
+    @Test
     void aLeaseIsExclusiveUntilItRunsOutThenTheJobCompletesOnceWithOneCharge() throws IOException {
         ManualClock clock = new ManualClock(ServerFixture.START);
         MailingService mailing = service(new LocalFolderFileStore(dir.resolve("ok")), clock);
         Account account = funded(100);
-        MailingJob job = mailing.create(principal(account), rj(10));
+        MailingJob job = mailing.create(principal(account), rj(10), "r." + UUID.randomUUID());
         Claimed<MailingJob> first = claim("server-a", clock);
         assertEquals(job.id(), first.work().id());
         assertEquals(1, first.attempt());
@@ -170,7 +192,7 @@ class MailingJobsTest {
         ManualClock clock = new ManualClock(ServerFixture.START);
         MailingService mailing = service(new LocalFolderFileStore(dir.resolve("poison")), clock);
         Account account = funded(100);
-        MailingJob job = mailing.create(principal(account), rj(5));
+        MailingJob job = mailing.create(principal(account), rj(5), "r." + UUID.randomUUID());
         Claimed<MailingJob> last = null;
         for (int i = 0; i <= MailingService.MAX_ATTEMPTS; i++) {
             last = claim("s" + i, clock);
@@ -191,7 +213,7 @@ class MailingJobsTest {
         LocalFolderFileStore files = new LocalFolderFileStore(dir.resolve("expiry"));
         MailingService mailing = service(files, clock);
         Account account = funded(100);
-        MailingJob job = mailing.create(principal(account), rj(3));
+        MailingJob job = mailing.create(principal(account), rj(3), "r." + UUID.randomUUID());
         mailing.process(claim("a", clock));
         try (MailingService.Download d = mailing.download(principal(account), job.id())) {
             assertTrue(d.file().size() > 0);
@@ -212,7 +234,7 @@ class MailingJobsTest {
         ManualClock clock = new ManualClock(ServerFixture.START);
         MailingService mailing = service(new LocalFolderFileStore(dir.resolve("stuck")), clock);
         Account account = funded(50);
-        MailingJob job = mailing.create(principal(account), rj(7));
+        MailingJob job = mailing.create(principal(account), rj(7), "r." + UUID.randomUUID());
         claim("dead-server", clock);
         assertTrue(mailing.failByOperator(job.id(), "stuck"));
         assertFalse(mailing.failByOperator(job.id(), "again"), "an ended job stays as it ended");

@@ -108,7 +108,8 @@ class MailingKillTest {
                     new MailingRequest(
                             RegisterQuery.parse(Map.of("situacao_cadastral", List.of("01", "02", "03", "04", "08"))),
                             LEADS,
-                            ExportFormat.XLSX));
+                            ExportFormat.XLSX),
+                    "r." + name);
             assertEquals(LEADS, job.leadsLimit());
             jobId = job.id();
         }

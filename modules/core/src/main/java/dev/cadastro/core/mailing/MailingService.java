@@ -92,10 +92,13 @@ public final class MailingService {
     /**
      * Creates a job: checks the scope and the filters, holds the credits, records the job.
      *
+     * @param reference unique to this request, or the same for every attempt of one idempotent request
+     *     ({@code idem.<id>}): the hold's key derives from it, so a retry of a creation that committed
+     *     returns that job instead of making and charging a second one
      * @throws dev.cadastro.core.error.CadastroException {@code SEM_ESCOPO}, {@code PARAMETRO_INVALIDO}
      *     (no filter), {@code SEM_CREDITOS}
      */
-    public MailingJob create(Principal principal, MailingRequest request) {
+    public MailingJob create(Principal principal, MailingRequest request, String reference) {
         principal.require(Scope.MAILING_EXPORT);
         RegisterQuery filters = request.filtros();
         if (!hasFilter(filters)) {
@@ -110,7 +113,7 @@ public final class MailingService {
         Instant now = clock.instant();
         MailingJob job = MailingJob.create(
                 id, principal.accountId(), encode(filters), request.quantidade(), limit, request.formato(), now);
-        HoldRequest hold = costs.mailingHold(principal.accountId(), id, Math.max(1, limit));
+        HoldRequest hold = costs.mailingHold(principal.accountId(), reference, Math.max(1, limit));
         MailingJob saved = jobs.create(job, hold);
         created.run();
         return saved;
@@ -167,7 +170,8 @@ public final class MailingService {
                     claimed.owner());
             return;
         }
-        String key = "mailing/" + job.id() + ".zip";
+        // A key per attempt: a late attempt that lost its lease never overwrites the file of the one that won.
+        String key = "mailing/" + job.id() + "-" + claimed.attempt() + ".zip";
         long delivered;
         long bytes;
         try (FileStore.Upload upload = files.create(key)) {
@@ -176,9 +180,14 @@ public final class MailingService {
             }
             bytes = upload.commit();
         } catch (IOException | RuntimeException e) {
-            if (Thread.currentThread().isInterrupted()) {
-                LOG.log(System.Logger.Level.INFO, "mailing job {0} interrupted by a stop; handed back", job.id());
-                jobs.handBack(claimed.id(), claimed.owner());
+            if (Thread.interrupted()) {
+                // Cleared first: the hand-back's own I/O would fail on an interrupted thread.
+                try {
+                    LOG.log(System.Logger.Level.INFO, "mailing job {0} interrupted by a stop; handed back", job.id());
+                    jobs.handBack(claimed.id(), claimed.owner());
+                } finally {
+                    Thread.currentThread().interrupt();
+                }
                 return;
             }
             LOG.log(System.Logger.Level.ERROR, "mailing job " + job.id() + " failed; its hold is released", e);
@@ -198,6 +207,11 @@ public final class MailingService {
                     System.Logger.Level.WARNING,
                     "mailing job {0} was no longer this server''s when it finished; the other attempt ends it",
                     job.id());
+            try {
+                files.delete(key);
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "removing the unused file " + key + " failed", e);
+            }
         }
     }
 

@@ -79,7 +79,7 @@ final class MailingEndpoints {
         fingerprinted.put("$formato", List.of(body.formato().wire()));
         RequestFingerprint fingerprint = RequestFingerprint.of("POST /v1/mailing", fingerprinted);
         return idempotent.run(request, principal.accountId(), fingerprint, reference -> {
-            MailingJob job = mailing.create(principal, body);
+            MailingJob job = mailing.create(principal, body, reference);
             return Response.json(200, Json.bytes(g -> {
                 g.writeStartObject();
                 g.writeStringField("job_id", job.id());
@@ -244,8 +244,15 @@ final class MailingEndpoints {
                 params.put(name, List.of(b.toString()));
             } else if (NUMBERS.contains(name)) {
                 String number = switch (value) {
-                    case BigInteger i -> i.toString();
-                    case BigDecimal d -> d.toPlainString();
+                    case BigInteger i when i.bitLength() <= 64 -> i.toString();
+                    // Bounded before toPlainString, which would spell 1e999999999 out in full.
+                    case BigDecimal d
+                    when Math.abs(d.scale()) <= 20 && d.precision() - d.scale() <= 20 -> d.toPlainString();
+                    case BigInteger i ->
+                        throw InvalidParameterException.of(field, "range", field + " is too large a number");
+                    case BigDecimal d ->
+                        throw InvalidParameterException.of(
+                                field, "range", field + " is too large or has too many decimals");
                     default -> throw InvalidParameterException.of(field, "type", field + " must be a number");
                 };
                 params.put(name, List.of(number));

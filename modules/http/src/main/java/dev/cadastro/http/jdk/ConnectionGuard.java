@@ -19,6 +19,7 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -58,6 +59,10 @@ import java.util.function.Supplier;
  * JDK server, which sees only connections with a complete head.
  */
 final class ConnectionGuard implements AutoCloseable {
+    private static final byte[] CRLF = {'\r', '\n'};
+    /** A connection that got answer bytes this recently is still being answered, not idle. */
+    private static final long ANSWERING_NANOS = 1_000_000_000L;
+
     private static final System.Logger LOG = System.getLogger(ConnectionGuard.class.getName());
     private static final int BUFFER = 16 * 1024;
 
@@ -207,9 +212,12 @@ final class ConnectionGuard implements AutoCloseable {
     private boolean evictTheLongestWaiting() {
         Connection oldest = null;
         long oldestSince = 0;
+        long now = System.nanoTime();
         for (Connection c : connections) {
             long since = c.waitingSince;
-            if (since != 0 && (oldest == null || since - oldestSince < 0)) {
+            // A connection still receiving an answer (a file streaming out) is not waiting, whatever it sent.
+            boolean answering = c.writing || (c.answeredAt != 0 && now - c.answeredAt < ANSWERING_NANOS);
+            if (since != 0 && !answering && (oldest == null || since - oldestSince < 0)) {
                 oldest = c;
                 oldestSince = since;
             }
@@ -260,6 +268,10 @@ final class ConnectionGuard implements AutoCloseable {
         private final AtomicBoolean done = new AtomicBoolean();
         /** When it started waiting for a request head ({@link System#nanoTime()}, made odd); 0 while busy. */
         volatile long waitingSince = System.nanoTime() | 1;
+        /** When bytes of an answer last went to the client (a download may still be streaming). */
+        volatile long answeredAt;
+        /** True while an answer's bytes are being written to a client that may read slowly. */
+        volatile boolean writing;
 
         private final CountDownLatch responsesDone = new CountDownLatch(1);
         private volatile boolean answering;
@@ -358,38 +370,34 @@ final class ConnectionGuard implements AutoCloseable {
                 if (line == null) {
                     throw new IOException("the client closed inside a chunked body");
                 }
-                toServer.write(line);
                 String text = new String(line, StandardCharsets.ISO_8859_1).strip();
                 int semicolon = text.indexOf(';');
                 String hex = semicolon < 0 ? text : text.substring(0, semicolon).strip();
-                long size;
-                try {
-                    size = hex.isEmpty() || hex.length() > 15 ? -1 : Long.parseLong(hex, 16);
-                } catch (NumberFormatException e) {
-                    size = -1;
+                // At most 7 hex digits (256 MiB): the JDK reads a chunk size as an int without an
+                // overflow check, so a longer size would end the body there and not here.
+                long size = -1;
+                if (!hex.isEmpty() && hex.length() <= 7 && hex.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+                    size = Long.parseLong(hex, 16);
                 }
                 if (size < 0) {
                     throw new IOException("malformed chunk size line");
                 }
+                // The line the JDK reads is ours: the size alone, CRLF, no extensions.
+                toServer.write((Long.toHexString(size) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
                 if (size == 0) {
-                    // Trailer fields, then the empty line.
-                    while (true) {
-                        byte[] trailer = in.line(client, deadline, maxHeadBytes);
-                        if (trailer == null) {
-                            throw new IOException("the client closed inside a chunked body's trailer");
-                        }
-                        toServer.write(trailer);
-                        if (trailer.length <= 2) {
-                            return;
-                        }
+                    byte[] last = in.line(client, deadline, maxHeadBytes);
+                    if (last == null || !Arrays.equals(last, CRLF)) {
+                        throw new IOException("a chunked body with trailer fields, which are not accepted");
                     }
+                    toServer.write(CRLF);
+                    return;
                 }
                 in.copy(client, toServer, size, deadline);
                 byte[] end = in.line(client, deadline, 2);
-                if (end == null || end.length > 2) {
+                if (end == null || !Arrays.equals(end, CRLF)) {
                     throw new IOException("a chunk does not end with CRLF");
                 }
-                toServer.write(end);
+                toServer.write(CRLF);
             }
         }
 
@@ -398,10 +406,13 @@ final class ConnectionGuard implements AutoCloseable {
             try {
                 int n;
                 while ((n = fromServer.read(buf)) > 0) {
+                    writing = true;
                     toClient.write(buf, 0, n);
                     if (fromServer.available() == 0) {
                         toClient.flush();
                     }
+                    writing = false;
+                    answeredAt = System.nanoTime();
                 }
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "copying responses ended: {0}", e.toString());

@@ -46,6 +46,15 @@ public final class PgMailingJobs implements MailingJobs {
             throw new IllegalArgumentException("a new job is processando, not " + job.state());
         }
         return Jdbc.transaction(dataSource, "create mailing job " + job.id(), c -> {
+            // A retried creation (same hold key) answers the job the first attempt committed.
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT " + COLUMNS + " FROM mailing_jobs WHERE account_id = ? AND hold_key = ?")) {
+                Jdbc.set(ps, job.account().value(), hold.key().value());
+                Optional<MailingJob> earlier = one(ps);
+                if (earlier.isPresent()) {
+                    return earlier.get();
+                }
+            }
             ledger.hold(c, hold);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO mailing_jobs (public_id, account_id, state,"
                     + " filters, quantidade, leads_limit, formato, hold_key, created_at)"
