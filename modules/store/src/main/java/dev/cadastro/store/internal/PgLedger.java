@@ -227,23 +227,10 @@ public final class PgLedger implements Ledger, AutoCloseable {
     public Hold hold(HoldRequest r) {
         return Jdbc.autoCommit(dataSource, "hold " + r.key(), c -> {
             for (int attempt = 1; ; attempt++) {
-                try (PreparedStatement ps = c.prepareStatement(RESERVE)) {
-                    long account = r.account().value();
-                    String kind = r.kind().name();
-                    String key = r.key().value();
-                    Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, key);
-                    Jdbc.setFrom(ps, 7, account, key, kind, r.amount(), r.description(), now());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (rs.next()) {
-                            return new Hold(
-                                    r.account(),
-                                    r.kind(),
-                                    r.key(),
-                                    r.amount(),
-                                    Hold.State.HELD,
-                                    Optional.empty(),
-                                    rs.getTimestamp(1).toInstant());
-                        }
+                try {
+                    Optional<Hold> placed = reserve(c, r);
+                    if (placed.isPresent()) {
+                        return placed.get();
                     }
                 } catch (SQLException e) {
                     if (!Jdbc.isUniqueViolation(e)) {
@@ -267,13 +254,8 @@ public final class PgLedger implements Ledger, AutoCloseable {
         });
     }
 
-    /**
-     * Places a hold inside the caller's transaction, so it commits with the caller's other writes (a
-     * mailing job's row). A hold whose key exists is returned unchanged.
-     *
-     * @throws InsufficientCreditsException when the available balance does not cover it
-     */
-    public Hold hold(Connection c, HoldRequest r) throws SQLException {
+    /** Runs the conditional reservation: the new hold, or empty when the key exists or the balance is short. */
+    private Optional<Hold> reserve(Connection c, HoldRequest r) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(RESERVE)) {
             long account = r.account().value();
             String kind = r.kind().name();
@@ -281,17 +263,31 @@ public final class PgLedger implements Ledger, AutoCloseable {
             Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, key);
             Jdbc.setFrom(ps, 7, account, key, kind, r.amount(), r.description(), now());
             try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    return new Hold(
-                            r.account(),
-                            r.kind(),
-                            r.key(),
-                            r.amount(),
-                            Hold.State.HELD,
-                            Optional.empty(),
-                            rs.getTimestamp(1).toInstant());
+                if (!rs.next()) {
+                    return Optional.empty();
                 }
+                return Optional.of(new Hold(
+                        r.account(),
+                        r.kind(),
+                        r.key(),
+                        r.amount(),
+                        Hold.State.HELD,
+                        Optional.empty(),
+                        rs.getTimestamp(1).toInstant()));
             }
+        }
+    }
+
+    /**
+     * Places a hold inside the caller's transaction, so it commits with the caller's other writes (a
+     * mailing job's row). A hold whose key exists is returned unchanged.
+     *
+     * @throws InsufficientCreditsException when the available balance does not cover it
+     */
+    public Hold hold(Connection c, HoldRequest r) throws SQLException {
+        Optional<Hold> placed = reserve(c, r);
+        if (placed.isPresent()) {
+            return placed.get();
         }
         Optional<Hold> existing = findHold(c, r.account(), r.key(), false);
         if (existing.isPresent()) {
