@@ -125,16 +125,21 @@ public final class AdminCommand extends CliCommand {
 
         /** The account, or the same failure in every subcommand when there is none. */
         final AccountId account(Store store) {
-            if (accountNumber < 1) {
-                throw usage("--account " + accountNumber + " must be a positive account number");
-            }
-            AccountId id = new AccountId(accountNumber);
-            if (store.accounts().find(id).isEmpty()) {
-                throw new CommandFailure(
-                        "account " + id + " does not exist (./cadastro admin list-accounts lists the accounts)");
-            }
-            return id;
+            return existingAccount(this, store, accountNumber);
         }
+    }
+
+    /** The account numbered {@code number}, or the one failure every subcommand gives when there is none. */
+    static AccountId existingAccount(CliCommand command, Store store, long number) {
+        if (number < 1) {
+            throw command.usage("--account " + number + " must be a positive account number");
+        }
+        AccountId id = new AccountId(number);
+        if (store.accounts().find(id).isEmpty()) {
+            throw new CommandFailure(
+                    "account " + id + " does not exist (./cadastro admin list-accounts lists the accounts)");
+        }
+        return id;
     }
 
     /** A subcommand on one API key, named by its prefix, which must exist. */
@@ -567,12 +572,7 @@ public final class AdminCommand extends CliCommand {
             }
             Optional<AccountId> account = Optional.empty();
             if (accountNumber != null) {
-                OnAccount check = new OnAccount() {
-                    @Override
-                    void run(Store s, PrintStream o) {}
-                };
-                check.accountNumber = accountNumber;
-                account = Optional.of(check.account(store));
+                account = Optional.of(existingAccount(this, store, accountNumber));
             }
             out.printf(
                     "%-32s %-8s %-11s %-5s %9s %9s %9s %-19s %s%n",
