@@ -2,6 +2,7 @@ package dev.cadastro.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -96,6 +97,32 @@ class IdempotencyTest {
         IdempotentCalls.Outcome<byte[]> other =
                 calls.run(b, new ClientKey("shared"), request("b"), "Idempotency-Key", r -> new byte[] {2}, b2 -> b2);
         assertInstanceOf(IdempotentCalls.Outcome.Fresh.class, other, "another account's key is another key");
+    }
+
+    @Test
+    void aStaleAttemptCanNeitherCompleteNorReleaseAKeyAnotherAttemptTookOver() {
+        AccountId account = TestDatabase.fundedAccount(0, 0).id();
+        ClientKey key = new ClientKey("fenced");
+        Duration lease = Duration.ofSeconds(60);
+        Duration retention = Duration.ofHours(24);
+        IdempotencyStore.Claim.Acquired slow = assertInstanceOf(
+                IdempotencyStore.Claim.Acquired.class, store.claim(account, key, request("a"), T0, lease, retention));
+        // The slow attempt outlives its lease; another takes the key over.
+        IdempotencyStore.Claim.Acquired taker = assertInstanceOf(
+                IdempotencyStore.Claim.Acquired.class,
+                store.claim(account, key, request("a"), T0.plusSeconds(61), lease, retention));
+        assertEquals(slow.id(), taker.id(), "the same row, so the same ledger reference");
+        store.release(slow.id(), slow.leaseUntil());
+        assertInstanceOf(
+                IdempotencyStore.Claim.InFlight.class,
+                store.claim(account, key, request("a"), T0.plusSeconds(62), lease, retention),
+                "the stale release did not free the key the taker holds");
+        assertFalse(store.complete(slow.id(), slow.leaseUntil(), new byte[] {1}, T0.plusSeconds(63)));
+        assertTrue(store.complete(taker.id(), taker.leaseUntil(), new byte[] {2}, T0.plusSeconds(63)));
+        IdempotencyStore.Claim.Completed done = assertInstanceOf(
+                IdempotencyStore.Claim.Completed.class,
+                store.claim(account, key, request("a"), T0.plusSeconds(64), lease, retention));
+        assertArrayEquals(new byte[] {2}, done.answer(), "the taker's answer is the one kept");
     }
 
     @Test

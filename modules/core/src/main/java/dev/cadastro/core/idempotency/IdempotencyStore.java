@@ -16,8 +16,10 @@ public interface IdempotencyStore {
         /**
          * The caller runs the request. {@code id} is the same for every attempt of this (account, key)
          * until it expires, so work keyed by it (a ledger charge) is done at most once across attempts.
+         * {@code leaseUntil} fences this attempt: completing or releasing with it changes nothing once
+         * another attempt took the key over.
          */
-        record Acquired(long id) implements Claim {}
+        record Acquired(long id, Instant leaseUntil) implements Claim {}
 
         /** The request ran before; its answer, exactly as {@link #complete} stored it. */
         record Completed(byte[] answer) implements Claim {}
@@ -44,11 +46,17 @@ public interface IdempotencyStore {
             Duration lease,
             Duration retention);
 
-    /** Records the answer of an acquired attempt; later claims replay it. */
-    void complete(long id, byte[] answer, Instant now);
+    /**
+     * Records the answer of an acquired attempt; later claims replay it. Only while the attempt still
+     * holds the key ({@code leaseUntil} as acquired); returns whether it did.
+     */
+    boolean complete(long id, Instant leaseUntil, byte[] answer, Instant now);
 
-    /** Ends an acquired attempt without an answer: the next claim with the same request runs it again. */
-    void release(long id);
+    /**
+     * Ends an acquired attempt without an answer: the next claim with the same request runs it again.
+     * Only while the attempt still holds the key; a stale attempt cannot free a key another one holds.
+     */
+    void release(long id, Instant leaseUntil);
 
     /** Forgets keys first used before {@code cutoff}; returns how many. */
     long purge(Instant cutoff);

@@ -85,7 +85,7 @@ public final class IdempotentCalls {
             IdempotencyStore.Claim claim = store.claim(account, key, fingerprint, clock.instant(), lease, retention);
             switch (claim) {
                 case IdempotencyStore.Claim.Acquired acquired -> {
-                    return runAcquired(acquired.id(), operation, encode);
+                    return runAcquired(acquired, operation, encode);
                 }
                 case IdempotencyStore.Claim.Completed done -> {
                     return new Outcome.Replayed<>(done.answer());
@@ -112,7 +112,9 @@ public final class IdempotentCalls {
         }
     }
 
-    private <T> Outcome<T> runAcquired(long id, Function<String, T> operation, Function<T, byte[]> encode) {
+    private <T> Outcome<T> runAcquired(
+            IdempotencyStore.Claim.Acquired acquired, Function<String, T> operation, Function<T, byte[]> encode) {
+        long id = acquired.id();
         T value;
         byte[] answer;
         try {
@@ -120,13 +122,13 @@ public final class IdempotentCalls {
             answer = encode.apply(value);
         } catch (RuntimeException | Error e) {
             try {
-                store.release(id);
+                store.release(id, acquired.leaseUntil());
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
         }
-        store.complete(id, answer, clock.instant());
+        store.complete(id, acquired.leaseUntil(), answer, clock.instant());
         return new Outcome.Fresh<>(value);
     }
 

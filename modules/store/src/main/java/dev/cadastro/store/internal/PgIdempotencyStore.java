@@ -37,7 +37,9 @@ public final class PgIdempotencyStore implements IdempotencyStore {
             Instant now,
             Duration lease,
             Duration retention) {
-        Timestamp leaseUntil = Jdbc.timestamp(now.plus(lease));
+        // Microseconds, as PostgreSQL keeps them: the value fences the attempt and must compare equal.
+        Instant fence = now.plus(lease).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        Timestamp leaseUntil = Jdbc.timestamp(fence);
         Timestamp expired = Jdbc.timestamp(now.minus(retention));
         return Jdbc.autoCommit(dataSource, "claim of an idempotency key", c -> {
             // Each pass either decides or sees the row change under it (deleted, taken over); a few passes at most.
@@ -48,7 +50,7 @@ public final class PgIdempotencyStore implements IdempotencyStore {
                     Jdbc.set(insert, account.value(), key.value(), fingerprint.hex(), Jdbc.timestamp(now), leaseUntil);
                     try (ResultSet rs = insert.executeQuery()) {
                         if (rs.next()) {
-                            return new Claim.Acquired(rs.getLong(1));
+                            return new Claim.Acquired(rs.getLong(1), fence);
                         }
                     }
                 } catch (SQLException e) {
@@ -97,7 +99,7 @@ public final class PgIdempotencyStore implements IdempotencyStore {
                         + " WHERE id = ? AND answer IS NULL AND (locked_until IS NULL OR locked_until <= ?)")) {
                     Jdbc.set(take, leaseUntil, id, Jdbc.timestamp(now));
                     if (take.executeUpdate() == 1) {
-                        return new Claim.Acquired(id);
+                        return new Claim.Acquired(id, fence);
                     }
                 }
             }
@@ -106,23 +108,24 @@ public final class PgIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public void complete(long id, byte[] answer, Instant now) {
+    public boolean complete(long id, Instant leaseUntil, byte[] answer, Instant now) {
         Objects.requireNonNull(answer, "answer");
-        Jdbc.autoCommit(dataSource, "completion of an idempotent request", c -> {
+        return Jdbc.autoCommit(dataSource, "completion of an idempotent request", c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests"
-                    + " SET answer = ?, completed_at = ?, locked_until = NULL WHERE id = ? AND answer IS NULL")) {
-                Jdbc.set(ps, answer, Jdbc.timestamp(now), id);
-                return ps.executeUpdate();
+                    + " SET answer = ?, completed_at = ?, locked_until = NULL"
+                    + " WHERE id = ? AND answer IS NULL AND locked_until = ?")) {
+                Jdbc.set(ps, answer, Jdbc.timestamp(now), id, Jdbc.timestamp(leaseUntil));
+                return ps.executeUpdate() == 1;
             }
         });
     }
 
     @Override
-    public void release(long id) {
+    public void release(long id, Instant leaseUntil) {
         Jdbc.autoCommit(dataSource, "release of an idempotency key", c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE idempotency_requests SET locked_until = ? WHERE id = ? AND answer IS NULL")) {
-                Jdbc.set(ps, RELEASED, id);
+            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests SET locked_until = ?"
+                    + " WHERE id = ? AND answer IS NULL AND locked_until = ?")) {
+                Jdbc.set(ps, RELEASED, id, Jdbc.timestamp(leaseUntil));
                 return ps.executeUpdate();
             }
         });
