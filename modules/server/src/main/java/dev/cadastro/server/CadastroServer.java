@@ -114,10 +114,6 @@ public final class CadastroServer implements AutoCloseable {
         public MailingOptions withWorkers(int workers) {
             return new MailingOptions(workers, retention, lease, poll, grace);
         }
-
-        public MailingOptions withLease(Duration lease) {
-            return new MailingOptions(workers, retention, lease, poll, grace);
-        }
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.cadastro.core.mailing;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.ErrorCode;
-import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.internal.Texts;
@@ -95,16 +94,11 @@ public final class MailingService {
      * @param reference unique to this request, or the same for every attempt of one idempotent request
      *     ({@code idem.<id>}): the hold's key derives from it, so a retry of a creation that committed
      *     returns that job instead of making and charging a second one
-     * @throws dev.cadastro.core.error.CadastroException {@code SEM_ESCOPO}, {@code PARAMETRO_INVALIDO}
-     *     (no filter), {@code SEM_CREDITOS}
+     * @throws dev.cadastro.core.error.CadastroException {@code SEM_ESCOPO}, {@code SEM_CREDITOS}
      */
     public MailingJob create(Principal principal, MailingRequest request, String reference) {
         principal.require(Scope.MAILING_EXPORT);
         RegisterQuery filters = request.filtros();
-        if (!hasFilter(filters)) {
-            throw InvalidParameterException.of(
-                    "filtros", "required", "filtros must hold at least one filter of GET /v1/empresas");
-        }
         CountResult count = register.count(filters);
         // An estimate may be below the truth: hold the quantity then, so the hold always covers delivery.
         long total = count.aproximado() ? request.quantidade() : count.total();
@@ -262,15 +256,6 @@ public final class MailingService {
         return new NotFoundException("no mailing job " + Texts.quote(id) + " for this account");
     }
 
-    private static boolean hasFilter(RegisterQuery q) {
-        for (String p : RegisterQuery.PARAMETERS) {
-            if (!p.equals("limite") && !p.equals("pagina") && !p.equals("apenas_total") && q.has(p)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The filters as a query string (names and values percent-encoded as UTF-8). */
     static String encode(RegisterQuery filters) {
         StringBuilder sb = new StringBuilder();
@@ -299,10 +284,5 @@ public final class MailingService {
             params.computeIfAbsent(name, k -> new java.util.ArrayList<>()).add(value);
         }
         return RegisterQuery.parse(params);
-    }
-
-    /** The stored filters of a job, parsed (operators, tests). */
-    public static RegisterQuery filtersOf(MailingJob job) {
-        return decode(job.filtros());
     }
 }

@@ -36,7 +36,6 @@ public final class Workers implements AutoCloseable {
     private final Duration poll;
     private final Duration grace;
     private final Semaphore slots;
-    private final int concurrency;
     private final Object signal = new Object();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final ExecutorService items = Executors.newVirtualThreadPerTaskExecutor();
@@ -62,7 +61,6 @@ public final class Workers implements AutoCloseable {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency " + concurrency + " must be at least 1");
         }
-        this.concurrency = concurrency;
         this.slots = new Semaphore(concurrency);
         this.lease = Objects.requireNonNull(lease, "lease");
         this.poll = Objects.requireNonNull(poll, "poll");
@@ -171,11 +169,6 @@ public final class Workers implements AutoCloseable {
         }
     }
 
-    /** Items running now. */
-    public int busy() {
-        return concurrency - slots.availablePermits();
-    }
-
     @Override
     public void close() {
         if (!running.compareAndSet(true, false)) {
@@ -210,10 +203,5 @@ public final class Workers implements AutoCloseable {
                 }
             }
         }
-    }
-
-    /** The queue these workers run, for diagnostics. */
-    public WorkQueue<?> queue() {
-        return queue;
     }
 }

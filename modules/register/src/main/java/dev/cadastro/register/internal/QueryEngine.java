@@ -106,15 +106,7 @@ public final class QueryEngine {
             total = scan(plan, q.offset(), q.limite(), hits, false);
         }
         List<Empresa> page = new ArrayList<>(hits.size());
-        org.apache.lucene.index.StoredFields stored = null;
-        int storedLeaf = -1;
-        for (int[] h : hits) {
-            if (h[0] != storedLeaf) {
-                storedLeaf = h[0];
-                stored = gen.reader().leaves().get(storedLeaf).reader().storedFields();
-            }
-            page.add(gen.record(stored, h[1]));
-        }
+        readRecords(hits, false, page::add);
         return new SearchResult(page, q.pagina(), q.limite(), page.size(), total, approximate);
     }
 
@@ -130,17 +122,28 @@ public final class QueryEngine {
         if (plan.candidates > 0 && limit > 0) {
             scan(plan, 0, limit, hits, true);
         }
+        readRecords(hits, true, sink);
+        return hits.size();
+    }
+
+    /**
+     * Decodes the records of {@code hits} ({leaf, doc} in index order) into {@code sink}, with one
+     * stored-fields reader per leaf: the plain one for a page, the sequential one for an export.
+     */
+    private void readRecords(
+            List<int[]> hits, boolean sequential, dev.cadastro.core.register.RegisterSearch.RecordSink sink)
+            throws IOException {
         org.apache.lucene.index.StoredFields stored = null;
         int storedLeaf = -1;
         for (int[] h : hits) {
             if (h[0] != storedLeaf) {
                 storedLeaf = h[0];
-                stored = sequentialStoredFields(
-                        gen.reader().leaves().get(storedLeaf).reader());
+                org.apache.lucene.index.LeafReader leaf =
+                        gen.reader().leaves().get(storedLeaf).reader();
+                stored = sequential ? sequentialStoredFields(leaf) : leaf.storedFields();
             }
             sink.accept(gen.record(stored, h[1]));
         }
-        return hits.size();
     }
 
     /**
