@@ -1,11 +1,11 @@
 package dev.cadastro.server;
 
+import static dev.cadastro.server.ServerFixture.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.error.Service;
@@ -46,7 +46,6 @@ import org.junit.jupiter.api.Test;
  * 12ABC345}), the real loader indexes it, and a real client asks the server through a real socket.
  */
 class AlphanumericLookupEndToEndTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ALPHANUMERIC = "12ABC34501DE35";
 
     private static ServerFixture f;
@@ -150,10 +149,6 @@ class AlphanumericLookupEndToEndTest {
         return f.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + "/v1/empresas/" + cnpj))
                 .header("Authorization", "Bearer " + key)
                 .build());
-    }
-
-    private static JsonNode json(HttpResponse<String> r) throws IOException {
-        return JSON.readTree(r.body());
     }
 
     @Test

@@ -1,17 +1,16 @@
 package dev.cadastro.server;
 
+import static dev.cadastro.server.ServerFixture.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
-import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -29,7 +28,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class CompanyDataEndToEndTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SEARCH = "/v1/empresas";
     private static final String LOOKUP = "/v1/empresas/{cnpj}";
 
@@ -48,14 +46,6 @@ class CompanyDataEndToEndTest {
                 .search(RegisterQuery.parse(Map.of("situacao_cadastral", List.of("02"), "limite", List.of("20"))))
                 .dados();
         assertTrue(sample.size() >= 10, "the synthetic register has active companies");
-    }
-
-    private static JsonNode json(HttpResponse<String> r) {
-        try {
-            return JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new AssertionError(r.body(), e);
-        }
     }
 
     private static HttpResponse<String> search(String query, String key) {

@@ -1,12 +1,12 @@
 package dev.cadastro.server;
 
+import static dev.cadastro.server.ServerFixture.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.ManualClock;
@@ -46,7 +46,6 @@ import org.junit.jupiter.api.Test;
  * this class republishes, sharing the fixture's PostgreSQL, on a clock of its own.
  */
 class IdempotencyEndToEndTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static ServerFixture f;
     private static final ManualClock clock = new ManualClock(ServerFixture.START);
@@ -95,14 +94,6 @@ class IdempotencyEndToEndTest {
             b.header("Idempotency-Key", idempotencyKey);
         }
         return f.send(b.GET().build());
-    }
-
-    private static JsonNode json(HttpResponse<String> r) {
-        try {
-            return JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new AssertionError(r.body(), e);
-        }
     }
 
     private static void assertRefusedAsAnotherRequest(HttpResponse<String> r) {

@@ -1,5 +1,6 @@
 package dev.cadastro.server;
 
+import static dev.cadastro.server.ServerFixture.json;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.register.Empresa;
@@ -38,7 +38,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * real index and PostgreSQL; files are downloaded and read back; every charge is checked on the ledger.
  */
 class MailingEndToEndTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static ServerFixture f;
     private static OpenApiContract contract;
 
@@ -68,14 +67,6 @@ class MailingEndToEndTest {
                 f.send(b.POST(HttpRequest.BodyPublishers.ofString(body)).build());
         contract.check("/v1/mailing", "post", r);
         return r;
-    }
-
-    static JsonNode json(HttpResponse<String> r) {
-        try {
-            return JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new AssertionError(r.body(), e);
-        }
     }
 
     static JsonNode status(String key, String jobId) {

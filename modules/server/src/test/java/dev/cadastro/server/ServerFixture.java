@@ -1,5 +1,7 @@
 package dev.cadastro.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.IssuedApiKey;
@@ -41,6 +43,7 @@ import java.util.UUID;
  * whose admission allows only {@value #TIGHT_PER_MINUTE} requests a minute (for the 429 tests).
  */
 final class ServerFixture {
+    private static final ObjectMapper JSON = new ObjectMapper();
     static final int ESTABLISHMENTS = 3_000;
     static final long TIGHT_PER_MINUTE = 3;
     /** 2026-03-10 12:00 in America/Sao_Paulo (UTC-3). */
@@ -143,6 +146,15 @@ final class ServerFixture {
             b.headers(headers);
         }
         return send(b.GET().build());
+    }
+
+    /** An answer's body as a JSON tree; a body that is not JSON fails the test, showing it. */
+    static JsonNode json(HttpResponse<String> r) {
+        try {
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new AssertionError(r.body(), e);
+        }
     }
 
     HttpResponse<String> send(HttpRequest request) {
