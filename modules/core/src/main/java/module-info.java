@@ -7,6 +7,8 @@
 module dev.cadastro.core {
     exports dev.cadastro.core.account;
     exports dev.cadastro.core.company;
+    exports dev.cadastro.core.credit;
+    exports dev.cadastro.core.enrichment;
     exports dev.cadastro.core.document;
     exports dev.cadastro.core.ledger;
     exports dev.cadastro.core.mailing;
@@ -14,6 +16,7 @@ module dev.cadastro.core {
     exports dev.cadastro.core.error;
     exports dev.cadastro.core.files;
     exports dev.cadastro.core.idempotency;
+    exports dev.cadastro.core.provider;
     exports dev.cadastro.core.register;
     exports dev.cadastro.core.work;
     // Shared text helpers: not API, for Cadastro's own modules only.

@@ -1,10 +1,12 @@
 package dev.cadastro.register;
 
 import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.Empresa;
+import dev.cadastro.core.register.Partner;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterSearch;
 import dev.cadastro.core.register.SearchResult;
@@ -17,6 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -179,6 +182,13 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         } finally {
             g.release();
         }
+    }
+
+    @Override
+    public List<Partner> partners(CnpjRoot root) {
+        Objects.requireNonNull(root, "root");
+        // The loader does not keep the Socios files yet (issue 15 part A loads them per generation).
+        return List.of();
     }
 
     @Override

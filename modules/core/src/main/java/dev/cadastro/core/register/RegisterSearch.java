@@ -1,7 +1,9 @@
 package dev.cadastro.core.register;
 
 import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.document.CnpjRoot;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,6 +27,12 @@ public interface RegisterSearch {
 
     /** The establishment with this CNPJ, when the published index has it. */
     Optional<Empresa> lookup(Cnpj cnpj);
+
+    /**
+     * The public partner structure (QSA) of the company with this root, from the same published
+     * generation as the records, in the dump's order; empty when the dump lists no partner for it.
+     */
+    List<Partner> partners(CnpjRoot root);
 
     /**
      * The first {@code limit} matches of the query's filters (its page and size are ignored), in the
