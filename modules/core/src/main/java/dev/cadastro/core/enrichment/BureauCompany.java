@@ -63,13 +63,17 @@ public record BureauCompany(
             Boolean opcaoMei) {}
 
     /**
-     * A partner as the bureau knows it.
+     * A partner: the public structure of the register (QSA) completed by the bureau.
      *
      * @param tipo {@code PF}, {@code PJ} or {@code ESTRANGEIRO}
      * @param cpf the complete CPF (11 digits) of a natural person, null otherwise
-     * @param cnpj the CNPJ of a company partner, null otherwise
-     * @param qualificacao the partner's qualification as described by the register
+     * @param cnpj the CNPJ of a company partner (14 characters), null otherwise
+     * @param qualificacao the partner's qualification as the register describes it, e.g. {@code
+     *     Socio-Administrador}
      * @param participacao share of the capital in percent (0 to 100), when the bureau knows it
+     * @param faixaEtaria the register's age band, e.g. {@code 31 a 40 anos}
+     * @param pais the country of a foreign partner
+     * @param representanteLegal the legal representative, when there is one
      */
     public record Socio(
             String tipo,
@@ -78,7 +82,17 @@ public record BureauCompany(
             String cnpj,
             String qualificacao,
             LocalDate dataEntrada,
-            BigDecimal participacao) {}
+            BigDecimal participacao,
+            String faixaEtaria,
+            String pais,
+            Representante representanteLegal) {}
+
+    /**
+     * A partner's legal representative.
+     *
+     * @param cpf as the register publishes it, masked ({@code ***NNNNNN**})
+     */
+    public record Representante(String nome, String cpf, String qualificacao) {}
 
     /**
      * @param nivel {@code baixo}, {@code medio} or {@code alto}
