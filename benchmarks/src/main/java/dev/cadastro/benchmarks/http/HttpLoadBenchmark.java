@@ -1,6 +1,7 @@
 package dev.cadastro.benchmarks.http;
 
 import dev.cadastro.core.account.Account;
+import dev.cadastro.core.account.AccreditationStatus;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
@@ -57,7 +58,12 @@ import java.util.regex.Pattern;
  *       CNPJs drawn at random from 20,000 indexed ones, keys spread over many accounts, so most
  *       lookups are first lookups of the day (charged 1) and some are repeats (charged 0);
  *   <li>{@code count}: {@code GET /v1/empresas?...&apenas_total=true} (auth, rate limit, count);
- *   <li>{@code page50}: {@code GET /v1/empresas?...&limite=50} (auth, rate limit, search, charge 50).
+ *   <li>{@code page50}: {@code GET /v1/empresas?...&limite=50} (auth, rate limit, search, charge 50);
+ *   <li>{@code enrich}: {@code GET /v1/enriquecimento/{cnpj}} ({@code EnrichmentService}): auth, rate
+ *       limit, accreditation, the ledger's affordability check, the register's record and partners, the
+ *       simulated bureau behind its guard (timeout on a virtual thread, bulkhead, circuit breaker, allowlist
+ *       and validation of its answer) and the same-day charge of 5; the bureau answers at once, so what is
+ *       measured is our own path. Not in the default list: {@code --scenarios enrich}.
  * </ul>
  *
  * <p>A peer measured first in the same run, {@code floor}, is the same runtime, router and client
@@ -337,6 +343,7 @@ public final class HttpLoadBenchmark {
             case "lookup" -> "/v1/empresas/" + cnpjs.get(random.nextInt(cnpjs.size()));
             case "count" -> "/v1/empresas?" + filters(random) + "&apenas_total=true";
             case "page50" -> "/v1/empresas?" + filters(random) + "&limite=50&pagina=" + (1 + random.nextInt(3));
+            case "enrich" -> "/v1/enriquecimento/" + cnpjs.get(random.nextInt(cnpjs.size()));
             default -> throw new IllegalArgumentException(scenario);
         };
     }
@@ -372,6 +379,7 @@ public final class HttpLoadBenchmark {
         String run = UUID.randomUUID().toString().substring(0, 8);
         for (int i = 0; i < accounts; i++) {
             Account a = server.store().accounts().create("bench " + run + " " + i, new Plan("bench", 1_000_000_000L));
+            server.store().accounts().setAccreditation(a.id(), AccreditationStatus.APPROVED);
             server.store()
                     .ledger()
                     .topUp(
@@ -382,7 +390,7 @@ public final class HttpLoadBenchmark {
                             "bench");
             clients.add(new Client(
                     a,
-                    issuer.issue(a.id(), "bench", EnumSet.of(Scope.EMPRESAS_READ))
+                    issuer.issue(a.id(), "bench", EnumSet.of(Scope.EMPRESAS_READ, Scope.ENRIQUECIMENTO_READ))
                             .secret()));
         }
         return clients;

@@ -27,6 +27,14 @@ public interface Ledger {
      */
     ChargeResult charge(ChargeRequest request);
 
+    /**
+     * Whether {@link #charge} of this request would succeed now: its key was already charged (a replay,
+     * free), or the available balance covers the amount. A use case asks before it pays an outside
+     * provider for an answer the account could not buy; the answer may change before the charge, which
+     * stays the authority.
+     */
+    boolean affordable(ChargeRequest request);
+
     /** Adds bought credits once per key. */
     CreditResult topUp(AccountId account, CreditKind kind, long amount, IdempotencyKey key, String description);
 

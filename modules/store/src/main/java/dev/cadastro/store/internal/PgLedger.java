@@ -111,6 +111,60 @@ public final class PgLedger implements Ledger, AutoCloseable {
         return batcher == null ? chargeAlone(r) : batcher.charge(r);
     }
 
+    @Override
+    public boolean affordable(ChargeRequest r) {
+        if (r.amount() == 0) {
+            return true;
+        }
+        return Jdbc.autoCommit(dataSource, "check charge " + r.key(), c -> {
+            State state = state(c, r.account(), r.kind(), r.key());
+            return state.entryAmount != null || state.posted - state.held >= r.amount();
+        });
+    }
+
+    /**
+     * {@link #charge} inside the caller's transaction, so the debit commits with the caller's other
+     * writes (a credit report and its cache row). The balance row is locked first, as every ledger
+     * change does, so a concurrent first use of the key waits here and then sees the entry as a replay.
+     *
+     * @throws InsufficientCreditsException when the available balance does not cover the amount
+     */
+    public ChargeResult charge(Connection c, ChargeRequest r) throws SQLException {
+        Balance locked = balance(c, r.account(), r.kind(), true);
+        if (r.amount() == 0) {
+            return new ChargeResult(0, locked.posted(), false);
+        }
+        State state = state(c, r.account(), r.kind(), r.key());
+        if (state.entryAmount != null) {
+            requireSameDebit(r.key(), r.kind(), -r.amount(), state);
+            return new ChargeResult(0, state.posted, true);
+        }
+        if (locked.available() < r.amount()) {
+            throw new InsufficientCreditsException(r.account(), r.kind(), r.amount(), locked.available());
+        }
+        try (PreparedStatement ps = c.prepareStatement(DEBIT)) {
+            long account = r.account().value();
+            String kind = r.kind().name();
+            Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, r.key().value());
+            Jdbc.setFrom(
+                    ps,
+                    7,
+                    account,
+                    kind,
+                    EntryType.CHARGE.name(),
+                    -r.amount(),
+                    r.key().value(),
+                    r.description(),
+                    now());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("charge " + r.key() + " found its locked balance changed");
+                }
+                return new ChargeResult(r.amount(), rs.getLong(1), false);
+            }
+        }
+    }
+
     /** Stops the batching threads; charges still queued fail without being applied. */
     @Override
     public void close() {
