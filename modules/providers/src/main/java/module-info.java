@@ -16,6 +16,7 @@
 module dev.cadastro.providers {
     requires transitive dev.cadastro.core;
     requires io.github.resilience4j.core;
+    requires org.slf4j;
     requires io.github.resilience4j.circuitbreaker;
     requires io.github.resilience4j.bulkhead;
     requires io.github.resilience4j.timelimiter;
