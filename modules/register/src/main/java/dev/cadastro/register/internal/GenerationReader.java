@@ -198,11 +198,6 @@ public final class GenerationReader {
         return partners == null ? List.of() : partners.partners(root, lookups);
     }
 
-    /** Whether this generation was published with a partner structure. */
-    public boolean hasPartners() {
-        return partners != null;
-    }
-
     public Optional<Empresa> lookup(Cnpj cnpj) throws IOException {
         BytesRef term = new BytesRef(cnpj.value());
         for (LeafReaderContext ctx : reader.leaves()) {

@@ -91,11 +91,6 @@ public final class PartnerIndex implements AutoCloseable {
         }
     }
 
-    /** Partner rows in this index, as its commit recorded them. */
-    public long rows() throws IOException {
-        return Long.parseLong(reader.getIndexCommit().getUserData().getOrDefault(ROWS, "0"));
-    }
-
     /** The partners of a root in dump order, descriptions resolved through {@code lookups}; empty when none. */
     public List<Partner> partners(CnpjRoot root, Lookups lookups) throws IOException {
         BytesRef term = new BytesRef(root.value());
