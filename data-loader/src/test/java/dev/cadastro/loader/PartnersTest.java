@@ -398,9 +398,9 @@ class PartnersTest {
     }
 
     @Test
-    void anOldGenerationStillAnswersFromItsOwnPartnersWhileAQueryHoldsIt() throws Exception {
-        // The register reads partners from the generation it acquired; a fresh register on the new
-        // CURRENT answers the new partners while the old one, not refreshed, keeps the old ones.
+    void aRegisterNotYetRefreshedKeepsAnsweringItsOwnGenerationsPartners() throws Exception {
+        // Partners come from the generation the register holds, not from whatever CURRENT names: a fresh
+        // register answers the new partners while one opened before, not refreshed, keeps the old ones.
         Path index = tmp.resolve("index");
         load(dump("one", "GEN1 LTDA", SOCIOS), index);
         try (LuceneRegister old = LuceneRegister.open(
