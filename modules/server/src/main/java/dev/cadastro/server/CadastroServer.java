@@ -342,6 +342,7 @@ public final class CadastroServer implements AutoCloseable {
         try {
             http.close();
             mailingWorkers.close();
+            providers.close();
         } finally {
             closeQuietly(register, store);
         }
