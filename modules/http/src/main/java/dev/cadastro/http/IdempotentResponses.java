@@ -56,6 +56,30 @@ public final class IdempotentResponses {
         };
     }
 
+    /**
+     * Like {@link #run(Request, AccountId, RequestFingerprint, Function)}, but what is stored for replays
+     * is {@code forReplay} of the fresh answer: an operation whose answer carries personal data stores a
+     * receipt without it, and a retry answers that receipt.
+     */
+    public Response run(
+            Request request,
+            AccountId account,
+            RequestFingerprint fingerprint,
+            Function<String, Response> operation,
+            Function<Response, Response> forReplay) {
+        String sent = request.headers().first(HEADER).orElse(null);
+        if (sent == null) {
+            return operation.apply("r." + request.requestId());
+        }
+        ClientKey key = ClientKey.parse(HEADER, sent);
+        return switch (calls.run(
+                account, key, fingerprint, HEADER, operation, response -> encode(forReplay.apply(response)))) {
+            case IdempotentCalls.Outcome.Fresh<Response> fresh -> fresh.value();
+            case IdempotentCalls.Outcome.Replayed<Response> replayed ->
+                decode(replayed.answer()).withHeader(REPLAYED_HEADER, "true");
+        };
+    }
+
     static byte[] encode(Response response) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(response.body().length + 128);
         try (DataOutputStream out = new DataOutputStream(bytes)) {

@@ -1,11 +1,15 @@
 package dev.cadastro.providers;
 
+import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.credit.CreditBureau;
 import dev.cadastro.core.credit.CreditReport;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.TaxId;
 import dev.cadastro.core.enrichment.BureauCompany;
 import dev.cadastro.core.enrichment.CompanyBureau;
+import dev.cadastro.core.person.Dossier;
+import dev.cadastro.core.person.PersonBureau;
+import dev.cadastro.core.person.Subject;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -51,6 +55,23 @@ public final class GuardedProviders {
             @Override
             public Optional<CreditReport> report(TaxId document) {
                 return guard.call(() -> delegate.report(document));
+            }
+
+            @Override
+            public String toString() {
+                return "guarded " + guard.name();
+            }
+        };
+    }
+
+    /** The person bureau under this guard. */
+    public static PersonBureau guard(PersonBureau delegate, ProviderGuard guard) {
+        Objects.requireNonNull(delegate, "delegate");
+        Objects.requireNonNull(guard, "guard");
+        return new PersonBureau() {
+            @Override
+            public Optional<Dossier> lookup(Subject subject, Purpose purpose) {
+                return guard.call(() -> delegate.lookup(subject, purpose));
             }
 
             @Override

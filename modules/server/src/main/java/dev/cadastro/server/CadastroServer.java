@@ -9,6 +9,9 @@ import dev.cadastro.core.files.LocalFolderFileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
+import dev.cadastro.core.person.PersonJobs;
+import dev.cadastro.core.person.PersonLookupService;
+import dev.cadastro.core.person.SubjectDigests;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.work.Workers;
 import dev.cadastro.exports.ZipLeadFileWriter;
@@ -74,14 +77,18 @@ public final class CadastroServer implements AutoCloseable {
                 Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
         IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
         housekeeping.scheduleWithFixedDelay(
-                () -> housekeeping(keys, mailing, store.creditReports(), clock),
+                () -> housekeeping(keys, mailing, store.creditReports(), store.personJobs(), clock),
                 1,
                 HOUSEKEEPING_EVERY_MINUTES,
                 TimeUnit.MINUTES);
     }
 
     private static void housekeeping(
-            IdempotentCalls keys, MailingService mailing, CreditReportCache reports, Clock clock) {
+            IdempotentCalls keys,
+            MailingService mailing,
+            CreditReportCache reports,
+            PersonJobs personJobs,
+            Clock clock) {
         try {
             long n = keys.purge();
             LOG.log(System.Logger.Level.DEBUG, "forgot {0} idempotency keys past their retention", n);
@@ -100,6 +107,13 @@ public final class CadastroServer implements AutoCloseable {
             LOG.log(System.Logger.Level.DEBUG, "forgot {0} cached credit reports past their term", n);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "purging cached credit reports failed; retrying later", e);
+        }
+        try {
+            // Personal data: an unread job's CPF or phone goes once the job expired (24 h).
+            int n = personJobs.purge(clock.instant());
+            LOG.log(System.Logger.Level.DEBUG, "forgot {0} person jobs past their term", n);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "purging person jobs failed; retrying later", e);
         }
     }
 
@@ -246,7 +260,11 @@ public final class CadastroServer implements AutoCloseable {
             Admission admission =
                     store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
             ProviderOptions.Providers providers = config.providers().build(register);
-            Router router = router(register, store, admission, config.clock(), mailing, providers);
+            SubjectDigests auditKey = PersonAuditKey.resolve(
+                    System.getenv(),
+                    config.files().resolveSibling("keys").resolve("person-audit.properties"),
+                    new SecureRandom());
+            Router router = router(register, store, admission, config.clock(), mailing, providers, auditKey);
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
@@ -293,7 +311,10 @@ public final class CadastroServer implements AutoCloseable {
                 ProviderOptions.simulated().build(register));
     }
 
-    /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
+    /**
+     * The company-data router over these adapters: what a host other than the JDK runtime mounts. The
+     * person audit trail hashes with a key made for this process ({@link PersonAuditKey#ephemeral()}).
+     */
     public static Router router(
             LuceneRegister register,
             Store store,
@@ -301,13 +322,34 @@ public final class CadastroServer implements AutoCloseable {
             Clock clock,
             MailingService mailing,
             ProviderOptions.Providers providers) {
+        return router(register, store, admission, clock, mailing, providers, PersonAuditKey.ephemeral());
+    }
+
+    /** As above, with the key of the person audit trail's keyed hash. */
+    public static Router router(
+            LuceneRegister register,
+            Store store,
+            Admission admission,
+            Clock clock,
+            MailingService mailing,
+            ProviderOptions.Providers providers,
+            SubjectDigests auditKey) {
         CostRules costs = new CostRules(clock);
         CompanyService companies = new CompanyService(register, store.ledger(), costs);
         EnrichmentService enrichment = new EnrichmentService(register, providers.bureau(), store.ledger(), costs);
         CreditReportService credit =
                 new CreditReportService(providers.credit(), store.creditReports(), store.ledger(), costs, clock);
+        PersonLookupService persons = new PersonLookupService(
+                providers.person(),
+                store.personAudit(),
+                store.personJobs(),
+                store.ledger(),
+                costs,
+                auditKey,
+                clock,
+                new SecureRandom());
         IdempotentResponses idempotent = new IdempotentResponses(new IdempotentCalls(store.idempotency(), clock));
-        return CompanyDataApi.router(admission, companies, mailing, enrichment, credit, idempotent);
+        return CompanyDataApi.router(admission, companies, mailing, enrichment, credit, persons, idempotent);
     }
 
     /** The provider ports this server's use cases call, guards included; other routers may share them. */

@@ -2,6 +2,7 @@ package dev.cadastro.server;
 
 import dev.cadastro.core.credit.CreditBureau;
 import dev.cadastro.core.enrichment.CompanyBureau;
+import dev.cadastro.core.person.PersonBureau;
 import dev.cadastro.core.register.RegisterSearch;
 import dev.cadastro.providers.FaultPlan;
 import dev.cadastro.providers.GuardedProviders;
@@ -9,6 +10,7 @@ import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.providers.ProviderPolicy;
 import dev.cadastro.providers.SimulatedBureau;
 import dev.cadastro.providers.SimulatedCreditBureau;
+import dev.cadastro.providers.SimulatedPersonBureau;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -25,40 +27,65 @@ import java.util.Objects;
  *
  * @param bureau the host's enrichment bureau, or null for the guarded simulated one
  * @param credit the host's credit bureau, or null for the guarded simulated one
+ * @param person the host's person bureau, or null for the guarded simulated one
  * @param bureauFaults how the simulated bureau misbehaves
  * @param creditFaults how the simulated credit bureau misbehaves
+ * @param personFaults how the simulated person bureau misbehaves
  * @param policy the guard of each simulated provider
  */
 public record ProviderOptions(
         CompanyBureau bureau,
         CreditBureau credit,
+        PersonBureau person,
         FaultPlan bureauFaults,
         FaultPlan creditFaults,
+        FaultPlan personFaults,
         ProviderPolicy policy) {
     /** The name of the enrichment bureau in guards, logs and errors. */
     public static final String BUREAU = "bureau";
     /** The name of the credit bureau in guards, logs and errors. */
     public static final String CREDIT_BUREAU = "credit-bureau";
+    /** The name of the person bureau in guards, logs and errors. */
+    public static final String PERSON_BUREAU = "person-bureau";
 
     public ProviderOptions {
         Objects.requireNonNull(bureauFaults, "bureauFaults");
         Objects.requireNonNull(creditFaults, "creditFaults");
+        Objects.requireNonNull(personFaults, "personFaults");
         Objects.requireNonNull(policy, "policy");
     }
 
     /** The simulated providers, answering normally, behind the default policy. */
     public static ProviderOptions simulated() {
-        return new ProviderOptions(null, null, FaultPlan.none(), FaultPlan.none(), ProviderPolicy.defaults());
+        return new ProviderOptions(
+                null, null, null, FaultPlan.none(), FaultPlan.none(), FaultPlan.none(), ProviderPolicy.defaults());
     }
 
     /** The simulated providers misbehave as these plans say. */
     public ProviderOptions withFaults(FaultPlan bureauFaults, FaultPlan creditFaults) {
-        return new ProviderOptions(bureau, credit, bureauFaults, creditFaults, policy);
+        return new ProviderOptions(bureau, credit, person, bureauFaults, creditFaults, personFaults, policy);
+    }
+
+    /** The simulated person bureau misbehaves as this plan says. */
+    public ProviderOptions withPersonFaults(FaultPlan personFaults) {
+        return new ProviderOptions(bureau, credit, person, bureauFaults, creditFaults, personFaults, policy);
+    }
+
+    /** The host's own person bureau, used as given instead of the simulated one. */
+    public ProviderOptions withPersonBureau(PersonBureau person) {
+        return new ProviderOptions(
+                bureau,
+                credit,
+                Objects.requireNonNull(person, "person"),
+                bureauFaults,
+                creditFaults,
+                personFaults,
+                policy);
     }
 
     /** The simulated providers are guarded with this policy. */
     public ProviderOptions withPolicy(ProviderPolicy policy) {
-        return new ProviderOptions(bureau, credit, bureauFaults, creditFaults, policy);
+        return new ProviderOptions(bureau, credit, person, bureauFaults, creditFaults, personFaults, policy);
     }
 
     /** The host's own adapters, used as given instead of the simulated ones. */
@@ -66,8 +93,10 @@ public record ProviderOptions(
         return new ProviderOptions(
                 Objects.requireNonNull(bureau, "bureau"),
                 Objects.requireNonNull(credit, "credit"),
+                person,
                 bureauFaults,
                 creditFaults,
+                personFaults,
                 policy);
     }
 
@@ -86,7 +115,13 @@ public record ProviderOptions(
             guards.add(guard);
             c = GuardedProviders.guard(new SimulatedCreditBureau(register, creditFaults), guard);
         }
-        return new Providers(b, c, guards);
+        PersonBureau p = person;
+        if (p == null) {
+            ProviderGuard guard = ProviderGuard.of(PERSON_BUREAU, policy);
+            guards.add(guard);
+            p = GuardedProviders.guard(new SimulatedPersonBureau(personFaults), guard);
+        }
+        return new Providers(b, c, p, guards);
     }
 
     /**
@@ -96,11 +131,12 @@ public record ProviderOptions(
      *
      * @param guards the guards this server made (none for a host's own adapters)
      */
-    public record Providers(CompanyBureau bureau, CreditBureau credit, List<ProviderGuard> guards)
+    public record Providers(CompanyBureau bureau, CreditBureau credit, PersonBureau person, List<ProviderGuard> guards)
             implements AutoCloseable {
         public Providers {
             Objects.requireNonNull(bureau, "bureau");
             Objects.requireNonNull(credit, "credit");
+            Objects.requireNonNull(person, "person");
             guards = List.copyOf(guards);
         }
 

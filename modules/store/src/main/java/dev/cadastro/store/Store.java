@@ -8,15 +8,19 @@ import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.ledger.Ledger;
 import dev.cadastro.core.mailing.MailingJobs;
+import dev.cadastro.core.person.AuditTrail;
+import dev.cadastro.core.person.PersonJobs;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccounts;
 import dev.cadastro.store.internal.PgAdmissionStore;
 import dev.cadastro.store.internal.PgApiKeys;
+import dev.cadastro.store.internal.PgAuditTrail;
 import dev.cadastro.store.internal.PgCreditReportCache;
 import dev.cadastro.store.internal.PgIdempotencyStore;
 import dev.cadastro.store.internal.PgLedger;
 import dev.cadastro.store.internal.PgMailingJobs;
+import dev.cadastro.store.internal.PgPersonJobs;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -42,6 +46,8 @@ public final class Store implements AutoCloseable {
     private final IdempotencyStore idempotency;
     private final MailingJobs mailingJobs;
     private final CreditReportCache creditReports;
+    private final AuditTrail personAudit;
+    private final PersonJobs personJobs;
     private final Clock clock;
 
     private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
@@ -55,6 +61,8 @@ public final class Store implements AutoCloseable {
         this.idempotency = new PgIdempotencyStore(dataSource);
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
         this.creditReports = new PgCreditReportCache(dataSource, ledger);
+        this.personAudit = new PgAuditTrail(dataSource, ledger);
+        this.personJobs = new PgPersonJobs(dataSource, ledger);
         this.clock = clock;
     }
 
@@ -121,6 +129,16 @@ public final class Store implements AutoCloseable {
     /** Each account's cache of the credit reports it fetched; a fetch's charge commits with its row. */
     public CreditReportCache creditReports() {
         return creditReports;
+    }
+
+    /** The append-only audit trail of person lookups; each row commits with its charge. */
+    public AuditTrail personAudit() {
+        return personAudit;
+    }
+
+    /** The async person jobs; a delivery commits its charge, its audit row and its new state together. */
+    public PersonJobs personJobs() {
+        return personJobs;
     }
 
     /** The remembered requests of client idempotency keys. */

@@ -41,6 +41,11 @@ public final class AnswerNode {
         return path.isEmpty() ? key : path + "." + key;
     }
 
+    /** Whether the key is present with a value other than null. */
+    public boolean has(String key) {
+        return map.get(key) != null;
+    }
+
     private Object raw(String key, boolean required) {
         Object value = map.get(key);
         if (value == null && required) {

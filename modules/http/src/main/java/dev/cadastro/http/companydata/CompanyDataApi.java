@@ -11,6 +11,7 @@ import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.mailing.MailingService;
+import dev.cadastro.core.person.PersonLookupService;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.ratelimit.Admitted;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
@@ -41,6 +42,9 @@ import java.util.Objects;
  *   <li>{@code GET /v1/enriquecimento/{cnpj}} (also with the mask's slash unencoded) and {@code POST
  *       /v1/credito/consultar}: bureau enrichment and credit reports (spec 4.6, 4.9, {@link
  *       BureauEndpoints});
+ *   <li>{@code POST /v1/pessoas/consultar}, {@code POST /v1/pessoas/consultar-async}, {@code GET
+ *       /v1/pessoas/jobs/{job_id}}, {@code POST /v1/pessoas/lote}: person lookup (spec 4.10-4.13,
+ *       {@link PersonEndpoints});
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
  *
@@ -70,6 +74,7 @@ public final class CompanyDataApi {
     private final IdempotentResponses idempotent;
     private final MailingEndpoints mailing;
     private final BureauEndpoints bureau;
+    private final PersonEndpoints persons;
     private final byte[] openApi;
 
     private CompanyDataApi(
@@ -78,12 +83,14 @@ public final class CompanyDataApi {
             MailingService mailing,
             EnrichmentService enrichment,
             CreditReportService credit,
+            PersonLookupService persons,
             IdempotentResponses idempotent) {
         this.admission = Objects.requireNonNull(admission, "admission");
         this.companies = Objects.requireNonNull(companies, "companies");
         this.idempotent = Objects.requireNonNull(idempotent, "idempotent");
         this.mailing = new MailingEndpoints(mailing, idempotent);
         this.bureau = new BureauEndpoints(enrichment, credit, idempotent);
+        this.persons = new PersonEndpoints(persons, idempotent);
         this.openApi = openApiDocument();
     }
 
@@ -94,8 +101,9 @@ public final class CompanyDataApi {
             MailingService mailing,
             EnrichmentService enrichment,
             CreditReportService credit,
+            PersonLookupService persons,
             IdempotentResponses idempotent) {
-        CompanyDataApi api = new CompanyDataApi(admission, companies, mailing, enrichment, credit, idempotent);
+        CompanyDataApi api = new CompanyDataApi(admission, companies, mailing, enrichment, credit, persons, idempotent);
         ErrorMapping.Endpoint enriching = ErrorMapping.Endpoint.ENRICHMENT;
         ErrorMapping.Endpoint reporting = ErrorMapping.Endpoint.CREDIT_REPORT;
         return Router.builder(Service.COMPANY_DATA)
@@ -118,6 +126,15 @@ public final class CompanyDataApi {
                 .post(
                         "/v1/credito/consultar",
                         r -> api.guarded(r, Scope.CREDITO_READ, reporting, p -> api.bureau.consult(r, p)))
+                .post("/v1/pessoas/consultar", r -> api.guarded(r, Scope.PESSOAS_READ, p -> api.persons.lookup(r, p)))
+                .post(
+                        "/v1/pessoas/consultar-async",
+                        r -> api.guarded(r, Scope.PESSOAS_READ, p -> api.persons.createJob(r, p)))
+                // The first read of a job runs the lookup and charges: no HEAD.
+                .getCharged(
+                        "/v1/pessoas/jobs/{job_id}",
+                        r -> api.guarded(r, Scope.PESSOAS_READ, p -> api.persons.readJob(r, p)))
+                .post("/v1/pessoas/lote", r -> api.guarded(r, Scope.PESSOAS_READ, p -> api.persons.batch(r, p)))
                 .get("/v1/openapi.json", api::openApi)
                 .build();
     }

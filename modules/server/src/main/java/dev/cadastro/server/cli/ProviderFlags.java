@@ -33,6 +33,14 @@ final class ProviderFlags {
     String creditFaults;
 
     @Option(
+            names = "--person-faults",
+            paramLabel = "SPEC",
+            defaultValue = "none",
+            description = "How the simulated person bureau misbehaves (default ${DEFAULT-VALUE}), in the grammar"
+                    + " of --bureau-faults; a document is the CPF's or the phone's digits.")
+    String personFaults;
+
+    @Option(
             names = "--provider-timeout-ms",
             paramLabel = "MS",
             defaultValue = "2000",
@@ -43,6 +51,7 @@ final class ProviderFlags {
     ProviderOptions options(Function<String, ParameterException> usage) {
         FaultPlan bureau = plan("--bureau-faults", bureauFaults, usage);
         FaultPlan credit = plan("--credit-faults", creditFaults, usage);
+        FaultPlan person = plan("--person-faults", personFaults, usage);
         if (timeoutMillis < 1 || timeoutMillis > 600_000) {
             throw usage.apply("--provider-timeout-ms " + timeoutMillis + " must be between 1 and 600000");
         }
@@ -54,7 +63,10 @@ final class ProviderFlags {
         } catch (IllegalArgumentException e) {
             throw usage.apply("--provider-timeout-ms: " + e.getMessage());
         }
-        return ProviderOptions.simulated().withFaults(bureau, credit).withPolicy(policy);
+        return ProviderOptions.simulated()
+                .withFaults(bureau, credit)
+                .withPersonFaults(person)
+                .withPolicy(policy);
     }
 
     private static FaultPlan plan(String flag, String spec, Function<String, ParameterException> usage) {

@@ -1,0 +1,76 @@
+package dev.cadastro.core.person;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A batch person lookup: one item per input position, in order, and what the batch cost.
+ *
+ * @param creditsCharged the batch's total ({@code creditos_consumidos})
+ * @param balanceAfter the posted balance after the batch
+ */
+public record BatchOutcome(List<Item> items, Justification justification, long creditsCharged, long balanceAfter) {
+    public BatchOutcome {
+        items = List.copyOf(items);
+        Objects.requireNonNull(justification, "justification");
+    }
+
+    /** The outcome of one position; {@link #status()} is its wire status. */
+    public sealed interface Item {
+        String status();
+
+        /** Delivered and charged. */
+        record Concluido(Map<String, Object> dados, long creditsCharged) implements Item {
+            @Override
+            public String status() {
+                return "concluido";
+            }
+
+            @Override
+            public String toString() {
+                return "Concluido[" + creditsCharged + "]";
+            }
+        }
+
+        /** Not a CPF, or its check digits fail; not charged. */
+        record CpfInvalido(String reason) implements Item {
+            @Override
+            public String status() {
+                return "cpf_invalido";
+            }
+        }
+
+        /** The same CPF as an earlier position, whose item stands for both (charged once). */
+        record Duplicado(int firstPosition) implements Item {
+            @Override
+            public String status() {
+                return "duplicado";
+            }
+        }
+
+        /** No data for the person under the purpose; not charged. */
+        record SemDados() implements Item {
+            @Override
+            public String status() {
+                return "sem_dados";
+            }
+        }
+
+        /** The balance ran out at or before this item; not charged. */
+        record SemCreditos() implements Item {
+            @Override
+            public String status() {
+                return "sem_creditos";
+            }
+        }
+
+        /** The bureau failed for this item; not charged. */
+        record FornecedorIndisponivel() implements Item {
+            @Override
+            public String status() {
+                return "fornecedor_indisponivel";
+            }
+        }
+    }
+}

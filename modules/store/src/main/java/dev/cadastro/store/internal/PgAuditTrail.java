@@ -1,0 +1,145 @@
+package dev.cadastro.store.internal;
+
+import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.ledger.ChargeRequest;
+import dev.cadastro.core.ledger.ChargeResult;
+import dev.cadastro.core.ledger.InsufficientCreditsException;
+import dev.cadastro.core.person.AuditEntry;
+import dev.cadastro.core.person.AuditRecord;
+import dev.cadastro.core.person.AuditTrail;
+import dev.cadastro.core.person.AuditUnavailableException;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * The person-lookup audit trail on PostgreSQL (table {@code person_audit}, migration V8): each row is
+ * inserted in the transaction of its ledger charge, so both commit or neither does. The table refuses
+ * updates and deletes, and references the charge's ledger entry.
+ */
+public final class PgAuditTrail implements AuditTrail {
+    private static final String INSERT = "INSERT INTO person_audit (account_id, key_prefix, purpose, justification,"
+            + " justification_source, subject_kind, subject_key_id, subject_hash, fields, request_id, charge_key,"
+            + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (account_id, charge_key) DO NOTHING";
+
+    private final DataSource dataSource;
+    private final PgLedger ledger;
+
+    public PgAuditTrail(DataSource dataSource, PgLedger ledger) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
+    }
+
+    @Override
+    public ChargeResult chargeAndRecord(ChargeRequest charge, AuditEntry entry) {
+        requireSameAccount(charge, entry);
+        return Jdbc.transaction(dataSource, "charge and audit person lookup", c -> {
+            ChargeResult paid = ledger.charge(c, charge);
+            record(c, entry);
+            return paid;
+        });
+    }
+
+    @Override
+    public List<ChargeResult> chargeAndRecordAll(List<Paid> items) {
+        if (items.isEmpty()) {
+            return List.of();
+        }
+        items.forEach(p -> requireSameAccount(p.charge(), p.entry()));
+        return Jdbc.transaction(dataSource, "charge and audit person batch", c -> {
+            List<ChargeResult> results = new ArrayList<>(items.size());
+            for (Paid p : items) {
+                ChargeResult paid;
+                try {
+                    paid = ledger.charge(c, p.charge());
+                } catch (InsufficientCreditsException e) {
+                    // Thrown before any write of this item: what is charged so far commits, the rest not.
+                    break;
+                }
+                record(c, p.entry());
+                results.add(paid);
+            }
+            return results;
+        });
+    }
+
+    /** Inserts the row in the caller's transaction (a job's delivery uses it too). */
+    static void record(Connection c, AuditEntry e) {
+        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+            Array fields = c.createArrayOf("text", e.fields().toArray());
+            Jdbc.set(
+                    ps,
+                    e.account().value(),
+                    e.keyPrefix(),
+                    e.purpose().name(),
+                    e.justification().text(),
+                    e.justification().source().name(),
+                    e.subjectKind(),
+                    e.subjectHash().keyId(),
+                    e.subjectHash().value(),
+                    fields,
+                    e.requestId(),
+                    e.chargeKey(),
+                    Jdbc.timestamp(e.at()));
+            ps.executeUpdate();
+        } catch (SQLException ex) {
+            // The SQLSTATE says why without any value of the row.
+            throw new AuditUnavailableException("SQLSTATE " + ex.getSQLState(), ex);
+        }
+    }
+
+    @Override
+    public List<AuditRecord> list(AccountId account, Instant from, Instant to, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit " + limit + " must be at least 1");
+        }
+        return Jdbc.autoCommit(dataSource, "list person audit", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, key_prefix, purpose, justification,"
+                    + " justification_source, subject_kind, subject_key_id, subject_hash, fields, request_id,"
+                    + " charge_key, created_at FROM person_audit"
+                    + " WHERE account_id = ? AND created_at >= ? AND created_at < ? ORDER BY id LIMIT ?")) {
+                Jdbc.set(ps, account.value(), Jdbc.timestamp(from), Jdbc.timestamp(to), limit);
+                List<AuditRecord> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new AuditRecord(
+                                rs.getLong(1),
+                                account,
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getString(5),
+                                rs.getString(6),
+                                rs.getString(7),
+                                HexFormat.of().formatHex(rs.getBytes(8)),
+                                List.of((String[]) rs.getArray(9).getArray()),
+                                rs.getString(10),
+                                rs.getString(11),
+                                rs.getTimestamp(12).toInstant()));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    private static void requireSameAccount(ChargeRequest charge, AuditEntry entry) {
+        if (!charge.account().equals(entry.account())) {
+            throw new IllegalArgumentException(
+                    "charge of account " + charge.account() + " with an audit row of account " + entry.account());
+        }
+        if (!charge.key().value().equals(entry.chargeKey())) {
+            throw new IllegalArgumentException("audit row of charge " + entry.chargeKey() + " given with charge "
+                    + charge.key().value());
+        }
+    }
+}
