@@ -210,7 +210,8 @@ final class PersonEndpoints {
 
     /**
      * Runs through {@link IdempotentResponses}, storing for replays the answer without any {@code dados}
-     * (at the top or in items): a retry answers the receipt, never the personal data again.
+     * (at the top or in items) and without the items' CPFs: a retry answers the receipt, never the
+     * personal data again.
      */
     private Response redactedReplay(
             Request request, Principal principal, RequestFingerprint fingerprint, Paid operation) {
@@ -239,7 +240,10 @@ final class PersonEndpoints {
         if (copy.get("itens") instanceof List<?> items) {
             List<Object> out = new ArrayList<>();
             for (Object item : items) {
-                out.add(withoutDados((Map<String, Object>) item));
+                Map<String, Object> receipt = withoutDados((Map<String, Object>) item);
+                // The CPF as sent is personal data too: the receipt keeps the position only.
+                receipt.remove("cpf");
+                out.add(receipt);
             }
             copy.put("itens", out);
         }
