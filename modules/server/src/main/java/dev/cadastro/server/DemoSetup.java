@@ -7,6 +7,7 @@ import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Authenticator;
 import dev.cadastro.core.account.IssuedApiKey;
 import dev.cadastro.core.account.Plan;
+import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.ledger.CreditKind;
@@ -33,6 +34,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
@@ -123,6 +125,7 @@ public final class DemoSetup {
         AccountId existing = keys.size() == Scope.values().length ? stillValid(store, keys) : null;
         if (existing != null) {
             store.accounts().setAccreditation(existing, AccreditationStatus.APPROVED);
+            ensurePersonLookup(store, existing, keys);
             out.println("account: reusing the demo keys in " + keysFile());
             return keys;
         }
@@ -149,10 +152,61 @@ public final class DemoSetup {
             issued.put(scope, key.secret());
         }
         writeKeys(issued);
+        ensurePersonLookup(store, account.id(), issued);
         out.println("account: created demo account " + account.id() + " with " + DEMO_CREDITS + " credits, an"
                 + " approved LGPD accreditation and " + issued.size() + " keys (one per scope), saved to "
                 + keysFile());
         return issued;
+    }
+
+    /**
+     * The dossier fields the demo account contracted for each purpose: each purpose releases what its
+     * use needs, no more (LGPD necessity), so the demo shows different answers per purpose.
+     */
+    public static final Map<Purpose, Set<String>> DEMO_PURPOSES = Map.of(
+            Purpose.ANALISE_CREDITO,
+            Set.of(
+                    "cpf",
+                    "nome",
+                    "data_nascimento",
+                    "situacao_cpf",
+                    "obito",
+                    "renda_estimada",
+                    "faixa_renda",
+                    "score",
+                    "ocupacao"),
+            Purpose.KYC_CADASTRO,
+            Set.of(
+                    "cpf",
+                    "nome",
+                    "nome_social",
+                    "data_nascimento",
+                    "sexo",
+                    "nome_mae",
+                    "situacao_cpf",
+                    "obito",
+                    "enderecos",
+                    "telefones",
+                    "emails"),
+            Purpose.COBRANCA_DIVIDA_PROPRIA,
+            Set.of("cpf", "nome", "enderecos", "telefones", "emails"),
+            Purpose.PREVENCAO_FRAUDE,
+            Set.of("cpf", "nome", "data_nascimento", "situacao_cpf", "obito", "telefones", "emails", "score"));
+
+    /**
+     * All four purposes contracted with {@link #DEMO_PURPOSES} and the {@code pessoas:read} key released
+     * for person lookup (also for a demo home made before person lookup existed).
+     */
+    private static void ensurePersonLookup(Store store, AccountId account, Map<Scope, String> keys) {
+        DEMO_PURPOSES.forEach((purpose, fields) -> store.accounts().contractPurpose(account, purpose, fields));
+        String secret = keys.get(Scope.PESSOAS_READ);
+        if (secret != null) {
+            String prefix = new Authenticator(store.apiKeys())
+                    .authenticate(null, secret)
+                    .key()
+                    .prefix();
+            store.apiKeys().setPersonLookupReleased(prefix, true);
+        }
     }
 
     /** The account of the saved keys when they still authenticate here; null otherwise. */

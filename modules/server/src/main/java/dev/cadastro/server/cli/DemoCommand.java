@@ -145,6 +145,30 @@ public final class DemoCommand extends CliCommand {
                     + "' -H 'Content-Type: application/json' -d '{\"documento\": \"" + cnpj + "\"}' '" + base
                     + "/v1/credito/consultar'");
         }
+        String persons = keys.get(Scope.PESSOAS_READ);
+        if (persons != null) {
+            String cpf =
+                    dev.cadastro.core.document.Cpf.withCheckDigits("529982247").digits();
+            String json = "' -H 'Content-Type: application/json' -d '";
+            out.println(
+                    "  # person lookup by CPF for a declared purpose: only the fields contracted for it (15 credits,"
+                            + " every call; audited)");
+            out.println("  curl -s -H 'Authorization: Bearer " + persons + json + "{\"cpf\": \"" + cpf
+                    + "\", \"finalidade\": \"KYC_CADASTRO\", \"justificativa\": \"Abertura de conta do cliente\"}' '"
+                    + base + "/v1/pessoas/consultar'");
+            out.println("  # reverse lookup by phone; the same CPF for credit analysis releases other fields");
+            out.println("  curl -s -H 'Authorization: Bearer " + persons + json
+                    + "{\"telefone\": \"(11) 91234-5678\", \"finalidade\": \"COBRANCA_DIVIDA_PROPRIA\"}' '" + base
+                    + "/v1/pessoas/consultar'");
+            out.println("  # async: create a job (free), then read it once (15 credits on the first read)");
+            out.println("  curl -s -H 'Authorization: Bearer " + persons + json + "{\"cpf\": \"" + cpf
+                    + "\", \"finalidade\": \"ANALISE_CREDITO\"}' '" + base + "/v1/pessoas/consultar-async'");
+            out.println("  curl -s -H 'Authorization: Bearer " + persons + "' '" + base + "/v1/pessoas/jobs/JOB_ID'");
+            out.println("  # a batch: one item per CPF, in order (invalid and duplicate CPFs are not charged twice)");
+            out.println("  curl -s -H 'Authorization: Bearer " + persons + json + "{\"cpfs\": [\"" + cpf
+                    + "\", \"111.111.111-11\", \"" + cpf + "\"], \"finalidade\": \"PREVENCAO_FRAUDE\"}' '" + base
+                    + "/v1/pessoas/lote'");
+        }
         out.println("  # the OpenAPI document");
         out.println("  curl -s '" + base + "/v1/openapi.json'");
         out.println();

@@ -195,7 +195,10 @@ class AdminCommandTest {
                 List.of("disable-api", "--account", account),
                 List.of("enable-api", "--account", account),
                 List.of("statement", "--account", account),
-                List.of("jobs", "--account", account));
+                List.of("jobs", "--account", account),
+                List.of("set-justification", "--account", account, "--text", "Politica de KYC da empresa"),
+                List.of("set-batch-limit", "--account", account, "--limit", "10"),
+                List.of("audit", "--account", account, "--from", "2026-01-01"));
     }
 
     @Test
