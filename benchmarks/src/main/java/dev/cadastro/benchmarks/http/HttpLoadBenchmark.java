@@ -64,6 +64,14 @@ import java.util.regex.Pattern;
  *       simulated bureau behind its guard (timeout on a virtual thread, bulkhead, circuit breaker, allowlist
  *       and validation of its answer) and the same-day charge of 5; the bureau answers at once, so what is
  *       measured is our own path. Not in the default list: {@code --scenarios enrich}.
+ *   <li>{@code person}: {@code POST /v1/pessoas/consultar} ({@code PersonLookupService}): auth, rate
+ *       limit, scope, the key's release, the contracted purpose, the CPF, the affordability check, the
+ *       simulated person bureau behind its guard (it answers at once: an instant provider), the
+ *       contracted-field cut, then the 15-credit charge and the audit row committed in one transaction.
+ *       CPFs drawn from 20,000 the bureau has data on. Not in the default list.
+ *   <li>{@code batch100}: {@code POST /v1/pessoas/lote} with 100 such CPFs: 100 bureau calls, then 100
+ *       charges and 100 audit rows in one transaction. Not in the default list; read its latency at a
+ *       few connections ({@code --connections 1}).
  * </ul>
  *
  * <p>A peer measured first in the same run, {@code floor}, is the same runtime, router and client
@@ -137,6 +145,9 @@ public final class HttpLoadBenchmark {
                 clock))) {
             List<Client> clients = clients(server, clock, o.accounts());
             List<String> cnpjs = cnpjs(server);
+            if (o.scenarios().contains("person") || o.scenarios().contains("batch100")) {
+                PERSON_CPFS.addAll(personCpfs());
+            }
             int port = server.port();
             JdkHttpServerRuntime floorServer = JdkHttpServerRuntime.start(
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
@@ -246,20 +257,28 @@ public final class HttpLoadBenchmark {
                         while (System.nanoTime() < end) {
                             Client client = clients.get(random.nextInt(clients.size()));
                             String path = path(scenario, random, cnpjs);
+                            String json = body(scenario, random);
                             long t0 = System.nanoTime();
                             int status;
                             String body;
                             try {
                                 if (raw != null) {
-                                    RawHttpConnection.Answer a = raw.get(path, "Bearer " + client.key());
+                                    RawHttpConnection.Answer a = json == null
+                                            ? raw.get(path, "Bearer " + client.key())
+                                            : raw.post(path, "Bearer " + client.key(), json);
                                     status = a.status();
                                     body = a.body();
                                 } else {
                                     HttpRequest request = HttpRequest.newBuilder(
                                                     URI.create("http://127.0.0.1:" + port + path))
                                             .header("Authorization", "Bearer " + client.key())
+                                            .header("Content-Type", "application/json")
                                             .timeout(Duration.ofSeconds(30))
-                                            .GET()
+                                            .method(
+                                                    json == null ? "GET" : "POST",
+                                                    json == null
+                                                            ? HttpRequest.BodyPublishers.noBody()
+                                                            : HttpRequest.BodyPublishers.ofString(json))
                                             .build();
                                     HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
                                     status = r.statusCode();
@@ -344,7 +363,45 @@ public final class HttpLoadBenchmark {
             case "count" -> "/v1/empresas?" + filters(random) + "&apenas_total=true";
             case "page50" -> "/v1/empresas?" + filters(random) + "&limite=50&pagina=" + (1 + random.nextInt(3));
             case "enrich" -> "/v1/enriquecimento/" + cnpjs.get(random.nextInt(cnpjs.size()));
+            case "person" -> "/v1/pessoas/consultar";
+            case "batch100" -> "/v1/pessoas/lote";
             default -> throw new IllegalArgumentException(scenario);
+        };
+    }
+
+    /** CPFs the simulated person bureau has data on under KYC_CADASTRO. */
+    private static final List<String> PERSON_CPFS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private static List<String> personCpfs() {
+        List<String> cpfs = new ArrayList<>();
+        SplittableRandom r = new SplittableRandom(11);
+        while (cpfs.size() < 20_000) {
+            dev.cadastro.core.document.Cpf cpf = dev.cadastro.core.document.Cpf.withCheckDigits(
+                    String.format("%09d", 100_000_000 + r.nextInt(800_000_000)));
+            if (!dev.cadastro.providers.SimulatedPersonBureau.hasNothingOn(
+                    cpf, dev.cadastro.core.account.Purpose.KYC_CADASTRO)) {
+                cpfs.add(cpf.digits());
+            }
+        }
+        return cpfs;
+    }
+
+    /** The JSON body of a POST scenario; null for a GET. */
+    private static String body(String scenario, SplittableRandom random) {
+        return switch (scenario) {
+            case "person" ->
+                "{\"cpf\":\"" + PERSON_CPFS.get(random.nextInt(PERSON_CPFS.size()))
+                        + "\",\"finalidade\":\"KYC_CADASTRO\",\"justificativa\":\"Abertura de conta do cliente\"}";
+            case "batch100" -> {
+                StringBuilder b = new StringBuilder("{\"finalidade\":\"KYC_CADASTRO\",\"cpfs\":[");
+                for (int i = 0; i < 100; i++) {
+                    b.append(i == 0 ? "\"" : ",\"")
+                            .append(PERSON_CPFS.get(random.nextInt(PERSON_CPFS.size())))
+                            .append('"');
+                }
+                yield b.append("]}").toString();
+            }
+            default -> null;
         };
     }
 
@@ -381,6 +438,12 @@ public final class HttpLoadBenchmark {
             Account a = server.store().accounts().create("bench " + run + " " + i, new Plan("bench", 1_000_000_000L));
             server.store().accounts().setAccreditation(a.id(), AccreditationStatus.APPROVED);
             server.store()
+                    .accounts()
+                    .contractPurpose(
+                            a.id(),
+                            dev.cadastro.core.account.Purpose.KYC_CADASTRO,
+                            DemoSetup.DEMO_PURPOSES.get(dev.cadastro.core.account.Purpose.KYC_CADASTRO));
+            server.store()
                     .ledger()
                     .topUp(
                             a.id(),
@@ -388,10 +451,10 @@ public final class HttpLoadBenchmark {
                             INITIAL_CREDITS,
                             IdempotencyKey.of("bench:" + run + ":" + i),
                             "bench");
-            clients.add(new Client(
-                    a,
-                    issuer.issue(a.id(), "bench", EnumSet.of(Scope.EMPRESAS_READ, Scope.ENRIQUECIMENTO_READ))
-                            .secret()));
+            var issued = issuer.issue(
+                    a.id(), "bench", EnumSet.of(Scope.EMPRESAS_READ, Scope.ENRIQUECIMENTO_READ, Scope.PESSOAS_READ));
+            server.store().apiKeys().setPersonLookupReleased(issued.key().prefix(), true);
+            clients.add(new Client(a, issued.secret()));
         }
         return clients;
     }

@@ -31,6 +31,15 @@ final class RawHttpConnection implements AutoCloseable {
     }
 
     Answer get(String pathAndQuery, String authorization) throws IOException {
+        return exchange("GET", pathAndQuery, authorization, null);
+    }
+
+    /** A POST with a JSON body. */
+    Answer post(String path, String authorization, String json) throws IOException {
+        return exchange("POST", path, authorization, json);
+    }
+
+    private Answer exchange(String method, String pathAndQuery, String authorization, String json) throws IOException {
         if (socket == null) {
             socket = new Socket(InetAddress.getLoopbackAddress(), port);
             socket.setTcpNoDelay(true);
@@ -39,9 +48,17 @@ final class RawHttpConnection implements AutoCloseable {
             out = new BufferedOutputStream(socket.getOutputStream(), 4 * 1024);
         }
         try {
-            String request = "GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + authorization
-                    + "\r\n\r\n";
+            byte[] payload = json == null ? null : json.getBytes(StandardCharsets.UTF_8);
+            String request = method + " " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
+                    + authorization + "\r\n"
+                    + (payload == null
+                            ? ""
+                            : "Content-Type: application/json\r\nContent-Length: " + payload.length + "\r\n")
+                    + "\r\n";
             out.write(request.getBytes(StandardCharsets.US_ASCII));
+            if (payload != null) {
+                out.write(payload);
+            }
             out.flush();
             String status = readLine();
             int code = Integer.parseInt(status.substring(9, 12));
