@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -31,6 +32,25 @@ public final class PgAuditTrail implements AuditTrail {
             + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             + " ON CONFLICT (account_id, charge_key) DO NOTHING";
 
+    /**
+     * The common case in one statement, hence one transaction and one round trip: the debit (only when
+     * the balance covers it and the key is new), its ledger entry and the audit row. Any failure of any
+     * part fails the whole statement; no row means insufficient or a replay, which the transactional
+     * path then tells apart.
+     */
+    private static final String CHARGE_AND_RECORD = "WITH debit AS ("
+            + " UPDATE balances SET posted = posted - ?"
+            + " WHERE account_id = ? AND kind = ? AND posted - held >= ?"
+            + " AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE account_id = ? AND idem_key = ?)"
+            + " RETURNING posted),"
+            + " entry AS (INSERT INTO ledger_entries (account_id, kind, type, amount, idem_key, description,"
+            + " created_at, balance_after) SELECT ?, ?, 'CHARGE', ?, ?, ?, ?, posted FROM debit"
+            + " RETURNING account_id, idem_key, balance_after),"
+            + " audit AS (INSERT INTO person_audit (account_id, key_prefix, purpose, justification,"
+            + " justification_source, subject_kind, subject_key_id, subject_hash, fields, request_id, charge_key,"
+            + " created_at) SELECT account_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, idem_key, ? FROM entry RETURNING 1)"
+            + " SELECT entry.balance_after FROM entry, audit";
+
     private final DataSource dataSource;
     private final PgLedger ledger;
 
@@ -42,6 +62,12 @@ public final class PgAuditTrail implements AuditTrail {
     @Override
     public ChargeResult chargeAndRecord(ChargeRequest charge, AuditEntry entry) {
         requireSameAccount(charge, entry);
+        if (charge.amount() > 0) {
+            Optional<ChargeResult> fast = chargeAndRecordInOneStatement(charge, entry);
+            if (fast.isPresent()) {
+                return fast.get();
+            }
+        }
         return Jdbc.transaction(dataSource, "charge and audit person lookup", c -> {
             ChargeResult paid = ledger.charge(c, charge);
             record(c, entry);
@@ -70,6 +96,37 @@ public final class PgAuditTrail implements AuditTrail {
             }
             return results;
         });
+    }
+
+    /** Empty when the statement charged nothing or failed: the transactional path decides then. */
+    private Optional<ChargeResult> chargeAndRecordInOneStatement(ChargeRequest r, AuditEntry e) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(CHARGE_AND_RECORD)) {
+            long account = r.account().value();
+            String kind = r.kind().name();
+            Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, r.key().value());
+            Jdbc.setFrom(ps, 7, account, kind, -r.amount(), r.key().value(), r.description(), Jdbc.timestamp(e.at()));
+            Jdbc.setFrom(
+                    ps,
+                    13,
+                    e.keyPrefix(),
+                    e.purpose().name(),
+                    e.justification().text(),
+                    e.justification().source().name(),
+                    e.subjectKind(),
+                    e.subjectHash().keyId(),
+                    e.subjectHash().value(),
+                    c.createArrayOf("text", e.fields().toArray()),
+                    e.requestId(),
+                    Jdbc.timestamp(e.at()));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new ChargeResult(r.amount(), rs.getLong(1), false)) : Optional.empty();
+            }
+        } catch (SQLException ex) {
+            // A concurrent first use of the key, or the audit insert failing: the statement changed
+            // nothing, and the transactional path gives the precise answer.
+            return Optional.empty();
+        }
     }
 
     /** Inserts the row in the caller's transaction (a job's delivery uses it too). */
