@@ -171,7 +171,9 @@ public final class SimulatedPersonBureau implements PersonBureau {
         List<Object> emails = new ArrayList<>();
         for (int i = r.nextInt(3); i > 0; i--) {
             String local = nome.toLowerCase(Locale.ROOT).replace(' ', '.') + r.nextInt(100);
-            emails.add(Map.of("endereco", local + "@" + SimData.pick(r, DOMINIOS)));
+            Map<String, Object> email = new LinkedHashMap<>();
+            email.put("endereco", local + "@" + SimData.pick(r, DOMINIOS));
+            emails.add(email);
         }
         t.put("emails", emails);
         t.put("renda_estimada", SimData.reais(r, 120_000, 4_000_000));
@@ -183,7 +185,10 @@ public final class SimulatedPersonBureau implements PersonBureau {
         t.put("rg", SimData.digits(r, 9));
         t.put("titulo_eleitor", SimData.digits(r, 12));
         t.put("nome_pai", SimData.personName(r));
-        t.put("parentes", List.of(Map.of("cpf", SimData.cpf(r).digits(), "nome", SimData.personName(r))));
+        Map<String, Object> parente = new LinkedHashMap<>();
+        parente.put("cpf", SimData.cpf(r).digits());
+        parente.put("nome", SimData.personName(r));
+        t.put("parentes", new ArrayList<>(List.of(parente)));
         return t;
     }
 

@@ -581,6 +581,68 @@ class PersonEndToEndTest {
         assertEquals(1, s.auditRows(acct));
     }
 
+    @Test
+    void logsNeverCarryAClearCpfOrPhoneEvenAtDebugAndOnFailures() {
+        Cpf cpf = PersonStack.withData(760);
+        Cpf malformed = PersonStack.withData(a1Index(cpf) + 1);
+        Account acct = s.account(100, ALL);
+        String key = s.key(acct, true);
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        java.util.logging.Level before = root.getLevel();
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            private final java.util.logging.Formatter format = new java.util.logging.SimpleFormatter();
+
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                lines.add(format.format(r));
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        capture.setLevel(java.util.logging.Level.ALL);
+        root.addHandler(capture);
+        root.setLevel(java.util.logging.Level.ALL);
+        java.util.logging.Logger.getLogger("dev.cadastro").setLevel(java.util.logging.Level.ALL);
+        try {
+            s.personFaults.forDocument(cpf.digits(), new Fault.ExtraFields());
+            assertEquals(
+                    200,
+                    lookup(body("cpf", cpf.digits(), "KYC_CADASTRO", null), bearer(key))
+                            .statusCode());
+            s.personFaults.forDocument(malformed.digits(), new Fault.Malformed());
+            expectError(
+                    lookup(body("cpf", malformed.digits(), "KYC_CADASTRO", null), bearer(key)),
+                    502,
+                    "FORNECEDOR_INDISPONIVEL");
+            int phoneStatus = lookup(
+                            body("telefone", "(11) 91234-5678", "KYC_CADASTRO", "fale com 11912345678"), bearer(key))
+                    .statusCode();
+            assertTrue(phoneStatus == 200 || phoneStatus == 404, "status " + phoneStatus);
+            expectError(lookup(body("cpf", "123", "KYC_CADASTRO", null), bearer(key)), 422, "PARAMETRO_INVALIDO");
+        } finally {
+            root.removeHandler(capture);
+            root.setLevel(before);
+            java.util.logging.Logger.getLogger("dev.cadastro").setLevel(null);
+        }
+        assertFalse(lines.isEmpty(), "the debug logging of the dropped fields ran");
+        for (String line : lines) {
+            for (String secret : List.of(
+                    cpf.digits(),
+                    cpf.formatted(),
+                    malformed.digits(),
+                    malformed.formatted(),
+                    "11912345678",
+                    "91234-5678")) {
+                assertFalse(line.contains(secret), () -> "a log line carries " + secret + ": " + line);
+            }
+        }
+    }
+
     private static Set<String> names(JsonNode object) {
         Set<String> out = new TreeSet<>();
         object.fieldNames().forEachRemaining(out::add);
