@@ -1,0 +1,25 @@
+/**
+ * The outside providers behind the core's provider ports, and how Cadastro calls them.
+ *
+ * <ul>
+ *   <li>{@link dev.cadastro.providers.SimulatedBureau} and {@link dev.cadastro.providers.SimulatedCreditBureau}:
+ *       deterministic simulated providers derived from the register (the same document gives the same
+ *       answer on every run), whose raw answers carry personal fields that the core's allowlists drop,
+ *       and which can be told by a {@link dev.cadastro.providers.FaultPlan} to be down, slow or to
+ *       answer garbage;
+ *   <li>{@link dev.cadastro.providers.ProviderGuard} and {@link dev.cadastro.providers.GuardedProviders}:
+ *       every call under a timeout (on a virtual thread that is interrupted when it expires), a
+ *       bulkhead and a circuit breaker, all from resilience4j, with every failure turned into the core's
+ *       {@code ProviderUnavailableException}.
+ * </ul>
+ */
+module dev.cadastro.providers {
+    requires transitive dev.cadastro.core;
+    requires io.github.resilience4j.core;
+    requires org.slf4j;
+    requires io.github.resilience4j.circuitbreaker;
+    requires io.github.resilience4j.bulkhead;
+    requires io.github.resilience4j.timelimiter;
+
+    exports dev.cadastro.providers;
+}
