@@ -8,6 +8,8 @@ module dev.cadastro.store {
     requires transitive dev.cadastro.core;
     requires transitive java.sql;
     requires com.zaxxer.hikari;
+    // The credit-report cache keeps reports as jsonb, written and read with the streaming API.
+    requires com.fasterxml.jackson.core;
     requires org.postgresql.jdbc;
     // The embedded PostgreSQL (an automatic module) and the explicit modules it loads reflectively-free
     // but that nothing else would put in the module graph.

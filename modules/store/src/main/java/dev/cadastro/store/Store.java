@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.cadastro.core.account.Accounts;
 import dev.cadastro.core.account.ApiKeys;
+import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.ledger.Ledger;
 import dev.cadastro.core.mailing.MailingJobs;
@@ -12,6 +13,7 @@ import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccounts;
 import dev.cadastro.store.internal.PgAdmissionStore;
 import dev.cadastro.store.internal.PgApiKeys;
+import dev.cadastro.store.internal.PgCreditReportCache;
 import dev.cadastro.store.internal.PgIdempotencyStore;
 import dev.cadastro.store.internal.PgLedger;
 import dev.cadastro.store.internal.PgMailingJobs;
@@ -39,6 +41,7 @@ public final class Store implements AutoCloseable {
     private final PgAdmissionStore admissionStore;
     private final IdempotencyStore idempotency;
     private final MailingJobs mailingJobs;
+    private final CreditReportCache creditReports;
     private final Clock clock;
 
     private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
@@ -51,6 +54,7 @@ public final class Store implements AutoCloseable {
         this.admissionStore = new PgAdmissionStore(dataSource);
         this.idempotency = new PgIdempotencyStore(dataSource);
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
+        this.creditReports = new PgCreditReportCache(dataSource, ledger);
         this.clock = clock;
     }
 
@@ -112,6 +116,11 @@ public final class Store implements AutoCloseable {
     /** Mailing export jobs and their queue; each state change commits with its ledger hold. */
     public MailingJobs mailingJobs() {
         return mailingJobs;
+    }
+
+    /** Each account's cache of the credit reports it fetched; a fetch's charge commits with its row. */
+    public CreditReportCache creditReports() {
+        return creditReports;
     }
 
     /** The remembered requests of client idempotency keys. */

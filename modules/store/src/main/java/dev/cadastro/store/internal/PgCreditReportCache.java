@@ -1,0 +1,101 @@
+package dev.cadastro.store.internal;
+
+import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.credit.CachedReport;
+import dev.cadastro.core.credit.CreditAnswers;
+import dev.cadastro.core.credit.CreditReportCache;
+import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.document.Cpf;
+import dev.cadastro.core.document.TaxId;
+import dev.cadastro.core.internal.Texts;
+import dev.cadastro.core.ledger.ChargeRequest;
+import dev.cadastro.core.ledger.ChargeResult;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.postgresql.util.PGobject;
+
+/**
+ * The credit-report cache on PostgreSQL (table {@code credit_report_cache}, migration V6). The report
+ * is stored as the tree of {@link CreditAnswers#tree} in {@code jsonb} and read back through {@link
+ * CreditAnswers#read}, so a cached answer passes the same allowlist and validation as a fresh one.
+ */
+public final class PgCreditReportCache implements CreditReportCache {
+    private static final String UPSERT = "INSERT INTO credit_report_cache (account_id, doc_digest, report, fetched_at)"
+            + " VALUES (?, ?, ?, ?) ON CONFLICT (account_id, doc_digest)"
+            + " DO UPDATE SET report = excluded.report, fetched_at = excluded.fetched_at";
+
+    private final DataSource dataSource;
+    private final PgLedger ledger;
+
+    public PgCreditReportCache(DataSource dataSource, PgLedger ledger) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
+    }
+
+    @Override
+    public Optional<CachedReport> find(AccountId account, TaxId document, Instant notBefore) {
+        return Jdbc.autoCommit(dataSource, "read cached credit report", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT report::text, fetched_at FROM credit_report_cache"
+                    + " WHERE account_id = ? AND doc_digest = ? AND fetched_at >= ?")) {
+                Jdbc.set(ps, account.value(), digest(document), Jdbc.timestamp(notBefore));
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    var report = CreditAnswers.read(JsonTrees.read(rs.getString(1)), document);
+                    return Optional.of(new CachedReport(
+                            account, document, report, rs.getTimestamp(2).toInstant()));
+                }
+            }
+        });
+    }
+
+    @Override
+    public ChargeResult chargeAndKeep(ChargeRequest charge, CachedReport report) {
+        if (!charge.account().equals(report.account())) {
+            throw new IllegalArgumentException(
+                    "charge of account " + charge.account() + " for a report of account " + report.account());
+        }
+        PGobject json = new PGobject();
+        String text = JsonTrees.write(CreditAnswers.tree(report.report()));
+        return Jdbc.transaction(dataSource, "charge and cache credit report", c -> {
+            ChargeResult paid = ledger.charge(c, charge);
+            json.setType("jsonb");
+            json.setValue(text);
+            try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
+                Jdbc.set(
+                        ps,
+                        report.account().value(),
+                        digest(report.document()),
+                        json,
+                        Jdbc.timestamp(report.fetchedAt()));
+                ps.executeUpdate();
+            }
+            return paid;
+        });
+    }
+
+    @Override
+    public int purgeFetchedBefore(Instant cutoff) {
+        return Jdbc.autoCommit(dataSource, "purge cached credit reports", c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM credit_report_cache WHERE fetched_at < ?")) {
+                Jdbc.set(ps, Jdbc.timestamp(cutoff));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** The document's key: a digest of its kind and digits, never the document itself. */
+    static byte[] digest(TaxId document) {
+        String kind = switch (document) {
+            case Cpf cpf -> "cpf:";
+            case Cnpj cnpj -> "cnpj:";
+        };
+        return Texts.sha256((kind + document.canonical()).getBytes(StandardCharsets.US_ASCII));
+    }
+}
