@@ -9,6 +9,7 @@ import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.ledger.Ledger;
 import dev.cadastro.core.mailing.MailingJobs;
 import dev.cadastro.core.ratelimit.Admission;
+import dev.cadastro.core.sms.OtpStore;
 import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccounts;
 import dev.cadastro.store.internal.PgAdmissionStore;
@@ -17,6 +18,7 @@ import dev.cadastro.store.internal.PgCreditReportCache;
 import dev.cadastro.store.internal.PgIdempotencyStore;
 import dev.cadastro.store.internal.PgLedger;
 import dev.cadastro.store.internal.PgMailingJobs;
+import dev.cadastro.store.internal.PgOtpStore;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -41,6 +43,7 @@ public final class Store implements AutoCloseable {
     private final PgAdmissionStore admissionStore;
     private final IdempotencyStore idempotency;
     private final MailingJobs mailingJobs;
+    private final OtpStore otpStore;
     private final CreditReportCache creditReports;
     private final Clock clock;
 
@@ -54,6 +57,7 @@ public final class Store implements AutoCloseable {
         this.admissionStore = new PgAdmissionStore(dataSource);
         this.idempotency = new PgIdempotencyStore(dataSource);
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
+        this.otpStore = new PgOtpStore(dataSource, ledger);
         this.creditReports = new PgCreditReportCache(dataSource, ledger);
         this.clock = clock;
     }
@@ -121,6 +125,11 @@ public final class Store implements AutoCloseable {
     /** Each account's cache of the credit reports it fetched; a fetch's charge commits with its row. */
     public CreditReportCache creditReports() {
         return creditReports;
+    }
+
+    /** SMS one-time code dispatches; each move commits with its SMS credit's hold, post, release or refund. */
+    public OtpStore otpStore() {
+        return otpStore;
     }
 
     /** The remembered requests of client idempotency keys. */

@@ -56,7 +56,7 @@ public interface OtpStore {
     boolean deliveryFailed(String id, Instant now);
 
     /**
-     * Dispatches still sending that were created before {@code createdBefore} (their server stopped
+     * Dispatches still sending that were created at or before {@code createdBefore} (their server stopped
      * between the hold and the provider's answer): releases their holds and marks them {@link
      * Delivery#INCERTO}, which still counts against the phone's throttle.
      *

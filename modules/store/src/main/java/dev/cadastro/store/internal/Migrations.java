@@ -32,7 +32,8 @@ public final class Migrations {
             "V3__charge_batch.sql",
             "V4__idempotency.sql",
             "V5__mailing_jobs.sql",
-            "V6__credit_report_cache.sql");
+            "V6__credit_report_cache.sql",
+            "V7__sms_otp.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */
     private static final long LOCK = 0x6361_6461_7374_726FL;
