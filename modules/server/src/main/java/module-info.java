@@ -10,6 +10,7 @@ module dev.cadastro.server {
     requires dev.cadastro.store;
     requires dev.cadastro.loader;
     requires dev.cadastro.exports;
+    requires dev.cadastro.providers;
     // The demo turns the JDK logging backend (where System.Logger and SLF4J end) down to warnings.
     requires java.logging;
     // The ./cadastro command line; picocli reads and sets the commands' annotated fields reflectively.

@@ -3,8 +3,10 @@ package dev.cadastro.http;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.provider.ProviderUnavailableException;
 import dev.cadastro.http.internal.Json;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -16,8 +18,9 @@ import java.util.Locale;
  *   <li>call-records: {@code {"erro": "nao_autorizado", "mensagem": "..."}}.
  * </ul>
  *
- * <p>The status comes from {@link ErrorMapping}, or from {@link HttpStatusException} when the
- * protocol fixes it. Any other throwable is a 500 {@code ERRO_INTERNO}: it is logged with the request
+ * <p>The status comes from {@link ErrorMapping} for the endpoint that answered, or from {@link
+ * HttpStatusException} when the protocol fixes it. A provider whose circuit is open adds {@code
+ * Retry-After}: the whole seconds until it is probed again, at least 1. Any other throwable is a 500 {@code ERRO_INTERNO}: it is logged with the request
  * id and the stack trace, and the client sees only a fixed message and the request id, never the
  * exception's text.
  */
@@ -29,11 +32,25 @@ public final class ErrorResponses {
 
     private ErrorResponses() {}
 
-    /** The answer to a failure raised while handling {@code request}. */
+    /** The answer to a failure raised while handling {@code request} on an endpoint that overrides no status. */
     public static Response render(Service envelope, Throwable failure, String requestId) {
+        return render(envelope, ErrorMapping.Endpoint.STANDARD, failure, requestId);
+    }
+
+    /** The answer to a failure raised while handling {@code request} on this endpoint. */
+    public static Response render(
+            Service envelope, ErrorMapping.Endpoint endpoint, Throwable failure, String requestId) {
         if (failure instanceof CadastroException e && e.code() != ErrorCode.ERRO_INTERNO) {
-            int status = e instanceof HttpStatusException h ? h.status() : ErrorMapping.status(e.code());
-            Headers extra = e instanceof HttpStatusException h ? h.headers() : Headers.empty();
+            int status = e instanceof HttpStatusException h ? h.status() : ErrorMapping.status(e.code(), endpoint);
+            Headers extra = switch (e) {
+                case HttpStatusException h -> h.headers();
+                case ProviderUnavailableException p
+                when p.retryAfter().isPresent() ->
+                    Headers.of(
+                            "Retry-After",
+                            Long.toString(retryAfterSeconds(p.retryAfter().get())));
+                default -> Headers.empty();
+            };
             return envelope(
                             envelope,
                             status,
@@ -45,6 +62,12 @@ public final class ErrorResponses {
         }
         LOG.log(Level.ERROR, "request " + requestId + " failed with an internal error", failure);
         return internal(envelope, requestId);
+    }
+
+    /** Whole seconds, rounded up, never below 1 (RFC 9110, section 10.2.3 takes a non-negative integer). */
+    static long retryAfterSeconds(Duration wait) {
+        long seconds = wait.toSeconds() + (wait.toNanosPart() > 0 ? 1 : 0);
+        return Math.max(1, seconds);
     }
 
     /** The 500 answer: fixed message, the request id in {@code detalhe} and in the header. */

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.provider.ProviderUnavailableException;
+import dev.cadastro.core.provider.ProviderUnavailableException.Failure;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -56,6 +59,15 @@ class ErrorMappingTest {
             Map.entry(ErrorCode.ROTA_INEXISTENTE, 404),
             Map.entry(ErrorCode.INDISPONIVEL, 409));
 
+    /**
+     * Where an endpoint's status list overrides {@link #STATED}: enrichment (spec 4.6) lists 503 and
+     * no 502, so its unavailable provider is 503; the credit report (4.9) lists 502 and keeps it.
+     */
+    private static final Map<ErrorMapping.Endpoint, Map<ErrorCode, Integer>> OVERRIDES = Map.of(
+            ErrorMapping.Endpoint.STANDARD, Map.of(),
+            ErrorMapping.Endpoint.ENRICHMENT, Map.of(ErrorCode.FORNECEDOR_INDISPONIVEL, 503),
+            ErrorMapping.Endpoint.CREDIT_REPORT, Map.of());
+
     @Test
     void theHandWrittenTableCoversEveryCode() {
         assertEquals(EnumSet.allOf(ErrorCode.class), EnumSet.copyOf(STATED.keySet()), "a new code needs its row");
@@ -65,6 +77,41 @@ class ErrorMappingTest {
     @EnumSource(ErrorCode.class)
     void mapsEveryCodeToTheStatusTheSpecsGive(ErrorCode code) {
         assertEquals(STATED.get(code), ErrorMapping.status(code), code.name());
+    }
+
+    @Test
+    void theOverrideTableCoversEveryEndpoint() {
+        assertEquals(EnumSet.allOf(ErrorMapping.Endpoint.class), EnumSet.copyOf(OVERRIDES.keySet()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(ErrorMapping.Endpoint.class)
+    void mapsEveryCodeOfEveryEndpointToTheStatusOfItsList(ErrorMapping.Endpoint endpoint) {
+        for (ErrorCode code : ErrorCode.values()) {
+            int expected = OVERRIDES.get(endpoint).getOrDefault(code, STATED.get(code));
+            assertEquals(expected, ErrorMapping.status(code, endpoint), endpoint + " " + code);
+        }
+    }
+
+    @Test
+    void answersAnUnavailableProviderWith503OnEnrichmentAnd502OnTheCreditReport() {
+        ProviderUnavailableException down = new ProviderUnavailableException("bureau", Failure.ERROR, null, null);
+        Response enrichment = ErrorResponses.render(Service.COMPANY_DATA, ErrorMapping.Endpoint.ENRICHMENT, down, "r");
+        Response credit = ErrorResponses.render(Service.COMPANY_DATA, ErrorMapping.Endpoint.CREDIT_REPORT, down, "r");
+        assertEquals(503, enrichment.status());
+        assertEquals(502, credit.status());
+        assertFalse(enrichment.headers().contains("Retry-After"), "no open circuit, no Retry-After");
+        assertFalse(credit.headers().contains("Retry-After"));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"PT0.3S, 1", "PT1S, 1", "PT1.2S, 2", "PT29.001S, 30", "PT0S, 1"})
+    void addsRetryAfterInWholeSecondsRoundedUpWhenTheCircuitIsOpen(Duration wait, String seconds) {
+        ProviderUnavailableException open =
+                new ProviderUnavailableException("credit-bureau", Failure.CIRCUIT_OPEN, wait, null);
+        Response r = ErrorResponses.render(Service.COMPANY_DATA, ErrorMapping.Endpoint.CREDIT_REPORT, open, "r");
+        assertEquals(502, r.status());
+        assertEquals(seconds, r.headers().first("Retry-After").orElseThrow());
     }
 
     @Test

@@ -1,6 +1,9 @@
 package dev.cadastro.server;
 
 import dev.cadastro.core.company.CompanyService;
+import dev.cadastro.core.credit.CreditReportCache;
+import dev.cadastro.core.credit.CreditReportService;
+import dev.cadastro.core.enrichment.EnrichmentService;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.files.LocalFolderFileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
@@ -35,19 +38,21 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running company-data service: the published Lucene register, the PostgreSQL store (accounts,
- * keys, ledger, rate limits), the core's use cases over them, and the HTTP adapter on the JDK runtime.
+ * keys, ledger, rate limits), the outside providers (simulated by default, {@link ProviderOptions}),
+ * the core's use cases over them, and the HTTP adapter on the JDK runtime.
  * Closing it stops the server, then the register, then the store (and an embedded PostgreSQL).
  */
 public final class CadastroServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CadastroServer.class.getName());
 
-    /** How often idempotency keys and export files past their retention are deleted. */
+    /** How often idempotency keys, export files and cached credit reports past their retention are deleted. */
     private static final long HOUSEKEEPING_EVERY_MINUTES = 10;
 
     private final LuceneRegister register;
     private final Store store;
     private final MailingService mailing;
     private final Workers mailingWorkers;
+    private final ProviderOptions.Providers providers;
     private final JdkHttpServerRuntime http;
     private final ScheduledExecutorService housekeeping;
 
@@ -56,21 +61,27 @@ public final class CadastroServer implements AutoCloseable {
             Store store,
             MailingService mailing,
             Workers mailingWorkers,
+            ProviderOptions.Providers providers,
             JdkHttpServerRuntime http,
             Clock clock) {
         this.register = register;
         this.store = store;
         this.mailing = mailing;
         this.mailingWorkers = mailingWorkers;
+        this.providers = providers;
         this.http = http;
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
         IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
         housekeeping.scheduleWithFixedDelay(
-                () -> housekeeping(keys, mailing), 1, HOUSEKEEPING_EVERY_MINUTES, TimeUnit.MINUTES);
+                () -> housekeeping(keys, mailing, store.creditReports(), clock),
+                1,
+                HOUSEKEEPING_EVERY_MINUTES,
+                TimeUnit.MINUTES);
     }
 
-    private static void housekeeping(IdempotentCalls keys, MailingService mailing) {
+    private static void housekeeping(
+            IdempotentCalls keys, MailingService mailing, CreditReportCache reports, Clock clock) {
         try {
             long n = keys.purge();
             LOG.log(System.Logger.Level.DEBUG, "forgot {0} idempotency keys past their retention", n);
@@ -82,6 +93,13 @@ public final class CadastroServer implements AutoCloseable {
             LOG.log(System.Logger.Level.DEBUG, "removed {0} export files past their retention", n);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "removing expired export files failed; retrying later", e);
+        }
+        try {
+            // Personal data: a cached report is deleted as soon as no rule can serve it.
+            int n = reports.purgeFetchedBefore(clock.instant().minus(CreditReportService.CACHE_TERM));
+            LOG.log(System.Logger.Level.DEBUG, "forgot {0} cached credit reports past their term", n);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "purging cached credit reports failed; retrying later", e);
         }
     }
 
@@ -120,6 +138,7 @@ public final class CadastroServer implements AutoCloseable {
      * What to serve and where.
      *
      * @param files the folder of export files (a local {@link LocalFolderFileStore})
+     * @param providers the bureau and the credit bureau, simulated by default
      */
     public record Config(
             Path index,
@@ -129,7 +148,8 @@ public final class CadastroServer implements AutoCloseable {
             OptionalLong requestsPerMinute,
             Clock clock,
             Path files,
-            MailingOptions mailing) {
+            MailingOptions mailing,
+            ProviderOptions providers) {
         public Config {
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
@@ -139,6 +159,7 @@ public final class CadastroServer implements AutoCloseable {
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(files, "files");
             Objects.requireNonNull(mailing, "mailing");
+            Objects.requireNonNull(providers, "providers");
             requestsPerMinute.ifPresent(n -> {
                 if (n < 1) {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
@@ -146,7 +167,7 @@ public final class CadastroServer implements AutoCloseable {
             });
         }
 
-        /** Export files in {@code files} beside the index, the default mailing options. */
+        /** Export files in {@code files} beside the index, the default mailing options, the simulated providers. */
         public Config(
                 Path index,
                 Database database,
@@ -162,7 +183,8 @@ public final class CadastroServer implements AutoCloseable {
                     requestsPerMinute,
                     clock,
                     index.toAbsolutePath().resolveSibling("files"),
-                    MailingOptions.defaults());
+                    MailingOptions.defaults(),
+                    ProviderOptions.simulated());
         }
 
         /** The spec's defaults: 120 requests per minute per key, the system clock. */
@@ -172,7 +194,11 @@ public final class CadastroServer implements AutoCloseable {
         }
 
         public Config withFiles(Path files, MailingOptions mailing) {
-            return new Config(index, database, address, runtime, requestsPerMinute, clock, files, mailing);
+            return new Config(index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers);
+        }
+
+        public Config withProviders(ProviderOptions providers) {
+            return new Config(index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers);
         }
     }
 
@@ -219,11 +245,12 @@ public final class CadastroServer implements AutoCloseable {
             started.set(workers);
             Admission admission =
                     store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
-            Router router = router(register, store, admission, config.clock(), mailing);
+            ProviderOptions.Providers providers = config.providers().build(register);
+            Router router = router(register, store, admission, config.clock(), mailing, providers);
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            return new CadastroServer(register, store, mailing, workers, http, config.clock());
+            return new CadastroServer(register, store, mailing, workers, providers, http, config.clock());
         } catch (IOException e) {
             if (workers != null) {
                 workers.close();
@@ -251,12 +278,41 @@ public final class CadastroServer implements AutoCloseable {
                 + java.util.UUID.randomUUID().toString().substring(0, 8);
     }
 
-    /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
+    /**
+     * The company-data router over these adapters, with the simulated providers behind guards of their
+     * own (not shared with a running server's).
+     */
     public static Router router(
             LuceneRegister register, Store store, Admission admission, Clock clock, MailingService mailing) {
-        CompanyService companies = new CompanyService(register, store.ledger(), new CostRules(clock));
+        return router(
+                register,
+                store,
+                admission,
+                clock,
+                mailing,
+                ProviderOptions.simulated().build(register));
+    }
+
+    /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
+    public static Router router(
+            LuceneRegister register,
+            Store store,
+            Admission admission,
+            Clock clock,
+            MailingService mailing,
+            ProviderOptions.Providers providers) {
+        CostRules costs = new CostRules(clock);
+        CompanyService companies = new CompanyService(register, store.ledger(), costs);
+        EnrichmentService enrichment = new EnrichmentService(register, providers.bureau(), store.ledger(), costs);
+        CreditReportService credit =
+                new CreditReportService(providers.credit(), store.creditReports(), store.ledger(), costs, clock);
         IdempotentResponses idempotent = new IdempotentResponses(new IdempotentCalls(store.idempotency(), clock));
-        return CompanyDataApi.router(admission, companies, mailing, idempotent);
+        return CompanyDataApi.router(admission, companies, mailing, enrichment, credit, idempotent);
+    }
+
+    /** The provider ports this server's use cases call, guards included; other routers may share them. */
+    public ProviderOptions.Providers providers() {
+        return providers;
     }
 
     /** The mailing use case this server runs (its workers claim the jobs). */

@@ -1,6 +1,8 @@
 package dev.cadastro.server;
 
 import dev.cadastro.core.account.Account;
+import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.account.AccreditationStatus;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Authenticator;
 import dev.cadastro.core.account.IssuedApiKey;
@@ -113,15 +115,19 @@ public final class DemoSetup {
     /**
      * The demo account's keys, one per scope: read from the keys file when it still authenticates
      * against this database, otherwise a new demo account is created with credits and fresh keys,
-     * and the file is rewritten.
+     * and the file is rewritten. Either way the account's LGPD accreditation is approved, so
+     * enrichment works out of the box (also for a demo home made before enrichment existed).
      */
     public Map<Scope, String> ensureAccount(Store store, Clock clock, RandomGenerator random, PrintStream out) {
         Map<Scope, String> keys = readKeys();
-        if (keys.size() == Scope.values().length && stillValid(store, keys)) {
+        AccountId existing = keys.size() == Scope.values().length ? stillValid(store, keys) : null;
+        if (existing != null) {
+            store.accounts().setAccreditation(existing, AccreditationStatus.APPROVED);
             out.println("account: reusing the demo keys in " + keysFile());
             return keys;
         }
         Account account = store.accounts().create("demo", new Plan("demo", DEMO_DAILY_LIMIT));
+        store.accounts().setAccreditation(account.id(), AccreditationStatus.APPROVED);
         store.ledger()
                 .topUp(
                         account.id(),
@@ -143,17 +149,20 @@ public final class DemoSetup {
             issued.put(scope, key.secret());
         }
         writeKeys(issued);
-        out.println("account: created demo account " + account.id() + " with " + DEMO_CREDITS + " credits and "
-                + issued.size() + " keys (one per scope), saved to " + keysFile());
+        out.println("account: created demo account " + account.id() + " with " + DEMO_CREDITS + " credits, an"
+                + " approved LGPD accreditation and " + issued.size() + " keys (one per scope), saved to "
+                + keysFile());
         return issued;
     }
 
-    private static boolean stillValid(Store store, Map<Scope, String> keys) {
+    /** The account of the saved keys when they still authenticate here; null otherwise. */
+    private static AccountId stillValid(Store store, Map<Scope, String> keys) {
         try {
-            new Authenticator(store.apiKeys()).authenticate(null, keys.get(Scope.EMPRESAS_READ));
-            return true;
+            return new Authenticator(store.apiKeys())
+                    .authenticate(null, keys.get(Scope.EMPRESAS_READ))
+                    .accountId();
         } catch (CadastroException e) {
-            return false;
+            return null;
         }
     }
 

@@ -468,7 +468,10 @@ class CompanyDataEndToEndTest {
                         "/v1/openapi.json",
                         "/v1/mailing",
                         "/v1/mailing/{job_id}",
-                        "/v1/mailing/{job_id}/arquivo"),
+                        "/v1/mailing/{job_id}/arquivo",
+                        "/v1/enriquecimento/{cnpj}",
+                        "/v1/enriquecimento/{cnpj}/{ordem}",
+                        "/v1/credito/consultar"),
                 paths);
         List<String> searchParams = new java.util.ArrayList<>();
         doc.at("/paths/~1v1~1empresas/get/parameters").forEach(p -> {

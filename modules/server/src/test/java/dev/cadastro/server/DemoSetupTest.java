@@ -17,7 +17,10 @@ import java.security.SecureRandom;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The demo account: created once with credits and a key per scope, kept private, reused after. */
+/**
+ * The demo account: created once with credits, an approved accreditation and a key per scope, kept
+ * private, reused after.
+ */
 class DemoSetupTest {
 
     @Test
@@ -34,6 +37,7 @@ class DemoSetupTest {
         for (Map.Entry<Scope, String> e : first.entrySet()) {
             Principal p = auth.authenticate("Bearer " + e.getValue(), null);
             assertEquals(java.util.Set.of(e.getKey()), p.scopes());
+            assertTrue(p.account().accredited(), "enrichment works out of the box");
             assertEquals(
                     DemoSetup.DEMO_CREDITS,
                     f.server

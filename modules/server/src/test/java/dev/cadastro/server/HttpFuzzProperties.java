@@ -29,6 +29,7 @@ class HttpFuzzProperties {
     private static ServerFixture f;
     private static String key;
     private static String mailingKey;
+    private static String creditKey;
 
     @BeforeContainer
     static void start() {
@@ -38,6 +39,7 @@ class HttpFuzzProperties {
                 f.account(1_000_000_000L, 1_000_000_000L),
                 dev.cadastro.core.account.Scope.MAILING_EXPORT,
                 dev.cadastro.core.account.Scope.MAILING_READ);
+        creditKey = f.key(f.account(1_000_000_000L, 1_000_000_000L), dev.cadastro.core.account.Scope.CREDITO_READ);
     }
 
     /** One generated request: its parts as raw bytes. */
@@ -116,6 +118,63 @@ class HttpFuzzProperties {
         }
     }
 
+    @Property(tries = 200)
+    void everyCreditBodyIsAnsweredAsAReportOrAClientErrorInTheEnvelope(@ForAll("creditBodies") byte[] body)
+            throws Exception {
+        Answer a = RawHttp.send(
+                f.server.port(),
+                RawHttp.concat(
+                        RawHttp.latin1(
+                                "POST /v1/credito/consultar HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                                        + creditKey + "\r\nContent-Type: application/json\r\nContent-Length: "
+                                        + body.length + "\r\nConnection: close\r\n\r\n"),
+                        body));
+        String shown = new String(body, StandardCharsets.UTF_8);
+        assertTrue(
+                a.status() == 200 || a.status() == 404 || a.status() == 422,
+                () -> a.status() + " for " + shown + "\n" + a);
+        assertNotNull(a.json(), () -> "not JSON for " + shown + "\n" + a);
+        if (a.status() == 200) {
+            assertTrue(a.json().path("dados").path("documento").isTextual(), () -> shown + "\n" + a);
+        } else {
+            assertNotNull(a.code(), () -> "not the envelope for " + shown + "\n" + a);
+        }
+    }
+
+    @Provide
+    Arbitrary<byte[]> creditBodies() {
+        Arbitrary<String> documento = Arbitraries.oneOf(
+                Arbitraries.of(
+                        "\"123.456.789-09\"",
+                        "\"12345678909\"",
+                        "\"123.456.789-00\"",
+                        "\"11.222.333/0001-81\"",
+                        "\"11222333000180\"",
+                        "\"12.ABC.345/01DE-35\"",
+                        "\"\"",
+                        "\" \"",
+                        "12345678909",
+                        "null",
+                        "true",
+                        "[\"12345678909\"]",
+                        "{}"),
+                Arbitraries.strings()
+                        .withChars("0123456789.-/ ABCx")
+                        .ofMaxLength(20)
+                        .map(t -> "\"" + t + "\""));
+        Arbitrary<String> extra =
+                Arbitraries.of("", ", \"cpf\": \"12345678909\"", ", \"documento\": \"1\"", ", \"x\": 1");
+        Arbitrary<byte[]> json = net.jqwik.api.Combinators.combine(documento, extra)
+                .as((d, e) -> ("{\"documento\": " + d + e + "}").getBytes(StandardCharsets.UTF_8));
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(7, json),
+                net.jqwik.api.Tuple.of(2, rawBytes(48, "")),
+                net.jqwik.api.Tuple.of(
+                        1,
+                        Arbitraries.of("", "{", "[]", "null", "{\"documento\": \"12345678909\"}}", "{\"a\":".repeat(40))
+                                .map(t -> t.getBytes(StandardCharsets.UTF_8))));
+    }
+
     @Provide
     Arbitrary<byte[]> mailingBodies() {
         Arbitrary<String> filterName = Arbitraries.of(
@@ -183,7 +242,13 @@ class HttpFuzzProperties {
                                 .ofMinLength(1)
                                 .ofMaxLength(8)));
         Arbitrary<byte[]> path = Arbitraries.oneOf(
-                Arbitraries.of("/v1/empresas", "/v1/openapi.json", "/", "/v1/empresas/")
+                Arbitraries.of(
+                                "/v1/empresas",
+                                "/v1/openapi.json",
+                                "/",
+                                "/v1/empresas/",
+                                "/v1/credito/consultar",
+                                "/v1/enriquecimento/11222333000181")
                         .map(p -> p.getBytes(StandardCharsets.ISO_8859_1)),
                 Combinators.combine(Arbitraries.of("/v1/empresas/", "/v1/", "/", "/v1/empresas/x/"), segment())
                         .as((p, s) -> concat(p.getBytes(StandardCharsets.ISO_8859_1), s)),

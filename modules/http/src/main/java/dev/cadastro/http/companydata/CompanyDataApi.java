@@ -5,6 +5,8 @@ import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.company.LookupOutcome;
 import dev.cadastro.core.company.SearchOutcome;
+import dev.cadastro.core.credit.CreditReportService;
+import dev.cadastro.core.enrichment.EnrichmentService;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.idempotency.RequestFingerprint;
@@ -14,6 +16,7 @@ import dev.cadastro.core.ratelimit.Admitted;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.http.ErrorMapping;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Headers;
 import dev.cadastro.http.IdempotentResponses;
@@ -35,6 +38,9 @@ import java.util.Objects;
  *       /v1/empresas/12.345.678/0001-95} when a client leaves the mask's slash unencoded;
  *   <li>{@code POST /v1/mailing}, {@code GET /v1/mailing/{job_id}}, {@code GET
  *       /v1/mailing/{job_id}/arquivo}: mailing exports (spec 4.3-4.5, {@link MailingEndpoints});
+ *   <li>{@code GET /v1/enriquecimento/{cnpj}} (also with the mask's slash unencoded) and {@code POST
+ *       /v1/credito/consultar}: bureau enrichment and credit reports (spec 4.6, 4.9, {@link
+ *       BureauEndpoints});
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
  *
@@ -46,7 +52,12 @@ import java.util.Objects;
  * without it learns nothing about the route's parameters. A paid answer carries the balance after the
  * charge in {@value #BALANCE_HEADER}. A search may send {@code Idempotency-Key} ({@link
  * IdempotentResponses}): the same key with the same search answers the first page again, charging
- * nothing; with another search it is refused.
+ * nothing; with another search it is refused. So may a mailing export, an enrichment and a credit
+ * report.
+ *
+ * <p>Errors take their status from {@link ErrorMapping} for the endpoint that answered: a provider
+ * failure ({@code FORNECEDOR_INDISPONIVEL}) is 503 on enrichment and 502 on a credit report, with
+ * {@code Retry-After} when the provider's circuit is open.
  */
 public final class CompanyDataApi {
     /** The balance after a charge, on answers that touched the ledger. */
@@ -58,21 +69,35 @@ public final class CompanyDataApi {
     private final CompanyService companies;
     private final IdempotentResponses idempotent;
     private final MailingEndpoints mailing;
+    private final BureauEndpoints bureau;
     private final byte[] openApi;
 
     private CompanyDataApi(
-            Admission admission, CompanyService companies, MailingService mailing, IdempotentResponses idempotent) {
+            Admission admission,
+            CompanyService companies,
+            MailingService mailing,
+            EnrichmentService enrichment,
+            CreditReportService credit,
+            IdempotentResponses idempotent) {
         this.admission = Objects.requireNonNull(admission, "admission");
         this.companies = Objects.requireNonNull(companies, "companies");
         this.idempotent = Objects.requireNonNull(idempotent, "idempotent");
         this.mailing = new MailingEndpoints(mailing, idempotent);
+        this.bureau = new BureauEndpoints(enrichment, credit, idempotent);
         this.openApi = openApiDocument();
     }
 
     /** The router of the company-data service, with its envelope. */
     public static Router router(
-            Admission admission, CompanyService companies, MailingService mailing, IdempotentResponses idempotent) {
-        CompanyDataApi api = new CompanyDataApi(admission, companies, mailing, idempotent);
+            Admission admission,
+            CompanyService companies,
+            MailingService mailing,
+            EnrichmentService enrichment,
+            CreditReportService credit,
+            IdempotentResponses idempotent) {
+        CompanyDataApi api = new CompanyDataApi(admission, companies, mailing, enrichment, credit, idempotent);
+        ErrorMapping.Endpoint enriching = ErrorMapping.Endpoint.ENRICHMENT;
+        ErrorMapping.Endpoint reporting = ErrorMapping.Endpoint.CREDIT_REPORT;
         return Router.builder(Service.COMPANY_DATA)
                 .get("/v1/empresas", api::search)
                 .get("/v1/empresas/{cnpj}", api::lookup)
@@ -83,6 +108,15 @@ public final class CompanyDataApi {
                 .get(
                         "/v1/mailing/{job_id}/arquivo",
                         r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.download(r, p)))
+                .get(
+                        "/v1/enriquecimento/{cnpj}",
+                        r -> api.guarded(r, Scope.ENRIQUECIMENTO_READ, enriching, p -> api.bureau.enrich(r, p)))
+                .get(
+                        "/v1/enriquecimento/{cnpj}/{ordem}",
+                        r -> api.guarded(r, Scope.ENRIQUECIMENTO_READ, enriching, p -> api.bureau.enrich(r, p)))
+                .post(
+                        "/v1/credito/consultar",
+                        r -> api.guarded(r, Scope.CREDITO_READ, reporting, p -> api.bureau.consult(r, p)))
                 .get("/v1/openapi.json", api::openApi)
                 .build();
     }
@@ -119,19 +153,22 @@ public final class CompanyDataApi {
 
     private Response lookup(Request request) throws Exception {
         return guarded(request, Scope.EMPRESAS_READ, principal -> {
-            if (!request.query().isEmpty()) {
-                String name = request.query().asMap().keySet().iterator().next();
-                throw InvalidParameterException.of(
-                        name,
-                        "unknown-parameter",
-                        "parameter " + name + " is not accepted by GET /v1/empresas/{cnpj}, which takes none");
-            }
+            refuseQuery(request, "GET /v1/empresas/{cnpj}", "which takes none");
             String cnpj = request.pathParameter("cnpj").orElse("")
                     + request.pathParameter("ordem").map(o -> "/" + o).orElse("");
             LookupOutcome outcome = companies.lookup(principal, cnpj);
             byte[] body = CompanyDataJson.lookupResponse(outcome.empresa(), outcome.creditsCharged());
             return Response.json(200, body).withHeader(BALANCE_HEADER, Long.toString(outcome.balanceAfter()));
         });
+    }
+
+    /** Refuses any query parameter, naming the first one sent. */
+    static void refuseQuery(Request request, String route, String why) {
+        if (!request.query().isEmpty()) {
+            String name = request.query().asMap().keySet().iterator().next();
+            throw InvalidParameterException.of(
+                    name, "unknown-parameter", "parameter " + name + " is not accepted by " + route + ", " + why);
+        }
     }
 
     private Response openApi(Request request) {
@@ -148,20 +185,26 @@ public final class CompanyDataApi {
      * rate limit on, every answer carries the rate-limit headers.
      */
     private Response guarded(Request request, Scope scope, Authorized operation) throws Exception {
+        return guarded(request, scope, ErrorMapping.Endpoint.STANDARD, operation);
+    }
+
+    /** As above, with the statuses of an endpoint whose spec list overrides some ({@link ErrorMapping}). */
+    private Response guarded(Request request, Scope scope, ErrorMapping.Endpoint endpoint, Authorized operation)
+            throws Exception {
         Admitted admitted;
         try {
             admitted = admission.admit(
                     request.headers().first("Authorization").orElse(null),
                     request.headers().first("X-API-Key").orElse(null));
         } catch (RateLimitExceededException e) {
-            return ErrorResponses.render(Service.COMPANY_DATA, e, request.requestId())
+            return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId())
                     .withHeaders(RateLimitHeaders.of(e));
         }
         Headers rateHeaders = RateLimitHeaders.of(admitted.decision());
         try {
             return operation.handle(admitted.principal().require(scope)).withHeaders(rateHeaders);
         } catch (Exception | StackOverflowError e) {
-            return ErrorResponses.render(Service.COMPANY_DATA, e, request.requestId())
+            return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId())
                     .withHeaders(rateHeaders);
         }
     }

@@ -19,9 +19,6 @@ import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +37,6 @@ import java.util.TreeMap;
  * pagina} are not filters here.
  */
 final class MailingEndpoints {
-    private static final ZoneId SAO_PAULO = ZoneId.of("America/Sao_Paulo");
     private static final Set<String> LISTS = Set.of(
             RegisterQuery.UFS,
             RegisterQuery.MUNICIPIOS,
@@ -159,8 +155,7 @@ final class MailingEndpoints {
     }
 
     private static String time(Instant instant) {
-        return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
-                OffsetDateTime.ofInstant(instant, SAO_PAULO).withNano(instant.getNano() / 1_000_000 * 1_000_000));
+        return CompanyDataJson.time(instant);
     }
 
     private static void refuseQuery(Request request, String route) {

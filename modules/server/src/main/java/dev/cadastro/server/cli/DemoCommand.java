@@ -15,11 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code ./cadastro demo}: generates a synthetic register and loads it (first run only), starts the
- * embedded PostgreSQL, creates a demo account with credits and one key per scope (first run only),
+ * embedded PostgreSQL, creates a demo account with credits, an approved LGPD accreditation and one
+ * key per scope (first run only),
  * serves the API and prints curl lines to paste.
  */
 @Command(
@@ -60,24 +62,29 @@ public final class DemoCommand extends CliCommand {
             description = "Establishments of the synthetic dump generated on the first run (default ${DEFAULT-VALUE}).")
     long establishments;
 
+    @Mixin
+    ProviderFlags providers;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = out();
         DemoSetup demo = new DemoSetup(path("--home", home));
         long count = within("--establishments", establishments, 1, 100_000_000);
         int listenPort = (int) within("--port", port, 0, 65535);
+        dev.cadastro.server.ProviderOptions providerOptions = providers.options(this::usage);
         long t0 = System.nanoTime();
         out.println("cadastro demo: home " + demo.home());
         demo.ensureIndex(count, out);
         out.println("database: starting the embedded PostgreSQL in " + demo.database() + " ...");
         InetSocketAddress address = new InetSocketAddress(bind, listenPort);
         CadastroServer server = CadastroServer.start(new CadastroServer.Config(
-                demo.index(),
-                Database.embedded(demo.database()),
-                address,
-                RuntimeOptions.defaults(),
-                OptionalLong.empty(),
-                Clock.systemUTC()));
+                        demo.index(),
+                        Database.embedded(demo.database()),
+                        address,
+                        RuntimeOptions.defaults(),
+                        OptionalLong.empty(),
+                        Clock.systemUTC())
+                .withProviders(providerOptions));
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
             printCurlLines(out, server, keys);
@@ -127,6 +134,17 @@ public final class DemoCommand extends CliCommand {
         out.println("  # follow it and download the ZIP (both free), with the job_id the line above answered");
         out.println("  curl -s -H 'Authorization: Bearer " + other + "' '" + base + "/v1/mailing/JOB_ID'");
         out.println("  curl -s -OJ -H 'Authorization: Bearer " + other + "' '" + base + "/v1/mailing/JOB_ID/arquivo'");
+        if (cnpj != null) {
+            out.println("  # bureau enrichment of a CNPJ: size, secondary activities, partners with complete CPFs,"
+                    + " risk signals (5 credits; again today: 0)");
+            out.println("  curl -s -H 'Authorization: Bearer " + keys.get(Scope.ENRIQUECIMENTO_READ) + "' '" + base
+                    + "/v1/enriquecimento/" + cnpj + "'");
+            out.println("  # a credit report; the document goes in the body, never in the URL (10 credits a month;"
+                    + " within 7 days fonte is cache)");
+            out.println("  curl -s -H 'Authorization: Bearer " + keys.get(Scope.CREDITO_READ)
+                    + "' -H 'Content-Type: application/json' -d '{\"documento\": \"" + cnpj + "\"}' '" + base
+                    + "/v1/credito/consultar'");
+        }
         out.println("  # the OpenAPI document");
         out.println("  curl -s '" + base + "/v1/openapi.json'");
         out.println();

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ./cadastro serve}: serves the company-data API over a published index until stopped. */
@@ -82,6 +83,9 @@ public final class ServeCommand extends CliCommand {
             description = "Days an export's file stays downloadable (default ${DEFAULT-VALUE}).")
     int retentionDays;
 
+    @Mixin
+    ProviderFlags providers;
+
     @Option(
             names = "--calls-port",
             paramLabel = "Q",
@@ -112,7 +116,8 @@ public final class ServeCommand extends CliCommand {
                         RuntimeOptions.defaults(),
                         OptionalLong.of(perMinute),
                         Clock.systemUTC())
-                .withFiles(path("--files", files), mailing));
+                .withFiles(path("--files", files), mailing)
+                .withProviders(providers.options(this::usage)));
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
         out().flush();

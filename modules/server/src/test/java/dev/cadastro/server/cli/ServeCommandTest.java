@@ -28,7 +28,11 @@ class ServeCommandTest {
                 "serve --index x --index y|should be specified only once",
                 "demo --establishments 0|--establishments 0 must be between 1 and 100000000",
                 "demo --log loud|Invalid value for option '--log'",
-                "demo --calls-port 1|unknown option '--calls-port'"
+                "demo --calls-port 1|unknown option '--calls-port'",
+                "serve --index x --bureau-faults explode|--bureau-faults: ",
+                "serve --index x --credit-faults down;share=2|--credit-faults: ",
+                "serve --index x --provider-timeout-ms 0|--provider-timeout-ms 0 must be between 1 and 600000",
+                "demo --credit-faults slow=forever|--credit-faults: "
             })
     void rejectsBadFlagsWithExitStatus2NamingTheFlag(String line, String expected) {
         Run run = CliRuns.inProcess(List.of(line.split(" ")));

@@ -42,7 +42,7 @@ public final class PgCreditReportCache implements CreditReportCache {
         return Jdbc.autoCommit(dataSource, "read cached credit report", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT report::text, fetched_at FROM credit_report_cache"
                     + " WHERE account_id = ? AND doc_digest = ? AND fetched_at >= ?")) {
-                Jdbc.set(ps, account.value(), digest(document), Jdbc.timestamp(notBefore));
+                Jdbc.set(ps, account.value(), digest(document), Jdbc.timestamp(roundedUpToMicros(notBefore)));
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
                         return Optional.empty();
@@ -53,6 +53,16 @@ public final class PgCreditReportCache implements CreditReportCache {
                 }
             }
         });
+    }
+
+    /**
+     * PostgreSQL keeps microseconds and rounds a finer bound to the nearest one, so a bound of {@code
+     * t + 1 ns} would match a row at {@code t}. Rounded up instead, "at or after" stays exact for the
+     * microsecond times the table holds.
+     */
+    static Instant roundedUpToMicros(Instant instant) {
+        Instant micros = instant.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        return micros.equals(instant) ? micros : micros.plus(1, java.time.temporal.ChronoUnit.MICROS);
     }
 
     @Override
