@@ -10,6 +10,7 @@ import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.core.ratelimit.Admission;
+import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.work.Workers;
 import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.http.IdempotentResponses;
@@ -53,6 +54,8 @@ public final class CadastroServer implements AutoCloseable {
     private final MailingService mailing;
     private final Workers mailingWorkers;
     private final ProviderOptions.Providers providers;
+    private final SmsOptions.Sms sms;
+    private final OtpService otp;
     private final JdkHttpServerRuntime http;
     private final ScheduledExecutorService housekeeping;
 
@@ -62,6 +65,7 @@ public final class CadastroServer implements AutoCloseable {
             MailingService mailing,
             Workers mailingWorkers,
             ProviderOptions.Providers providers,
+            SmsOptions.Sms sms,
             JdkHttpServerRuntime http,
             Clock clock) {
         this.register = register;
@@ -69,19 +73,21 @@ public final class CadastroServer implements AutoCloseable {
         this.mailing = mailing;
         this.mailingWorkers = mailingWorkers;
         this.providers = providers;
+        this.sms = sms;
+        this.otp = sms.service(store.otpStore(), clock);
         this.http = http;
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
         IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
         housekeeping.scheduleWithFixedDelay(
-                () -> housekeeping(keys, mailing, store.creditReports(), clock),
+                () -> housekeeping(keys, mailing, store.creditReports(), otp, clock),
                 1,
                 HOUSEKEEPING_EVERY_MINUTES,
                 TimeUnit.MINUTES);
     }
 
     private static void housekeeping(
-            IdempotentCalls keys, MailingService mailing, CreditReportCache reports, Clock clock) {
+            IdempotentCalls keys, MailingService mailing, CreditReportCache reports, OtpService otp, Clock clock) {
         try {
             long n = keys.purge();
             LOG.log(System.Logger.Level.DEBUG, "forgot {0} idempotency keys past their retention", n);
@@ -100,6 +106,12 @@ public final class CadastroServer implements AutoCloseable {
             LOG.log(System.Logger.Level.DEBUG, "forgot {0} cached credit reports past their term", n);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "purging cached credit reports failed; retrying later", e);
+        }
+        try {
+            // A server that stopped between an SMS hold and the provider's answer: release the hold.
+            otp.releaseStuck();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "releasing stuck SMS holds failed; retrying later", e);
         }
     }
 
@@ -139,6 +151,8 @@ public final class CadastroServer implements AutoCloseable {
      *
      * @param files the folder of export files (a local {@link LocalFolderFileStore})
      * @param providers the bureau and the credit bureau, simulated by default
+     * @param sms the SMS provider and the code keys, simulated and generated under the index's parent
+     *     folder by default
      */
     public record Config(
             Path index,
@@ -149,7 +163,8 @@ public final class CadastroServer implements AutoCloseable {
             Clock clock,
             Path files,
             MailingOptions mailing,
-            ProviderOptions providers) {
+            ProviderOptions providers,
+            SmsOptions sms) {
         public Config {
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
@@ -160,6 +175,7 @@ public final class CadastroServer implements AutoCloseable {
             Objects.requireNonNull(files, "files");
             Objects.requireNonNull(mailing, "mailing");
             Objects.requireNonNull(providers, "providers");
+            Objects.requireNonNull(sms, "sms");
             requestsPerMinute.ifPresent(n -> {
                 if (n < 1) {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
@@ -184,7 +200,8 @@ public final class CadastroServer implements AutoCloseable {
                     clock,
                     index.toAbsolutePath().resolveSibling("files"),
                     MailingOptions.defaults(),
-                    ProviderOptions.simulated());
+                    ProviderOptions.simulated(),
+                    SmsOptions.under(index.toAbsolutePath().getParent()));
         }
 
         /** The spec's defaults: 120 requests per minute per key, the system clock. */
@@ -194,11 +211,18 @@ public final class CadastroServer implements AutoCloseable {
         }
 
         public Config withFiles(Path files, MailingOptions mailing) {
-            return new Config(index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers);
+            return new Config(
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
         }
 
         public Config withProviders(ProviderOptions providers) {
-            return new Config(index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers);
+            return new Config(
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
+        }
+
+        public Config withSms(SmsOptions sms) {
+            return new Config(
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
         }
     }
 
@@ -211,6 +235,7 @@ public final class CadastroServer implements AutoCloseable {
         LuceneRegister register = LuceneRegister.open(config.index());
         Store store = null;
         Workers workers = null;
+        SmsOptions.Sms sms = null;
         try {
             store = Store.open(config.database(), config.clock());
             LocalFolderFileStore files = new LocalFolderFileStore(config.files());
@@ -246,20 +271,27 @@ public final class CadastroServer implements AutoCloseable {
             Admission admission =
                     store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
             ProviderOptions.Providers providers = config.providers().build(register);
-            Router router = router(register, store, admission, config.clock(), mailing, providers);
+            sms = config.sms().build(config.clock());
+            Router router = router(register, store, admission, config.clock(), mailing, providers, sms);
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            return new CadastroServer(register, store, mailing, workers, providers, http, config.clock());
+            return new CadastroServer(register, store, mailing, workers, providers, sms, http, config.clock());
         } catch (IOException e) {
             if (workers != null) {
                 workers.close();
+            }
+            if (sms != null) {
+                sms.close();
             }
             closeQuietly(register, store);
             throw new UncheckedIOException("could not start on " + config.address() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             if (workers != null) {
                 workers.close();
+            }
+            if (sms != null) {
+                sms.close();
             }
             closeQuietly(register, store);
             throw e;
@@ -293,7 +325,10 @@ public final class CadastroServer implements AutoCloseable {
                 ProviderOptions.simulated().build(register));
     }
 
-    /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
+    /**
+     * The company-data router over these adapters and providers, without an SMS provider: its sends
+     * answer {@code SMS_INDISPONIVEL} ({@link SmsOptions.Sms#none()}).
+     */
     public static Router router(
             LuceneRegister register,
             Store store,
@@ -301,18 +336,41 @@ public final class CadastroServer implements AutoCloseable {
             Clock clock,
             MailingService mailing,
             ProviderOptions.Providers providers) {
+        return router(register, store, admission, clock, mailing, providers, SmsOptions.Sms.none());
+    }
+
+    /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
+    public static Router router(
+            LuceneRegister register,
+            Store store,
+            Admission admission,
+            Clock clock,
+            MailingService mailing,
+            ProviderOptions.Providers providers,
+            SmsOptions.Sms sms) {
         CostRules costs = new CostRules(clock);
         CompanyService companies = new CompanyService(register, store.ledger(), costs);
         EnrichmentService enrichment = new EnrichmentService(register, providers.bureau(), store.ledger(), costs);
         CreditReportService credit =
                 new CreditReportService(providers.credit(), store.creditReports(), store.ledger(), costs, clock);
         IdempotentResponses idempotent = new IdempotentResponses(new IdempotentCalls(store.idempotency(), clock));
-        return CompanyDataApi.router(admission, companies, mailing, enrichment, credit, idempotent);
+        OtpService otp = sms.service(store.otpStore(), clock);
+        return CompanyDataApi.router(admission, companies, mailing, enrichment, credit, otp, idempotent);
     }
 
     /** The provider ports this server's use cases call, guards included; other routers may share them. */
     public ProviderOptions.Providers providers() {
         return providers;
+    }
+
+    /** The SMS provider and code keys of this server (the simulated provider's inbox and fault plan). */
+    public SmsOptions.Sms sms() {
+        return sms;
+    }
+
+    /** The SMS code use case this server runs (delivery receipts and housekeeping). */
+    public OtpService otp() {
+        return otp;
     }
 
     /** The mailing use case this server runs (its workers claim the jobs). */
@@ -342,6 +400,7 @@ public final class CadastroServer implements AutoCloseable {
         try {
             http.close();
             mailingWorkers.close();
+            sms.close();
         } finally {
             closeQuietly(register, store);
         }

@@ -16,6 +16,7 @@ import dev.cadastro.core.ratelimit.Admitted;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.http.ErrorMapping;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Headers;
@@ -41,6 +42,8 @@ import java.util.Objects;
  *   <li>{@code GET /v1/enriquecimento/{cnpj}} (also with the mask's slash unencoded) and {@code POST
  *       /v1/credito/consultar}: bureau enrichment and credit reports (spec 4.6, 4.9, {@link
  *       BureauEndpoints});
+ *   <li>{@code POST /v1/sms/otp} and {@code POST /v1/sms/otp/verificar}: SMS one-time codes (spec 4.7,
+ *       4.8, {@link SmsEndpoints});
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
  *
@@ -70,6 +73,7 @@ public final class CompanyDataApi {
     private final IdempotentResponses idempotent;
     private final MailingEndpoints mailing;
     private final BureauEndpoints bureau;
+    private final SmsEndpoints sms;
     private final byte[] openApi;
 
     private CompanyDataApi(
@@ -78,12 +82,14 @@ public final class CompanyDataApi {
             MailingService mailing,
             EnrichmentService enrichment,
             CreditReportService credit,
+            OtpService otp,
             IdempotentResponses idempotent) {
         this.admission = Objects.requireNonNull(admission, "admission");
         this.companies = Objects.requireNonNull(companies, "companies");
         this.idempotent = Objects.requireNonNull(idempotent, "idempotent");
         this.mailing = new MailingEndpoints(mailing, idempotent);
         this.bureau = new BureauEndpoints(enrichment, credit, idempotent);
+        this.sms = new SmsEndpoints(otp, idempotent);
         this.openApi = openApiDocument();
     }
 
@@ -94,8 +100,9 @@ public final class CompanyDataApi {
             MailingService mailing,
             EnrichmentService enrichment,
             CreditReportService credit,
+            OtpService otp,
             IdempotentResponses idempotent) {
-        CompanyDataApi api = new CompanyDataApi(admission, companies, mailing, enrichment, credit, idempotent);
+        CompanyDataApi api = new CompanyDataApi(admission, companies, mailing, enrichment, credit, otp, idempotent);
         ErrorMapping.Endpoint enriching = ErrorMapping.Endpoint.ENRICHMENT;
         ErrorMapping.Endpoint reporting = ErrorMapping.Endpoint.CREDIT_REPORT;
         return Router.builder(Service.COMPANY_DATA)
@@ -117,6 +124,8 @@ public final class CompanyDataApi {
                 .post(
                         "/v1/credito/consultar",
                         r -> api.guarded(r, Scope.CREDITO_READ, reporting, p -> api.bureau.consult(r, p)))
+                .post("/v1/sms/otp", r -> api.guarded(r, Scope.SMS_OTP, p -> api.sms.send(r, p)))
+                .post("/v1/sms/otp/verificar", r -> api.guarded(r, Scope.SMS_OTP, p -> api.sms.check(r, p)))
                 .get("/v1/openapi.json", api::openApi)
                 .build();
     }

@@ -84,7 +84,8 @@ public final class DemoCommand extends CliCommand {
                         RuntimeOptions.defaults(),
                         OptionalLong.empty(),
                         Clock.systemUTC())
-                .withProviders(providerOptions));
+                .withProviders(providerOptions)
+                .withSms(providers.sms(demo.home(), this::usage)));
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
             printCurlLines(out, server, keys);
