@@ -2,8 +2,8 @@
  * The register index on Lucene: {@link dev.cadastro.register.RegisterIndexBuilder} writes a new
  * generation of the index from the loader's establishments and publishes it atomically; {@link
  * dev.cadastro.register.LuceneRegister} answers the core's {@code RegisterSearch} port (filtered
- * search, exact or estimated counts, CNPJ lookup) over the published generation and switches to a newer
- * one without failing a query.
+ * search, exact or estimated counts, CNPJ lookup, the partner structure of a CNPJ root) over the
+ * published generation and switches to a newer one without failing a query.
  */
 module dev.cadastro.register {
     requires transitive dev.cadastro.core;

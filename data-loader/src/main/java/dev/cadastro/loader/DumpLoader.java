@@ -9,7 +9,8 @@ import java.util.Objects;
 /**
  * Loads a monthly dump into a new generation of the register index and publishes it: the structure is
  * checked and the lookup tables read first, the establishments are built beside the serving index
- * (the register's staging directory), and only a complete read is published, atomically, after the
+ * (the register's staging directory) with the partner structure of the Socios files beside them, and
+ * only a complete read is published, atomically, after the
  * register verified the document count and checksum. Any failure (a structural fault, a crash, a kill)
  * leaves the previously published index serving, complete.
  */
@@ -32,10 +33,15 @@ public final class DumpLoader {
         Objects.requireNonNull(indexRoot, "indexRoot");
         DumpReader reader = DumpReader.open(options);
         try (RegisterIndexBuilder builder = RegisterIndexBuilder.create(indexRoot, reader.lookups(), buildOptions)) {
-            LoadSummary summary = reader.readInto(builder::add);
+            LoadSummary summary = reader.readInto(builder::add, builder::addPartners);
             if (builder.added() != summary.establishments()) {
                 throw new LoaderException("the index received " + builder.added()
                         + " establishments, the reader handed " + summary.establishments() + "; not published");
+            }
+            long partners = summary.families().get("Socios").loaded();
+            if (builder.partnersAdded() != partners) {
+                throw new LoaderException("the index received " + builder.partnersAdded()
+                        + " partner rows, the reader loaded " + partners + "; not published");
             }
             String label = "Receita Federal dump " + reader.dateCode() + " ("
                     + options.dump().toAbsolutePath().normalize() + ")"
@@ -54,7 +60,7 @@ public final class DumpLoader {
                     summary.elapsed(),
                     summary.rejectsFile(),
                     "generation " + published.generation() + " at " + published.path() + ", " + published.documents()
-                            + " documents");
+                            + " documents, " + partners + " partner rows");
             return new Result(done, published);
         }
     }

@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  * @param indexThreads threads handing establishments to the sink, besides the reader (default: the
  *     available processors: the index writer costs several times what the reader does)
  * @param batchSize establishments per hand-off between the reader and the index threads
- * @param verifyUnread whether to read the ZIPs the index does not need (Socios) through their CRC check
+ * @param verifyUnread for a read without a partner sink ({@link DumpReader#readInto(EstablishmentSink)}):
+ *     whether to read the Socios ZIPs through their CRC check anyway (a load always reads them)
  * @param progress receives a {@link Progress} every {@code progressInterval}
  * @param progressInterval how often progress is reported
  */

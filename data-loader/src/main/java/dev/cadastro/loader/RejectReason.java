@@ -13,7 +13,9 @@ public enum RejectReason {
     /** The row exceeded the maximum row size (an unterminated quote running on); it was cut at the next line end. */
     OVERSIZED("oversized"),
     /** A code or name is longer than the layout allows (255 bytes for a code, 65,535 for a name). */
-    FIELD_TOO_LONG("field-too-long");
+    FIELD_TOO_LONG("field-too-long"),
+    /** A code outside the layout's set: a partner kind other than 1, 2 or 3, an age band other than 0 to 9. */
+    INVALID_CODE("invalid-code");
 
     private final String code;
 

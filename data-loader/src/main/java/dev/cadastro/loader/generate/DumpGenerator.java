@@ -574,6 +574,91 @@ public final class DumpGenerator {
             return pad(d.getYear() * 10000L + d.getMonthValue() * 100L + d.getDayOfMonth(), 8);
         }
 
+        private static final String[] FOREIGN_FIRST = {"JOHN", "MARIE", "HANS", "GIUSEPPE", "PILAR", "HIROSHI", "WEI"};
+        private static final String[] FOREIGN_LAST = {"SMITH", "DUBOIS", "MULLER", "ROSSI", "GARCIA", "TANAKA", "ZHANG"
+        };
+        /** Estados Unidos, Portugal, Argentina, Alemanha, Italia, Espanha, Japao (the Paises table's codes). */
+        private static final String[] FOREIGN_COUNTRIES = {"249", "607", "063", "023", "386", "245", "399"};
+
+        /**
+         * One Socios row as the Receita writes it: mostly natural persons (masked CPF, qualification by
+         * the legal nature), some companies (a complete CNPJ, age band 0, an administrator representing
+         * them), a few foreigners (country code, placeholder document, a proxy representing them) and
+         * minors (a parent representing them); no representative is {@code ***000000**} with
+         * qualification 00.
+         */
+        private void partner(
+                String root,
+                String natureza,
+                String name,
+                int cpfMiddle,
+                int entry,
+                int ageBand,
+                SplittableRandom side,
+                OutputStream soc)
+                throws IOException {
+            String kind = "2";
+            String document = "***" + pad(cpfMiddle, 6) + "**";
+            String qualification = personQualification(natureza, side);
+            String country = null;
+            String repCpf = "***000000**";
+            String repName = null;
+            String repQualification = "00";
+            int band = ageBand;
+            double u = side.nextDouble();
+            if (u < 0.06) {
+                kind = "1";
+                name = BUSINESS[side.nextInt(BUSINESS.length)] + " " + FANTASY[side.nextInt(FANTASY.length)]
+                        + " PARTICIPACOES LTDA";
+                document = Cnpj.withCheckDigits(pad(side.nextLong(100_000_000L), 8) + "0001")
+                        .value();
+                qualification = "22";
+                band = 0;
+                repCpf = "***" + pad(side.nextInt(1_000_000), 6) + "**";
+                repName = FIRST[side.nextInt(FIRST.length)] + " " + LAST[side.nextInt(LAST.length)];
+                repQualification = "05";
+            } else if (u < 0.08) {
+                kind = "3";
+                name = FOREIGN_FIRST[side.nextInt(FOREIGN_FIRST.length)] + " "
+                        + FOREIGN_LAST[side.nextInt(FOREIGN_LAST.length)];
+                document = side.nextBoolean() ? "***999999**" : null;
+                qualification = "38";
+                country = FOREIGN_COUNTRIES[side.nextInt(FOREIGN_COUNTRIES.length)];
+                repCpf = "***" + pad(side.nextInt(1_000_000), 6) + "**";
+                repName = FIRST[side.nextInt(FIRST.length)] + " " + LAST[side.nextInt(LAST.length)];
+                repQualification = "17";
+            } else if (u < 0.09) {
+                qualification = "30";
+                band = 1 + side.nextInt(2);
+                repCpf = "***" + pad(side.nextInt(1_000_000), 6) + "**";
+                repName = FIRST[side.nextInt(FIRST.length)] + " " + name.substring(name.indexOf(' ') + 1);
+                repQualification = side.nextBoolean() ? "14" : "15";
+            }
+            row.field(root)
+                    .field(kind)
+                    .field(name)
+                    .field(document)
+                    .field(qualification)
+                    .field(yyyymmdd(entry))
+                    .field(country)
+                    .field(repCpf)
+                    .field(repName)
+                    .field(repQualification)
+                    .field(Integer.toString(band));
+            row.end(soc, 1);
+        }
+
+        /** A natural person's qualification, as the legal nature makes it likely. */
+        private static String personQualification(String natureza, SplittableRandom side) {
+            double u = side.nextDouble();
+            return switch (natureza) {
+                case "2054", "2046" -> u < 0.5 ? "10" : u < 0.75 ? "16" : "08";
+                case "3999", "3069" -> u < 0.6 ? "16" : "05";
+                case "1244" -> "05";
+                default -> u < 0.8 ? "49" : "22";
+            };
+        }
+
         /** Writes one company with its establishments; returns {establishments to load, lines, companies}. */
         private long[] company(
                 long index, int branches, OutputStream emp, OutputStream est, OutputStream soc, OutputStream simples)
@@ -631,19 +716,16 @@ public final class DumpGenerator {
             SimplesOption option = simples(root, mei, simples);
             if (!mei && !natureza.equals("2135")) {
                 int partners = 1 + rng.nextInt(3);
+                // The company's generator gives exactly the draws it always gave here, so a seed keeps
+                // producing the same establishments; the rest of each partner comes from a generator of the
+                // company's own.
+                SplittableRandom side = new SplittableRandom(mix(options.seed() * 131 + index) ^ 0x50C105L);
                 for (int i = 0; i < partners; i++) {
-                    row.field(root)
-                            .field("2")
-                            .field(pick(FIRST) + " " + pick(LAST))
-                            .field("***" + pad(rng.nextInt(1_000_000), 6) + "**")
-                            .field("49")
-                            .field(yyyymmdd(day(1990)))
-                            .field(null)
-                            .field("***000000**")
-                            .field(null)
-                            .field("00")
-                            .field(Integer.toString(2 + rng.nextInt(7)));
-                    row.end(soc, 1);
+                    String name = pick(FIRST) + " " + pick(LAST);
+                    int cpfMiddle = rng.nextInt(1_000_000);
+                    int entry = day(1990);
+                    int ageBand = 2 + rng.nextInt(7);
+                    partner(root, natureza, name, cpfMiddle, entry, ageBand, side, soc);
                 }
             }
             String uf = model.ufs[Model.pick(model.ufCumulative, rng)];

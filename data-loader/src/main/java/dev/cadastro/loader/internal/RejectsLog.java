@@ -37,7 +37,8 @@ public final class RejectsLog implements Closeable {
         }
     }
 
-    public void reject(String file, long line, RejectReason reason, String raw) {
+    /** Writes one rejected row; synchronized, since the Socios rows are read on a thread of their own. */
+    public synchronized void reject(String file, long line, RejectReason reason, String raw) {
         try {
             out.write(file);
             out.write('\t');
@@ -76,7 +77,7 @@ public final class RejectsLog implements Closeable {
         return sb.toString();
     }
 
-    public long written() {
+    public synchronized long written() {
         return written;
     }
 

@@ -78,8 +78,17 @@ class SimulatedBureauTest {
         Cnpj cnpj = fixture.cnpjs.get(3);
         Map<String, Object> raw =
                 bureau.rawAnswer(cnpj, fixture.register.lookup(cnpj).orElseThrow());
-        String rawText = raw.toString();
-        assertTrue(rawText.contains("endereco_residencial") || rawText.contains("pep"), rawText);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rawSocios = (List<Map<String, Object>>) raw.get("socios");
+        for (Map<String, Object> socio : rawSocios) {
+            assertTrue(socio.containsKey("pep"), "every raw partner carries an unknown field");
+            if ("PF".equals(socio.get("tipo"))) {
+                for (String personal :
+                        List.of("endereco_residencial", "telefones", "email", "data_nascimento", "nome_mae")) {
+                    assertTrue(socio.containsKey(personal), "a raw natural partner carries " + personal);
+                }
+            }
+        }
         String read = BureauAnswers.tree(bureau.company(cnpj).orElseThrow()).toString();
         for (String personal : List.of(
                 "endereco_residencial", "telefones", "data_nascimento", "nome_mae", "email", "pep", "telefone")) {

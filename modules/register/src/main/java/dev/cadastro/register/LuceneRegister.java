@@ -187,8 +187,16 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     @Override
     public List<Partner> partners(CnpjRoot root) {
         Objects.requireNonNull(root, "root");
-        // The loader does not keep the Socios files yet (issue 15 part A loads them per generation).
-        return List.of();
+        // The same acquired generation as a lookup: a reader never mixes one generation's partners with
+        // another's records.
+        GenerationReader g = acquire();
+        try {
+            return g.partners(root);
+        } catch (IOException e) {
+            throw failure(e);
+        } finally {
+            g.release();
+        }
     }
 
     @Override

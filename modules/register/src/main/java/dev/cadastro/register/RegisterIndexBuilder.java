@@ -1,11 +1,14 @@
 package dev.cadastro.register;
 
+import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Lookups;
+import dev.cadastro.core.register.Partner;
 import dev.cadastro.register.internal.Durable;
 import dev.cadastro.register.internal.GenerationReader;
 import dev.cadastro.register.internal.Generations;
 import dev.cadastro.register.internal.LookupsFile;
+import dev.cadastro.register.internal.PartnerIndex;
 import dev.cadastro.register.internal.RecordCodec;
 import dev.cadastro.register.internal.Rollup;
 import dev.cadastro.register.internal.Schema;
@@ -22,6 +25,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -53,6 +57,11 @@ import org.apache.lucene.util.BytesRef;
  * fsynced temporary file. {@link #close()} without {@link #publish} abandons the build and deletes its
  * staging directory; a crash leaves {@code CURRENT} and its generation untouched (the next build
  * removes the stale staging directory). One build at a time per root ({@code root/build.lock}).
+ *
+ * <p>{@link #addPartners} writes the generation's partner structure (the dump's Socios rows) into a
+ * second index inside the same staging directory ({@code partners/}), committed and checked by {@link
+ * #publish} before the directory is renamed: the partners are published with the establishments of the
+ * same generation, by the same rename, or not at all.
  */
 public final class RegisterIndexBuilder implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(RegisterIndexBuilder.class.getName());
@@ -65,7 +74,10 @@ public final class RegisterIndexBuilder implements AutoCloseable {
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final IndexWriter writer;
+    private final IndexWriter partnerWriter;
     private final AtomicLong sequence = new AtomicLong();
+    private final AtomicLong partnerRuns = new AtomicLong();
+    private final LongAdder partnerRows = new LongAdder();
     private final LongAdder checksum = new LongAdder();
     private volatile State state = State.OPEN;
 
@@ -104,7 +116,8 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             Clock clock,
             FileChannel lockChannel,
             FileLock lock,
-            IndexWriter writer) {
+            IndexWriter writer,
+            IndexWriter partnerWriter) {
         this.root = root;
         this.generation = generation;
         this.staging = staging;
@@ -113,6 +126,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.writer = writer;
+        this.partnerWriter = partnerWriter;
     }
 
     /** Starts a new generation under {@code root} (created when absent); publication time from the UTC clock. */
@@ -170,7 +184,15 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             merges.setForceMergeDeletesPctAllowed(0);
             config.setMergePolicy(merges);
             IndexWriter writer = new IndexWriter(FSDirectory.open(staging), config);
-            return new RegisterIndexBuilder(root, generation, staging, options, clock, channel, lock, writer);
+            IndexWriter partnerWriter;
+            try {
+                partnerWriter = partnerWriter(staging.resolve(PartnerIndex.DIR), options);
+            } catch (IOException | RuntimeException e) {
+                writer.rollback();
+                throw e;
+            }
+            return new RegisterIndexBuilder(
+                    root, generation, staging, options, clock, channel, lock, writer, partnerWriter);
         } catch (IOException e) {
             release(channel, lock);
             throw new UncheckedIOException("cannot start a register build under " + root, e);
@@ -178,6 +200,49 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             release(channel, lock);
             throw e;
         }
+    }
+
+    /**
+     * The partner index: no index sort (a lookup reads one root's few documents), a small RAM buffer (its
+     * rows are a fraction of the establishments' bytes) and one merge thread, so it takes little of the
+     * heap and the cores the establishments need.
+     */
+    private static IndexWriter partnerWriter(Path dir, BuildOptions options) throws IOException {
+        Files.createDirectories(dir);
+        IndexWriterConfig config = new IndexWriterConfig();
+        config.setOpenMode(IndexWriterConfig.OpenMode.CREATE);
+        config.setRAMBufferSizeMB(Math.max(16, options.ramBufferMb() / 4));
+        config.setCommitOnClose(false);
+        ConcurrentMergeScheduler cms = new ConcurrentMergeScheduler();
+        cms.setMaxMergesAndThreads(3, 1);
+        config.setMergeScheduler(cms);
+        return new IndexWriter(FSDirectory.open(dir), config);
+    }
+
+    /**
+     * Adds partner rows of one company root, in the dump's order; several calls for one root add to its
+     * rows. Thread-safe. The description fields of the partners are not stored: they are resolved on read
+     * through the generation's lookup tables.
+     */
+    public void addPartners(CnpjRoot root, List<Partner> partners) {
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(partners, "partners");
+        ensureOpen();
+        try {
+            for (int from = 0; from < partners.size(); from += PartnerIndex.MAX_ROWS_PER_RUN) {
+                List<Partner> run =
+                        partners.subList(from, Math.min(partners.size(), from + PartnerIndex.MAX_ROWS_PER_RUN));
+                partnerWriter.addDocument(PartnerIndex.document(root, partnerRuns.incrementAndGet(), run));
+                partnerRows.add(run.size());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot add the partners of " + root + " to " + staging, e);
+        }
+    }
+
+    /** Partner rows added so far. */
+    public long partnersAdded() {
+        return partnerRows.sum();
     }
 
     /** Adds one establishment. Thread-safe. */
@@ -231,9 +296,17 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             }
             writer.commit();
             writer.close();
+            long runs = partnerRuns.get();
+            long rows = partnerRows.sum();
+            partnerWriter.setLiveCommitData(
+                    Map.of(PartnerIndex.RUNS, Long.toString(runs), PartnerIndex.ROWS, Long.toString(rows))
+                            .entrySet());
+            partnerWriter.commit();
+            partnerWriter.close();
             long t3 = System.nanoTime();
             publishHook.at(PublishStep.BEFORE_VERIFY, staging);
             verify(docs, sum);
+            verifyPartners(runs, rows);
             long t4 = System.nanoTime();
             Rollup rollup = writeRollup();
             long t5 = System.nanoTime();
@@ -285,10 +358,12 @@ public final class RegisterIndexBuilder implements AutoCloseable {
 
     private void abandon() {
         state = State.CLOSED;
-        try {
-            writer.rollback();
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.DEBUG, "rollback of an abandoned build failed", e);
+        for (IndexWriter w : List.of(writer, partnerWriter)) {
+            try {
+                w.rollback();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.DEBUG, "rollback of an abandoned build failed", e);
+            }
         }
         try {
             Durable.deleteTree(staging);
@@ -380,6 +455,21 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         try (FSDirectory dir = FSDirectory.open(staging);
                 DirectoryReader reader = DirectoryReader.open(dir)) {
             return Rollup.write(reader, dir);
+        }
+    }
+
+    /** The committed partner index must open and hold one document per run added (checked on open). */
+    private void verifyPartners(long runs, long rows) {
+        try (PartnerIndex partners = PartnerIndex.openIfPresent(staging)) {
+            if (partners == null) {
+                throw new IllegalStateException(
+                        "generation " + generation + " has no partner index after commit; not published");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "generation " + generation + ": the partner index (" + runs + " documents, " + rows
+                            + " rows added) fails its check: " + e.getMessage() + "; not published",
+                    e);
         }
     }
 

@@ -207,9 +207,12 @@ class RollupProperties {
 
     private static Path copyOf(Path generation) throws IOException {
         Path copy = Files.createTempDirectory("rollup-copy");
-        try (Stream<Path> files = Files.list(generation)) {
+        // The whole tree: the generation's partner index is a folder of its own.
+        try (Stream<Path> files = Files.walk(generation)) {
             for (Path p : (Iterable<Path>) files::iterator) {
-                Files.copy(p, copy.resolve(p.getFileName()));
+                if (!p.equals(generation)) {
+                    Files.copy(p, copy.resolve(generation.relativize(p).toString()));
+                }
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();

@@ -44,6 +44,26 @@ public record Lookups(
         };
     }
 
+    /** A partner's age band descriptions ({@code faixa_etaria}, fixed by the layout); null for another code. */
+    public static String faixaEtariaDescricao(Integer code) {
+        if (code == null) {
+            return null;
+        }
+        return switch (code) {
+            case 0 -> "Nao se aplica";
+            case 1 -> "0 a 12 anos";
+            case 2 -> "13 a 20 anos";
+            case 3 -> "21 a 30 anos";
+            case 4 -> "31 a 40 anos";
+            case 5 -> "41 a 50 anos";
+            case 6 -> "51 a 60 anos";
+            case 7 -> "61 a 70 anos";
+            case 8 -> "71 a 80 anos";
+            case 9 -> "Maiores de 80 anos";
+            default -> null;
+        };
+    }
+
     /** Company size descriptions (fixed by the layout). */
     public static String porteDescricao(String code) {
         return switch (code == null ? "" : code) {

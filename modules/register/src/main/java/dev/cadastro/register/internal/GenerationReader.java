@@ -1,9 +1,11 @@
 package dev.cadastro.register.internal;
 
 import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Lookups;
+import dev.cadastro.core.register.Partner;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.register.PublishedIndex;
 import java.io.IOException;
@@ -32,7 +34,8 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * One opened, published generation: its reader, lookup tables, the doc-id range of every (state,
- * municipality) in every segment, and the bitset cache. Reference-counted: the register holds one
+ * municipality) in every segment, the bitset cache, and its partner index (absent in generations
+ * published before partners were loaded). Reference-counted: the register holds one
  * reference while the generation is current, each query one while it runs; the last release closes the
  * reader.
  */
@@ -47,6 +50,8 @@ public final class GenerationReader {
     final BitsetCache cache;
     /** Precomputed counts, or null for a generation published without them. */
     private final Rollup rollup;
+    /** The partner structure, or null for a generation published without one. */
+    private final PartnerIndex partners;
 
     private final AtomicInteger refs = new AtomicInteger(1);
     private final Runnable onClose;
@@ -57,11 +62,13 @@ public final class GenerationReader {
             DirectoryReader reader,
             Lookups lookups,
             Rollup rollup,
+            PartnerIndex partners,
             long cacheBytes,
             Runnable onClose)
             throws IOException {
         this.meta = meta;
         this.rollup = rollup;
+        this.partners = partners;
         this.directory = directory;
         this.reader = reader;
         this.lookups = lookups;
@@ -97,6 +104,7 @@ public final class GenerationReader {
         Lookups lookups = LookupsFile.read(dir.resolve(LookupsFile.NAME));
         Directory directory = FSDirectory.open(dir);
         DirectoryReader reader = null;
+        PartnerIndex partners = null;
         try {
             reader = DirectoryReader.open(directory);
             if (reader.numDocs() != meta.documents()) {
@@ -104,8 +112,12 @@ public final class GenerationReader {
                         dir + " holds " + reader.numDocs() + " documents, its metadata says " + meta.documents());
             }
             Rollup rollup = withRollup ? Rollup.read(directory, reader.numDocs()) : null;
-            return new GenerationReader(meta, directory, reader, lookups, rollup, cacheBytes, onClose);
+            partners = PartnerIndex.openIfPresent(dir);
+            return new GenerationReader(meta, directory, reader, lookups, rollup, partners, cacheBytes, onClose);
         } catch (IOException | RuntimeException e) {
+            if (partners != null) {
+                partners.close();
+            }
             if (reader != null) {
                 reader.close();
             }
@@ -147,6 +159,9 @@ public final class GenerationReader {
     public void release() {
         if (refs.decrementAndGet() == 0) {
             try {
+                if (partners != null) {
+                    partners.close();
+                }
                 reader.close();
                 directory.close();
             } catch (IOException e) {
@@ -177,6 +192,11 @@ public final class GenerationReader {
     }
 
     // ---- lookup
+
+    /** The root's partner structure in dump order; empty when it has none or the generation has no partners. */
+    public List<Partner> partners(CnpjRoot root) throws IOException {
+        return partners == null ? List.of() : partners.partners(root, lookups);
+    }
 
     public Optional<Empresa> lookup(Cnpj cnpj) throws IOException {
         BytesRef term = new BytesRef(cnpj.value());
