@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Use case: SMS one-time codes ({@code POST /sms/otp}, {@code POST /sms/otp/verificar}; spec
@@ -28,8 +27,8 @@ import java.util.Optional;
  * count it). The code exists only in memory between its generation and the provider call.
  *
  * <p>Checking: one attempt is counted in the same statement that checks the state and the expiry
- * ({@link OtpStore#takeAttempt}); the typed code's HMAC is compared with the stored one in constant
- * time; a match marks the code verified, once. No cost.
+ * ({@link OtpStore#check}); the typed code's HMAC is compared with the stored one in constant time; a
+ * match marks the code verified, once, in the same transaction. No cost.
  *
  * <p>Logs name the dispatch and the masked phone, never the code.
  */
@@ -138,22 +137,14 @@ public final class OtpService {
                 .orElseThrow(() -> InvalidParameterException.of(
                         CODIGO, "format", CODIGO + " must be 1 to " + OtpCode.MAX_DIGITS + " digits"));
         Instant now = clock.instant();
-        OtpStore.Attempt attempt =
-                store.takeAttempt(principal.accountId(), envioId, now).orElseThrow(() -> notFound(envioId));
-        OtpDispatch dispatch = attempt.dispatch();
-        if (attempt.mac().isEmpty()) {
-            return new OtpCheck(false, dispatch.status(now), dispatch.remainingAttempts(now));
-        }
-        if (keys.matches(dispatch.keyId(), dispatch.id(), typed, attempt.mac().get())) {
-            Optional<OtpDispatch> verified = store.verify(principal.accountId(), envioId, now);
-            if (verified.isPresent()) {
-                return new OtpCheck(true, OtpStatus.VERIFICADO, 0);
-            }
-            // A parallel right check verified it first: this one is the second use.
-            OtpDispatch current = store.find(principal.accountId(), envioId).orElseThrow(() -> notFound(envioId));
-            return new OtpCheck(false, current.status(now), current.remainingAttempts(now));
-        }
-        return new OtpCheck(false, dispatch.status(now), dispatch.remainingAttempts(now));
+        OtpStore.Checked checked = store.check(
+                        principal.accountId(),
+                        envioId,
+                        now,
+                        (dispatch, mac) -> keys.matches(dispatch.keyId(), dispatch.id(), typed, mac))
+                .orElseThrow(() -> notFound(envioId));
+        OtpDispatch after = checked.dispatch();
+        return new OtpCheck(checked.valid(), after.status(now), after.remainingAttempts(now));
     }
 
     /** A delivery receipt from the provider: a failed delivery returns the dispatch's credit, once. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 
 /**
  * Port: the dispatches of one-time codes, each moved together with its SMS credit in the ledger. Every
@@ -68,31 +69,26 @@ public interface OtpStore {
     Optional<OtpDispatch> find(AccountId account, String id);
 
     /**
-     * Counts one check of a dispatch of the account, in one statement that also requires it to be
-     * {@link Delivery#checkable() checkable}, pending, under {@link OtpDispatch#MAX_ATTEMPTS} attempts
-     * and not expired at {@code now}: however many checks run at once, at most five are ever counted.
+     * One check of a dispatch of the account, in one transaction: first one statement that counts the
+     * attempt only if the dispatch is {@link Delivery#checkable() checkable}, pending, under {@link
+     * OtpDispatch#MAX_ATTEMPTS} attempts and not expired at {@code now} (however many checks run at once,
+     * at most five are ever counted); then, when it counted one, {@code matches} compares the typed code
+     * with the stored MAC, and a match marks the dispatch verified in the same transaction.
      *
-     * @return empty when the account has no checkable dispatch of that id; otherwise the dispatch (after
-     *     the count, when one was taken) and, only when an attempt was taken, the stored MAC
+     * @param matches given the dispatch and its stored MAC, whether the typed code matches (in constant time)
+     * @return empty when the account has no checkable dispatch of that id
      */
-    Optional<Attempt> takeAttempt(AccountId account, String id, Instant now);
+    Optional<Checked> check(AccountId account, String id, Instant now, BiPredicate<OtpDispatch, byte[]> matches);
 
     /**
-     * A counted check matched: marks the dispatch verified unless another check did first.
+     * The result of {@link #check}.
      *
-     * @return the dispatch when this call verified it; empty when it was no longer pending
+     * @param dispatch the dispatch after the check
+     * @param valid whether this check matched and verified it
      */
-    Optional<OtpDispatch> verify(AccountId account, String id, Instant now);
-
-    /**
-     * The result of {@link #takeAttempt}.
-     *
-     * @param mac the stored MAC, present only when an attempt was counted
-     */
-    record Attempt(OtpDispatch dispatch, Optional<byte[]> mac) {
-        public Attempt {
+    record Checked(OtpDispatch dispatch, boolean valid) {
+        public Checked {
             Objects.requireNonNull(dispatch, "dispatch");
-            Objects.requireNonNull(mac, "mac");
         }
     }
 }

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 import javax.sql.DataSource;
 
 /**
@@ -30,7 +31,9 @@ import javax.sql.DataSource;
  *       provider is called.
  *   <li>A check counts its attempt in the UPDATE that also requires the dispatch to be pending, under
  *       five attempts and unexpired: PostgreSQL re-evaluates the WHERE on the newest row version for
- *       every concurrent UPDATE, so at most five ever succeed, whatever the parallelism.
+ *       every concurrent UPDATE, so at most five ever succeed, whatever the parallelism. The MAC is then
+ *       compared in Java, in constant time, while that UPDATE's row lock is held, and a match is
+ *       recorded in the same transaction: one commit per check.
  *   <li>Settlements lock the dispatch row ({@code FOR UPDATE}) and act only from the state they expect,
  *       so a duplicated receipt or a late provider answer changes nothing twice.
  * </ul>
@@ -203,8 +206,11 @@ public final class PgOtpStore implements OtpStore {
     }
 
     @Override
-    public Optional<Attempt> takeAttempt(AccountId account, String id, Instant now) {
-        return Jdbc.autoCommit(dataSource, "check SMS dispatch", c -> {
+    public Optional<Checked> check(
+            AccountId account, String id, Instant now, BiPredicate<OtpDispatch, byte[]> matches) {
+        return Jdbc.transaction(dataSource, "check SMS dispatch", c -> {
+            OtpDispatch counted = null;
+            byte[] mac = null;
             try (PreparedStatement ps = c.prepareStatement("UPDATE sms_dispatches SET attempts = attempts + 1"
                     + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE
                     + " AND state = 'pendente' AND attempts < " + OtpDispatch.MAX_ATTEMPTS + " AND expires_at > ?"
@@ -212,29 +218,30 @@ public final class PgOtpStore implements OtpStore {
                 Jdbc.set(ps, id, account.value(), Jdbc.timestamp(now));
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
-                        return Optional.of(new Attempt(dispatch(rs), Optional.of(rs.getBytes("code_mac"))));
+                        counted = dispatch(rs);
+                        mac = rs.getBytes("code_mac");
                     }
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM sms_dispatches"
-                    + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE)) {
-                Jdbc.set(ps, id, account.value());
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(new Attempt(dispatch(rs), Optional.empty())) : Optional.empty();
+            if (counted == null) {
+                try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM sms_dispatches"
+                        + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE)) {
+                    Jdbc.set(ps, id, account.value());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next() ? Optional.of(new Checked(dispatch(rs), false)) : Optional.empty();
+                    }
                 }
             }
-        });
-    }
-
-    @Override
-    public Optional<OtpDispatch> verify(AccountId account, String id, Instant now) {
-        return Jdbc.autoCommit(dataSource, "verify SMS dispatch", c -> {
+            if (!matches.test(counted, mac)) {
+                return Optional.of(new Checked(counted, false));
+            }
+            // The row is locked by the UPDATE above until commit: no other check can verify it first.
             try (PreparedStatement ps = c.prepareStatement("UPDATE sms_dispatches SET state = 'verificado',"
-                    + " verified_at = ? WHERE public_id = ? AND account_id = ? AND state = 'pendente'"
-                    + " RETURNING " + COLUMNS)) {
-                Jdbc.set(ps, Jdbc.timestamp(now), id, account.value());
+                    + " verified_at = ? WHERE public_id = ? AND state = 'pendente' RETURNING " + COLUMNS)) {
+                Jdbc.set(ps, Jdbc.timestamp(now), id);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(dispatch(rs)) : Optional.empty();
+                    rs.next();
+                    return Optional.of(new Checked(dispatch(rs), true));
                 }
             }
         });
