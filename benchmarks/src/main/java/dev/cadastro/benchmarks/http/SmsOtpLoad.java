@@ -58,7 +58,8 @@ import java.util.regex.Pattern;
  * pairs it completed, and every check must have answered {@code valido: true}.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.SmsOtpLoad
- * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64]}. The first run
+ * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N]} ({@code --pool}: the
+ * store's connection pool, by default the store's own default as {@code ./cadastro serve} runs). The first run
  * generates and loads a 2,000-establishment register under {@code benchmarks/data/sms} (the server
  * needs one; SMS does not read it).
  */
@@ -78,6 +79,7 @@ public final class SmsOtpLoad {
         int seconds = 20;
         int warmup = 5;
         int accounts = 64;
+        int pool = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -86,9 +88,10 @@ public final class SmsOtpLoad {
                 case "--seconds" -> seconds = Integer.parseInt(v);
                 case "--warmup" -> warmup = Integer.parseInt(v);
                 case "--accounts" -> accounts = Integer.parseInt(v);
+                case "--pool" -> pool = Integer.parseInt(v);
                 default ->
                     throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts");
+                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool");
             }
         }
         PrintStream out = System.out;
@@ -105,9 +108,14 @@ public final class SmsOtpLoad {
             return "instant-" + message.reference();
         };
         SmsGateway guarded = GuardedProviders.guard(instant, ProviderGuard.of("sms", ProviderPolicy.defaults()));
+        Database.Builder db = Database.builder().embedded(data.database());
+        if (pool > 0) {
+            db.poolSize(pool);
+        }
+        Database database = db.build();
         try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
                         data.index(),
-                        Database.embedded(data.database()),
+                        database,
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                         RuntimeOptions.defaults(),
                         OptionalLong.of(10_000_000),
@@ -120,7 +128,7 @@ public final class SmsOtpLoad {
                     accounts,
                     seconds,
                     warmup,
-                    Database.embedded(data.database()).poolSize(),
+                    database.poolSize(),
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version());
             Map<Client, LongAdder> sent = new ConcurrentHashMap<>();
