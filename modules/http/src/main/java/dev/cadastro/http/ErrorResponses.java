@@ -75,8 +75,7 @@ public final class ErrorResponses {
 
     /** Whole seconds, rounded up, never below 1 (RFC 9110, section 10.2.3 takes a non-negative integer). */
     static long retryAfterSeconds(Duration wait) {
-        long seconds = wait.toSeconds() + (wait.toNanosPart() > 0 ? 1 : 0);
-        return Math.max(1, seconds);
+        return ProviderUnavailableException.wholeSeconds(wait);
     }
 
     /** The 500 answer: fixed message, the request id in {@code detalhe} and in the header. */

@@ -14,7 +14,9 @@ import java.util.Set;
 /**
  * Routes requests by method and path template ({@code /v1/empresas/{cnpj}}) to handlers, and is
  * itself the {@link Handler} a runtime mounts. A {@code HEAD} request runs the {@code GET} route of
- * its path; the runtime sends the same status and headers without the body.
+ * its path; the runtime sends the same status and headers without the body. A GET route that charges
+ * ({@link Builder#getCharged}) does not answer {@code HEAD} (405, {@code Allow: GET}): running it would
+ * charge for a body the client never receives.
  *
  * <p>Templates match raw (still encoded) path segments, so an encoded slash stays inside its segment;
  * a path parameter is then decoded strictly. Literal segments win over parameters. A path no template
@@ -70,10 +72,10 @@ public final class Router implements Handler {
             if (!r.template.matches(segments)) {
                 continue;
             }
-            boolean sameMethod = r.method.equals(request.method()) || (head && r.method.equals("GET"));
+            boolean sameMethod = r.method.equals(request.method()) || (head && r.method.equals("GET") && r.headAllowed);
             if (!sameMethod) {
                 allowed.add(r.method);
-                if (r.method.equals("GET")) {
+                if (r.method.equals("GET") && r.headAllowed) {
                     allowed.add("HEAD");
                 }
                 continue;
@@ -125,7 +127,7 @@ public final class Router implements Handler {
         return rawPath.substring(1).split("/", -1);
     }
 
-    private record Route(String method, Template template, Handler handler) {}
+    private record Route(String method, Template template, Handler handler, boolean headAllowed) {}
 
     /** A parsed template: literal segments and {@code {name}} parameters. */
     private static final class Template {
@@ -198,17 +200,29 @@ public final class Router implements Handler {
             return route("GET", template, handler);
         }
 
+        /**
+         * A GET route that charges credits: {@code HEAD} on its path is 405 with {@code Allow: GET}
+         * instead of running it, because the runtime would drop the body the client paid for.
+         */
+        public Builder getCharged(String template, Handler handler) {
+            return add("GET", template, handler, false);
+        }
+
         public Builder post(String template, Handler handler) {
             return route("POST", template, handler);
         }
 
         public Builder route(String method, String template, Handler handler) {
+            return add(method, template, handler, true);
+        }
+
+        private Builder add(String method, String template, Handler handler, boolean headAllowed) {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(handler, "handler");
             if (!seen.add(method + " " + template)) {
                 throw new IllegalArgumentException("route " + method + " " + template + " is registered twice");
             }
-            routes.add(new Route(method, new Template(template), handler));
+            routes.add(new Route(method, new Template(template), handler, headAllowed));
             return this;
         }
 

@@ -62,4 +62,25 @@ class RouterTest {
         assertEquals(404, router.handle(get("/v1/a//")).status());
         assertEquals(404, router.handle(get("/v1//a")).status());
     }
+
+    @Test
+    void runsHeadOnlyOnGetRoutesThatDoNotCharge() {
+        java.util.concurrent.atomic.AtomicInteger charged = new java.util.concurrent.atomic.AtomicInteger();
+        Router router = Router.builder(Service.COMPANY_DATA)
+                .get("/v1/free", OK)
+                .getCharged("/v1/paid", r -> {
+                    charged.incrementAndGet();
+                    return Response.json(200, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                })
+                .build();
+        Request head = Request.of("HEAD", "/v1/paid", null, Headers.empty(), null, "rid", null, Limits.defaults());
+        Response refused = router.handle(head);
+        assertEquals(405, refused.status());
+        assertEquals("GET", refused.headers().first("Allow").orElseThrow());
+        assertEquals(0, charged.get(), "the charged route did not run");
+        Request freeHead = Request.of("HEAD", "/v1/free", null, Headers.empty(), null, "rid", null, Limits.defaults());
+        assertEquals(200, router.handle(freeHead).status());
+        assertEquals(200, router.handle(get("/v1/paid")).status());
+        assertEquals(1, charged.get());
+    }
 }

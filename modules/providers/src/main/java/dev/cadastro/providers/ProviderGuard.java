@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -41,7 +42,7 @@ import java.util.function.Supplier;
  * The last three count as failures for the breaker; any value returned (an empty {@code Optional}
  * included) is a success. Thread-safe; one guard per provider, shared by all its callers.
  */
-public final class ProviderGuard {
+public final class ProviderGuard implements AutoCloseable {
     private static final Duration HALF_OPEN_RETRY = Duration.ofSeconds(1);
 
     private final String name;
@@ -133,9 +134,24 @@ public final class ProviderGuard {
             throw new ProviderUnavailableException(name, Failure.SATURATED, null, null);
         }
         long start = System.nanoTime();
-        Future<T> future = null;
+        Future<T> future;
         try {
-            future = calls.submit(call::get);
+            // The slot is held until the provider's task ends, not until the caller gives up: a provider
+            // that ignores the interrupt after a timeout keeps its slot, so calls still running at the
+            // provider never exceed maxConcurrentCalls and further calls fail fast as SATURATED.
+            future = calls.submit(() -> {
+                try {
+                    return call.get();
+                } finally {
+                    bulkhead.onComplete();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            bulkhead.onComplete();
+            breaker.releasePermission();
+            throw new ProviderUnavailableException(name, Failure.ERROR, null, e);
+        }
+        try {
             Future<T> running = future;
             T result = limiter.executeFutureSupplier(() -> running);
             breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -153,9 +169,16 @@ public final class ProviderGuard {
             Failure failure = failureOf(cause);
             count(failure);
             throw new ProviderUnavailableException(name, failure, null, cause);
-        } finally {
-            bulkhead.onComplete();
         }
+    }
+
+    /**
+     * Interrupts the provider calls still running and refuses new ones (they fail as {@code ERROR}).
+     * The server closes its guards before the register the simulated providers read.
+     */
+    @Override
+    public void close() {
+        calls.shutdownNow();
     }
 
     private static Failure failureOf(Throwable cause) {

@@ -61,6 +61,50 @@ class ProviderGuardTest {
     }
 
     @Test
+    void aProviderThatIgnoresTheInterruptKeepsItsSlotSoRunningCallsStayBounded() throws Exception {
+        ProviderGuard guard = ProviderGuard.of(
+                "stubborn",
+                small().timeout(Duration.ofMillis(20)).maxConcurrentCalls(2).build(),
+                clock);
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger peak = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.Supplier<String> stubborn = () -> {
+            peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                while (true) {
+                    try {
+                        if (release.await(10, TimeUnit.SECONDS)) {
+                            return "late";
+                        }
+                    } catch (InterruptedException swallowed) {
+                        // a client library that retries instead of giving up
+                    }
+                }
+            } finally {
+                running.decrementAndGet();
+            }
+        };
+        try {
+            int saturated = 0;
+            for (int i = 0; i < 20; i++) {
+                Failure f = failureOf(() -> guard.call(stubborn));
+                if (f == Failure.SATURATED) {
+                    saturated++;
+                } else {
+                    assertEquals(Failure.TIMEOUT, f);
+                }
+            }
+            assertEquals(2, peak.get(), "never more calls at the provider than maxConcurrentCalls");
+            assertEquals(18, saturated, "once both slots are held by hung calls, the rest fail fast");
+            assertEquals(0, guard.snapshot().availableSlots());
+        } finally {
+            release.countDown();
+            guard.close();
+        }
+    }
+
+    @Test
     void aSlowSimulatedBureauTimesOut() {
         TestRegister fixture = TestRegister.get();
         CompanyBureau bureau = GuardedProviders.guard(

@@ -400,6 +400,7 @@ public final class CadastroServer implements AutoCloseable {
         try {
             http.close();
             mailingWorkers.close();
+            providers.close();
             sms.close();
         } finally {
             closeQuietly(register, store);

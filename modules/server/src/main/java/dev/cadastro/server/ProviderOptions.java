@@ -5,9 +5,12 @@ import dev.cadastro.core.enrichment.CompanyBureau;
 import dev.cadastro.core.register.RegisterSearch;
 import dev.cadastro.providers.FaultPlan;
 import dev.cadastro.providers.GuardedProviders;
+import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.providers.ProviderPolicy;
 import dev.cadastro.providers.SimulatedBureau;
 import dev.cadastro.providers.SimulatedCreditBureau;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -70,20 +73,40 @@ public record ProviderOptions(
 
     /** The ports the use cases call, over this register. */
     Providers build(RegisterSearch register) {
-        CompanyBureau b = bureau != null
-                ? bureau
-                : GuardedProviders.guard(BUREAU, new SimulatedBureau(register, bureauFaults), policy);
-        CreditBureau c = credit != null
-                ? credit
-                : GuardedProviders.guard(CREDIT_BUREAU, new SimulatedCreditBureau(register, creditFaults), policy);
-        return new Providers(b, c);
+        List<ProviderGuard> guards = new ArrayList<>();
+        CompanyBureau b = bureau;
+        if (b == null) {
+            ProviderGuard guard = ProviderGuard.of(BUREAU, policy);
+            guards.add(guard);
+            b = GuardedProviders.guard(new SimulatedBureau(register, bureauFaults), guard);
+        }
+        CreditBureau c = credit;
+        if (c == null) {
+            ProviderGuard guard = ProviderGuard.of(CREDIT_BUREAU, policy);
+            guards.add(guard);
+            c = GuardedProviders.guard(new SimulatedCreditBureau(register, creditFaults), guard);
+        }
+        return new Providers(b, c, guards);
     }
 
-    /** The provider ports as built for one server: every router of the server shares them and their guards. */
-    public record Providers(CompanyBureau bureau, CreditBureau credit) {
+    /**
+     * The provider ports as built for one server: every router of the server shares them and their
+     * guards. Closing interrupts the provider calls still running (the server does it before it closes
+     * the register the simulated providers read).
+     *
+     * @param guards the guards this server made (none for a host's own adapters)
+     */
+    public record Providers(CompanyBureau bureau, CreditBureau credit, List<ProviderGuard> guards)
+            implements AutoCloseable {
         public Providers {
             Objects.requireNonNull(bureau, "bureau");
             Objects.requireNonNull(credit, "credit");
+            guards = List.copyOf(guards);
+        }
+
+        @Override
+        public void close() {
+            guards.forEach(ProviderGuard::close);
         }
     }
 }

@@ -90,22 +90,26 @@ public record SmsOptions(
         OtpKeyring keyring =
                 keys != null ? keys : OtpSecrets.resolve(System.getenv(), keysFile, true, new SecureRandom());
         if (gateway != null) {
-            return new Sms(gateway, keyring, Optional.empty());
+            return new Sms(gateway, keyring, Optional.empty(), Optional.empty());
         }
         SimulatedSms simulated = new SimulatedSms(SmsInbox.at(inbox), faults, clock, receiptDelay);
-        SmsGateway guarded = GuardedProviders.guard(simulated, ProviderGuard.of(SMS, policy));
-        return new Sms(guarded, keyring, Optional.of(simulated));
+        ProviderGuard guard = ProviderGuard.of(SMS, policy);
+        return new Sms(GuardedProviders.guard(simulated, guard), keyring, Optional.of(simulated), Optional.of(guard));
     }
 
     /**
-     * The SMS side of one server: the guarded provider, the keys, and the simulated provider when it is
-     * the one in use (its inbox and fault plan, for operators and tests).
+     * The SMS side of one server: the guarded provider, the keys, the simulated provider when it is
+     * the one in use (its inbox and fault plan, for operators and tests) and the guard built for it
+     * (closed with it; a host's own provider is the host's to close).
      */
-    public record Sms(SmsGateway gateway, OtpKeyring keys, Optional<SimulatedSms> simulated) implements AutoCloseable {
+    public record Sms(
+            SmsGateway gateway, OtpKeyring keys, Optional<SimulatedSms> simulated, Optional<ProviderGuard> guard)
+            implements AutoCloseable {
         public Sms {
             Objects.requireNonNull(gateway, "gateway");
             Objects.requireNonNull(keys, "keys");
             Objects.requireNonNull(simulated, "simulated");
+            Objects.requireNonNull(guard, "guard");
         }
 
         /**
@@ -118,7 +122,11 @@ public record SmsOptions(
             SmsGateway down = message -> {
                 throw new ProviderUnavailableException(SMS, ProviderUnavailableException.Failure.ERROR, null, null);
             };
-            return new Sms(down, new OtpKeyring(List.of(new OtpKeyring.Key("none", secret)), "none"), Optional.empty());
+            return new Sms(
+                    down,
+                    new OtpKeyring(List.of(new OtpKeyring.Key("none", secret)), "none"),
+                    Optional.empty(),
+                    Optional.empty());
         }
 
         /**
@@ -134,6 +142,7 @@ public record SmsOptions(
         @Override
         public void close() {
             simulated.ifPresent(SimulatedSms::close);
+            guard.ifPresent(ProviderGuard::close);
         }
     }
 }

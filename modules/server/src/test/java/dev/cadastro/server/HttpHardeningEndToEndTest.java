@@ -8,8 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.account.Account;
+import dev.cadastro.core.account.AccreditationStatus;
+import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.server.RawHttp.Answer;
 import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,9 +103,7 @@ class HttpHardeningEndToEndTest {
 
     @Test
     void answersHeadLikeGetWithoutTheBody() throws Exception {
-        for (String target : new String[] {
-            "/v1/openapi.json", "/v1/empresas?ufs=SP&apenas_total=true", "/v1/empresas/00000000000000", "/v1/nada"
-        }) {
+        for (String target : new String[] {"/v1/openapi.json", "/v1/mailing/no-such-job", "/v1/nada"}) {
             Answer get = send(get(latin1(target), "Authorization: Bearer " + key));
             Answer head =
                     send(concat(latin1("HEAD " + target + " HTTP/1.1\r\nAuthorization: Bearer " + key + "\r\n\r\n")));
@@ -109,6 +112,30 @@ class HttpHardeningEndToEndTest {
             assertEquals(Integer.toString(get.body().length), head.header("Content-Length"), target);
             assertEquals(0, head.body().length);
         }
+    }
+
+    @Test
+    void refusesHeadOnEveryRouteThatChargesAndChargesNothing() throws Exception {
+        Account payer = f.account(1_000, 1_000_000);
+        f.server.store().accounts().setAccreditation(payer.id(), AccreditationStatus.APPROVED);
+        String paying = f.key(payer, Scope.EMPRESAS_READ, Scope.ENRIQUECIMENTO_READ);
+        String cnpj = f.server
+                .register()
+                .search(RegisterQuery.parse(Map.of("ufs", List.of("SP"), "limite", List.of("1"))))
+                .dados()
+                .getFirst()
+                .cnpj();
+        for (String target :
+                new String[] {"/v1/empresas?ufs=SP&limite=50", "/v1/empresas/" + cnpj, "/v1/enriquecimento/" + cnpj}) {
+            Answer head = send(
+                    concat(latin1("HEAD " + target + " HTTP/1.1\r\nAuthorization: Bearer " + paying + "\r\n\r\n")));
+            assertEquals(405, head.status(), target + ": " + head);
+            assertEquals("GET", head.header("Allow"), target);
+        }
+        assertEquals(1_000, f.balance(payer), "a HEAD would have charged for a body it never delivers");
+        Answer get = send(get(latin1("/v1/enriquecimento/" + cnpj), "Authorization: Bearer " + paying));
+        assertEquals(200, get.status(), get.toString());
+        assertEquals(995, f.balance(payer), "the same route by GET charges");
     }
 
     @ParameterizedTest

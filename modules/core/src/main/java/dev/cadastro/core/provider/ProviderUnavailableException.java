@@ -22,11 +22,20 @@ public final class ProviderUnavailableException extends CadastroException {
         super(
                 ErrorCode.FORNECEDOR_INDISPONIVEL,
                 "the provider " + provider + " is unavailable: " + failure.description(),
-                retryAfter == null ? null : "try again in " + Math.max(1, retryAfter.toSeconds()) + " s",
+                retryAfter == null ? null : "try again in " + wholeSeconds(retryAfter) + " s",
                 cause);
         this.provider = Objects.requireNonNull(provider, "provider");
         this.failure = Objects.requireNonNull(failure, "failure");
         this.retryAfter = retryAfter;
+    }
+
+    /**
+     * A wait in whole seconds, rounded up and at least 1: what {@code Retry-After} says, so the message
+     * and the header agree.
+     */
+    public static long wholeSeconds(Duration wait) {
+        long seconds = wait.getSeconds() + (wait.getNano() > 0 ? 1 : 0);
+        return Math.max(1, seconds);
     }
 
     /** The provider's name, e.g. {@code bureau}. */

@@ -106,19 +106,20 @@ public final class CompanyDataApi {
         ErrorMapping.Endpoint enriching = ErrorMapping.Endpoint.ENRICHMENT;
         ErrorMapping.Endpoint reporting = ErrorMapping.Endpoint.CREDIT_REPORT;
         return Router.builder(Service.COMPANY_DATA)
-                .get("/v1/empresas", api::search)
-                .get("/v1/empresas/{cnpj}", api::lookup)
+                // Search pages, lookups and enrichment charge: no HEAD on them (see Router).
+                .getCharged("/v1/empresas", api::search)
+                .getCharged("/v1/empresas/{cnpj}", api::lookup)
                 // NN.NNN.NNN/NNNN-NN sent with its slash unencoded arrives as two segments.
-                .get("/v1/empresas/{cnpj}/{ordem}", api::lookup)
+                .getCharged("/v1/empresas/{cnpj}/{ordem}", api::lookup)
                 .post("/v1/mailing", r -> api.guarded(r, Scope.MAILING_EXPORT, p -> api.mailing.create(r, p)))
                 .get("/v1/mailing/{job_id}", r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.status(r, p)))
                 .get(
                         "/v1/mailing/{job_id}/arquivo",
                         r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.download(r, p)))
-                .get(
+                .getCharged(
                         "/v1/enriquecimento/{cnpj}",
                         r -> api.guarded(r, Scope.ENRIQUECIMENTO_READ, enriching, p -> api.bureau.enrich(r, p)))
-                .get(
+                .getCharged(
                         "/v1/enriquecimento/{cnpj}/{ordem}",
                         r -> api.guarded(r, Scope.ENRIQUECIMENTO_READ, enriching, p -> api.bureau.enrich(r, p)))
                 .post(
