@@ -71,7 +71,8 @@ import picocli.CommandLine.ParentCommand;
             AdminCommand.EnableApi.class,
             AdminCommand.Statement.class,
             AdminCommand.Jobs.class,
-            SmsInboxCommand.class
+            SmsInboxCommand.class,
+            OtpRotateKeyCommand.class
         })
 public final class AdminCommand extends CliCommand {
     private static final DateTimeFormatter WHEN =

@@ -49,6 +49,31 @@ class SmsInboxCommandTest {
     }
 
     @Test
+    void rotatesTheCodeKeysUnderTheHomeKeepingTheOldOne() throws Exception {
+        java.nio.file.Path file = home.resolve("secrets").resolve("otp-keys.properties");
+        Run none = run("admin", "otp-rotate-key", "--home", home.toString());
+        assertNotEquals(0, none.status());
+        assertTrue(none.err().contains("no SMS code keys at"), none.err());
+        dev.cadastro.core.sms.OtpKeyring first = dev.cadastro.server.OtpSecrets.resolve(
+                java.util.Map.of(), file, true, new java.security.SecureRandom());
+        Run r = run("admin", "otp-rotate-key", "--home", home.toString());
+        assertEquals(0, r.status(), r.err());
+        dev.cadastro.core.sms.OtpKeyring after = dev.cadastro.server.OtpSecrets.load(file);
+        assertTrue(r.out().contains("SMS code key " + after.current() + " added"), r.out());
+        assertNotEquals(first.current(), after.current());
+        assertTrue(after.has(first.current()), "the old key stays for codes in flight");
+        assertTrue(
+                !r.out()
+                        .contains(java.nio.file.Files.readString(file)
+                                .lines()
+                                .filter(l -> l.startsWith("key."))
+                                .findFirst()
+                                .orElseThrow()
+                                .substring(8)),
+                "no key is printed");
+    }
+
+    @Test
     void refusesAFixedLineAndAHomeWithoutAnInbox() {
         Run fixed = run("admin", "sms-inbox", "--home", home.toString(), "--phone", "1132345678");
         assertNotEquals(0, fixed.status());
