@@ -187,8 +187,8 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     @Override
     public List<Partner> partners(CnpjRoot root) {
         Objects.requireNonNull(root, "root");
-        // The same acquired generation as a lookup: a reader never mixes one generation's partners with
-        // another's records.
+        // One acquired generation per call, as a lookup: the partners answered are all of one generation.
+        // A lookup and a partners call made one after the other may straddle a publish.
         GenerationReader g = acquire();
         try {
             return g.partners(root);

@@ -458,7 +458,11 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         }
     }
 
-    /** The committed partner index must open and hold one document per run added (checked on open). */
+    /**
+     * The committed partner index must open and hold one document per run added (checked on open). The
+     * row count is recorded in the commit but not re-counted here: the loader checks the rows the
+     * builder received against the rows it read.
+     */
     private void verifyPartners(long runs, long rows) {
         try (PartnerIndex partners = PartnerIndex.openIfPresent(staging)) {
             if (partners == null) {

@@ -158,12 +158,11 @@ public final class GenerationReader {
     /** Drops a reference; the last one closes the reader and runs the close hook. */
     public void release() {
         if (refs.decrementAndGet() == 0) {
-            try {
+            try (directory;
+                    reader) {
                 if (partners != null) {
                     partners.close();
                 }
-                reader.close();
-                directory.close();
             } catch (IOException e) {
                 System.getLogger(GenerationReader.class.getName())
                         .log(System.Logger.Level.WARNING, "closing generation " + meta.path() + " failed", e);
