@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.account.Account;
-import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.account.ApiKey;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Principal;
@@ -296,7 +295,7 @@ class OtpStoreTest {
         OtpDispatch d = store.otpStore().find(p.accountId(), sent.id()).orElseThrow();
         assertEquals(Delivery.FALHOU, d.delivery());
         assertEquals(
-                List.of("CHARGE", "HOLD_POST", "REFUND").subList(1, 3),
+                List.of("HOLD_POST", "REFUND"),
                 store.ledger().statement(p.accountId(), CreditKind.SMS_CREDITS, 2).stream()
                         .map(l -> l.type().name())
                         .toList());
@@ -385,7 +384,5 @@ class OtpStoreTest {
                 assertFalse(row.contains("987654321"), "no phone in clear: " + row);
             }
         }
-        AccountId unused = p.accountId();
-        assertTrue(unused.value() > 0);
     }
 }
