@@ -127,7 +127,7 @@ class ProviderGuardTest {
     }
 
     @Test
-    void aFullBulkheadFailsFastWithoutCallingTheProviderOrCountingAgainstIt() throws Exception {
+    void aFullBulkheadFailsAfterItsWaitWithoutCallingTheProviderOrCountingAgainstIt() throws Exception {
         ProviderGuard guard = ProviderGuard.of(
                 "busy",
                 small().maxConcurrentCalls(2).timeout(Duration.ofSeconds(10)).build(),
