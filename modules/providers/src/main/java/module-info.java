@@ -7,6 +7,9 @@
  *       answer on every run), whose raw answers carry personal fields that the core's allowlists drop,
  *       and which can be told by a {@link dev.cadastro.providers.FaultPlan} to be down, slow or to
  *       answer garbage;
+ *   <li>{@link dev.cadastro.providers.SimulatedSms}: a simulated SMS provider that delivers to an
+ *       operator-only {@link dev.cadastro.providers.SmsInbox} file, reports failed deliveries later by
+ *       receipt, and follows a fault plan too;
  *   <li>{@link dev.cadastro.providers.ProviderGuard} and {@link dev.cadastro.providers.GuardedProviders}:
  *       every call under a timeout (on a virtual thread that is interrupted when it expires), a
  *       bulkhead and a circuit breaker, all from resilience4j, with every failure turned into the core's

@@ -4,6 +4,8 @@ import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.provider.ProviderUnavailableException;
+import dev.cadastro.core.sms.OtpLimitException;
+import dev.cadastro.core.sms.SmsUnavailableException;
 import dev.cadastro.http.internal.Json;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -20,7 +22,8 @@ import java.util.Locale;
  *
  * <p>The status comes from {@link ErrorMapping} for the endpoint that answered, or from {@link
  * HttpStatusException} when the protocol fixes it. A provider whose circuit is open adds {@code
- * Retry-After}: the whole seconds until it is probed again, at least 1. Any other throwable is a 500 {@code ERRO_INTERNO}: it is logged with the request
+ * Retry-After}: the whole seconds until it is probed again, at least 1; so does {@code LIMITE_OTP},
+ * with the seconds until the phone may receive the next code. Any other throwable is a 500 {@code ERRO_INTERNO}: it is logged with the request
  * id and the stack trace, and the client sees only a fixed message and the request id, never the
  * exception's text.
  */
@@ -49,6 +52,12 @@ public final class ErrorResponses {
                     Headers.of(
                             "Retry-After",
                             Long.toString(retryAfterSeconds(p.retryAfter().get())));
+                case OtpLimitException o -> Headers.of("Retry-After", Long.toString(o.retryAfterSeconds()));
+                case SmsUnavailableException s
+                when s.retryAfter().isPresent() ->
+                    Headers.of(
+                            "Retry-After",
+                            Long.toString(retryAfterSeconds(s.retryAfter().get())));
                 default -> Headers.empty();
             };
             return envelope(

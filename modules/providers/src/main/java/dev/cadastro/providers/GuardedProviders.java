@@ -10,6 +10,8 @@ import dev.cadastro.core.enrichment.CompanyBureau;
 import dev.cadastro.core.person.Dossier;
 import dev.cadastro.core.person.PersonBureau;
 import dev.cadastro.core.person.Subject;
+import dev.cadastro.core.sms.SmsGateway;
+import dev.cadastro.core.sms.SmsMessage;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -55,6 +57,23 @@ public final class GuardedProviders {
             @Override
             public Optional<CreditReport> report(TaxId document) {
                 return guard.call(() -> delegate.report(document));
+            }
+
+            @Override
+            public String toString() {
+                return "guarded " + guard.name();
+            }
+        };
+    }
+
+    /** The SMS provider under this guard. */
+    public static SmsGateway guard(SmsGateway delegate, ProviderGuard guard) {
+        Objects.requireNonNull(delegate, "delegate");
+        Objects.requireNonNull(guard, "guard");
+        return new SmsGateway() {
+            @Override
+            public String send(SmsMessage message) {
+                return guard.call(() -> delegate.send(message));
             }
 
             @Override

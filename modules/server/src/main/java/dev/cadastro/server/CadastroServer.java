@@ -13,6 +13,8 @@ import dev.cadastro.core.person.PersonJobs;
 import dev.cadastro.core.person.PersonLookupService;
 import dev.cadastro.core.person.SubjectDigests;
 import dev.cadastro.core.ratelimit.Admission;
+import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.work.Workers;
 import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.http.IdempotentResponses;
@@ -56,6 +58,8 @@ public final class CadastroServer implements AutoCloseable {
     private final MailingService mailing;
     private final Workers mailingWorkers;
     private final ProviderOptions.Providers providers;
+    private final SmsOptions.Sms sms;
+    private final OtpService otp;
     private final JdkHttpServerRuntime http;
     private final ScheduledExecutorService housekeeping;
 
@@ -65,6 +69,7 @@ public final class CadastroServer implements AutoCloseable {
             MailingService mailing,
             Workers mailingWorkers,
             ProviderOptions.Providers providers,
+            SmsOptions.Sms sms,
             JdkHttpServerRuntime http,
             Clock clock) {
         this.register = register;
@@ -72,12 +77,14 @@ public final class CadastroServer implements AutoCloseable {
         this.mailing = mailing;
         this.mailingWorkers = mailingWorkers;
         this.providers = providers;
+        this.sms = sms;
+        this.otp = sms.service(store.otpStore(), clock);
         this.http = http;
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
         IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
         housekeeping.scheduleWithFixedDelay(
-                () -> housekeeping(keys, mailing, store.creditReports(), store.personJobs(), clock),
+                () -> housekeeping(keys, mailing, store.creditReports(), otp, store.personJobs(), clock),
                 1,
                 HOUSEKEEPING_EVERY_MINUTES,
                 TimeUnit.MINUTES);
@@ -87,6 +94,7 @@ public final class CadastroServer implements AutoCloseable {
             IdempotentCalls keys,
             MailingService mailing,
             CreditReportCache reports,
+            OtpService otp,
             PersonJobs personJobs,
             Clock clock) {
         try {
@@ -107,6 +115,12 @@ public final class CadastroServer implements AutoCloseable {
             LOG.log(System.Logger.Level.DEBUG, "forgot {0} cached credit reports past their term", n);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "purging cached credit reports failed; retrying later", e);
+        }
+        try {
+            // A server that stopped between an SMS hold and the provider's answer: release the hold.
+            otp.releaseStuck();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "releasing stuck SMS holds failed; retrying later", e);
         }
         try {
             // Personal data: an unread job's CPF or phone goes once the job expired (24 h).
@@ -153,6 +167,8 @@ public final class CadastroServer implements AutoCloseable {
      *
      * @param files the folder of export files (a local {@link LocalFolderFileStore})
      * @param providers the bureau and the credit bureau, simulated by default
+     * @param sms the SMS provider and the code keys, simulated and generated under the index's parent
+     *     folder by default
      */
     public record Config(
             Path index,
@@ -163,7 +179,8 @@ public final class CadastroServer implements AutoCloseable {
             Clock clock,
             Path files,
             MailingOptions mailing,
-            ProviderOptions providers) {
+            ProviderOptions providers,
+            SmsOptions sms) {
         public Config {
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
@@ -174,6 +191,7 @@ public final class CadastroServer implements AutoCloseable {
             Objects.requireNonNull(files, "files");
             Objects.requireNonNull(mailing, "mailing");
             Objects.requireNonNull(providers, "providers");
+            Objects.requireNonNull(sms, "sms");
             requestsPerMinute.ifPresent(n -> {
                 if (n < 1) {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
@@ -198,7 +216,8 @@ public final class CadastroServer implements AutoCloseable {
                     clock,
                     index.toAbsolutePath().resolveSibling("files"),
                     MailingOptions.defaults(),
-                    ProviderOptions.simulated());
+                    ProviderOptions.simulated(),
+                    SmsOptions.under(index.toAbsolutePath().getParent()));
         }
 
         /** The spec's defaults: 120 requests per minute per key, the system clock. */
@@ -208,11 +227,18 @@ public final class CadastroServer implements AutoCloseable {
         }
 
         public Config withFiles(Path files, MailingOptions mailing) {
-            return new Config(index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers);
+            return new Config(
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
         }
 
         public Config withProviders(ProviderOptions providers) {
-            return new Config(index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers);
+            return new Config(
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
+        }
+
+        public Config withSms(SmsOptions sms) {
+            return new Config(
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
         }
     }
 
@@ -225,6 +251,7 @@ public final class CadastroServer implements AutoCloseable {
         LuceneRegister register = LuceneRegister.open(config.index());
         Store store = null;
         Workers workers = null;
+        SmsOptions.Sms sms = null;
         try {
             store = Store.open(config.database(), config.clock());
             LocalFolderFileStore files = new LocalFolderFileStore(config.files());
@@ -260,24 +287,27 @@ public final class CadastroServer implements AutoCloseable {
             Admission admission =
                     store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
             ProviderOptions.Providers providers = config.providers().build(register);
-            SubjectDigests auditKey = PersonAuditKey.resolve(
-                    System.getenv(),
-                    config.files().resolveSibling("keys").resolve("person-audit.properties"),
-                    new SecureRandom());
-            Router router = router(register, store, admission, config.clock(), mailing, providers, auditKey);
+            sms = config.sms().build(config.clock());
+            Router router = router(register, store, admission, config.clock(), mailing, providers, sms);
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            return new CadastroServer(register, store, mailing, workers, providers, http, config.clock());
+            return new CadastroServer(register, store, mailing, workers, providers, sms, http, config.clock());
         } catch (IOException e) {
             if (workers != null) {
                 workers.close();
+            }
+            if (sms != null) {
+                sms.close();
             }
             closeQuietly(register, store);
             throw new UncheckedIOException("could not start on " + config.address() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             if (workers != null) {
                 workers.close();
+            }
+            if (sms != null) {
+                sms.close();
             }
             closeQuietly(register, store);
             throw e;
@@ -312,8 +342,8 @@ public final class CadastroServer implements AutoCloseable {
     }
 
     /**
-     * The company-data router over these adapters: what a host other than the JDK runtime mounts. The
-     * person audit trail hashes with a key made for this process ({@link PersonAuditKey#ephemeral()}).
+     * The company-data router over these adapters and providers, without an SMS provider: its sends
+     * answer {@code SMS_INDISPONIVEL} ({@link SmsOptions.Sms#none()}).
      */
     public static Router router(
             LuceneRegister register,
@@ -322,10 +352,10 @@ public final class CadastroServer implements AutoCloseable {
             Clock clock,
             MailingService mailing,
             ProviderOptions.Providers providers) {
-        return router(register, store, admission, clock, mailing, providers, PersonAuditKey.ephemeral());
+        return router(register, store, admission, clock, mailing, providers, SmsOptions.Sms.none());
     }
 
-    /** As above, with the key of the person audit trail's keyed hash. */
+    /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
     public static Router router(
             LuceneRegister register,
             Store store,
@@ -333,7 +363,7 @@ public final class CadastroServer implements AutoCloseable {
             Clock clock,
             MailingService mailing,
             ProviderOptions.Providers providers,
-            SubjectDigests auditKey) {
+            SmsOptions.Sms sms) {
         CostRules costs = new CostRules(clock);
         CompanyService companies = new CompanyService(register, store.ledger(), costs);
         EnrichmentService enrichment = new EnrichmentService(register, providers.bureau(), store.ledger(), costs);
@@ -345,16 +375,40 @@ public final class CadastroServer implements AutoCloseable {
                 store.personJobs(),
                 store.ledger(),
                 costs,
-                auditKey,
+                personAuditKey(sms.keys()),
                 clock,
                 new SecureRandom());
         IdempotentResponses idempotent = new IdempotentResponses(new IdempotentCalls(store.idempotency(), clock));
-        return CompanyDataApi.router(admission, companies, mailing, enrichment, credit, persons, idempotent);
+        OtpService otp = sms.service(store.otpStore(), clock);
+        return CompanyDataApi.router(admission, companies, mailing, enrichment, credit, otp, persons, idempotent);
     }
+
+    /**
+     * The key of the person audit trail's keyed hash: derived from the current key of the server's
+     * secrets keyring ({@link OtpSecrets}), under the keyring's key id, so one keyring holds and rotates
+     * every secret (docs/adr/0024).
+     */
+    static SubjectDigests personAuditKey(OtpKeyring keys) {
+        OtpKeyring.Derived derived = keys.derive(PERSON_AUDIT_KEY_PURPOSE);
+        return new SubjectDigests(derived.keyId(), derived.secret());
+    }
+
+    /** What the person audit key is derived for. */
+    static final String PERSON_AUDIT_KEY_PURPOSE = "person-audit";
 
     /** The provider ports this server's use cases call, guards included; other routers may share them. */
     public ProviderOptions.Providers providers() {
         return providers;
+    }
+
+    /** The SMS provider and code keys of this server (the simulated provider's inbox and fault plan). */
+    public SmsOptions.Sms sms() {
+        return sms;
+    }
+
+    /** The SMS code use case this server runs (delivery receipts and housekeeping). */
+    public OtpService otp() {
+        return otp;
     }
 
     /** The mailing use case this server runs (its workers claim the jobs). */
@@ -385,6 +439,7 @@ public final class CadastroServer implements AutoCloseable {
             http.close();
             mailingWorkers.close();
             providers.close();
+            sms.close();
         } finally {
             closeQuietly(register, store);
         }

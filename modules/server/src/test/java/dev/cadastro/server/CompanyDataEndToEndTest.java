@@ -471,7 +471,9 @@ class CompanyDataEndToEndTest {
                         "/v1/mailing/{job_id}/arquivo",
                         "/v1/enriquecimento/{cnpj}",
                         "/v1/enriquecimento/{cnpj}/{ordem}",
-                        "/v1/credito/consultar"),
+                        "/v1/credito/consultar",
+                        "/v1/sms/otp",
+                        "/v1/sms/otp/verificar"),
                 paths);
         List<String> searchParams = new java.util.ArrayList<>();
         doc.at("/paths/~1v1~1empresas/get/parameters").forEach(p -> {

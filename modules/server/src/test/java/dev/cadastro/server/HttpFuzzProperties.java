@@ -80,9 +80,14 @@ class HttpFuzzProperties {
     void everyAnswerIsASuccessOrAClientErrorInTheEnvelope(@ForAll("requests") Fuzz fuzz) throws Exception {
         Answer a = RawHttp.send(f.server.port(), fuzz.bytes());
         // The one 5xx that is the protocol's answer, not a fault: a transfer coding the server does not
-        // implement (RFC 9112, section 6.1), still in the envelope.
+        // implement (RFC 9112, section 6.1), still in the envelope (a HEAD answer has no body to check).
         boolean unimplementedCoding = a.status() == 501
-                && a.json().path("erro").path("detalhe").asText().equals("field=Transfer-Encoding; rule=chunked");
+                && (fuzz.method().equals("HEAD")
+                        || a.json()
+                                .path("erro")
+                                .path("detalhe")
+                                .asText()
+                                .equals("field=Transfer-Encoding; rule=chunked"));
         assertTrue(a.status() < 500 || unimplementedCoding, () -> a.status() + " for " + fuzz + "\n" + a);
         if (a.status() >= 400) {
             String type = a.header("Content-Type");

@@ -37,7 +37,10 @@ import java.util.function.Predicate;
  * the shared server. Its guard times out after 2 s and never opens its circuit in a test's few calls.
  */
 final class PersonStack implements AutoCloseable {
-    static final SubjectDigests AUDIT_KEY = new SubjectDigests("t1", new byte[32]);
+    /** No SMS provider; its keyring is where the audit key comes from, as in a server. */
+    static final SmsOptions.Sms SMS = SmsOptions.Sms.none();
+
+    static final SubjectDigests AUDIT_KEY = CadastroServer.personAuditKey(SMS.keys());
 
     final ServerFixture f;
     final ManualClock clock = new ManualClock(ServerFixture.START);
@@ -66,7 +69,7 @@ final class PersonStack implements AutoCloseable {
                             clock,
                             f.server.mailing(),
                             providers,
-                            AUDIT_KEY),
+                            SMS),
                     Service.COMPANY_DATA,
                     RuntimeOptions.defaults());
         } catch (IOException e) {

@@ -11,6 +11,7 @@ import dev.cadastro.core.mailing.MailingJobs;
 import dev.cadastro.core.person.AuditTrail;
 import dev.cadastro.core.person.PersonJobs;
 import dev.cadastro.core.ratelimit.Admission;
+import dev.cadastro.core.sms.OtpStore;
 import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccounts;
 import dev.cadastro.store.internal.PgAdmissionStore;
@@ -20,6 +21,7 @@ import dev.cadastro.store.internal.PgCreditReportCache;
 import dev.cadastro.store.internal.PgIdempotencyStore;
 import dev.cadastro.store.internal.PgLedger;
 import dev.cadastro.store.internal.PgMailingJobs;
+import dev.cadastro.store.internal.PgOtpStore;
 import dev.cadastro.store.internal.PgPersonJobs;
 import java.time.Clock;
 import java.util.List;
@@ -45,6 +47,7 @@ public final class Store implements AutoCloseable {
     private final PgAdmissionStore admissionStore;
     private final IdempotencyStore idempotency;
     private final MailingJobs mailingJobs;
+    private final OtpStore otpStore;
     private final CreditReportCache creditReports;
     private final AuditTrail personAudit;
     private final PersonJobs personJobs;
@@ -60,6 +63,7 @@ public final class Store implements AutoCloseable {
         this.admissionStore = new PgAdmissionStore(dataSource);
         this.idempotency = new PgIdempotencyStore(dataSource);
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
+        this.otpStore = new PgOtpStore(dataSource, ledger);
         this.creditReports = new PgCreditReportCache(dataSource, ledger);
         this.personAudit = new PgAuditTrail(dataSource, ledger);
         this.personJobs = new PgPersonJobs(dataSource, ledger);
@@ -129,6 +133,11 @@ public final class Store implements AutoCloseable {
     /** Each account's cache of the credit reports it fetched; a fetch's charge commits with its row. */
     public CreditReportCache creditReports() {
         return creditReports;
+    }
+
+    /** SMS one-time code dispatches; each move commits with its SMS credit's hold, post, release or refund. */
+    public OtpStore otpStore() {
+        return otpStore;
     }
 
     /** The append-only audit trail of person lookups; each row commits with its charge. */

@@ -17,6 +17,7 @@ import dev.cadastro.core.ratelimit.Admitted;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.http.ErrorMapping;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Headers;
@@ -45,6 +46,8 @@ import java.util.Objects;
  *   <li>{@code POST /v1/pessoas/consultar}, {@code POST /v1/pessoas/consultar-async}, {@code GET
  *       /v1/pessoas/jobs/{job_id}}, {@code POST /v1/pessoas/lote}: person lookup (spec 4.10-4.13,
  *       {@link PersonEndpoints});
+ *   <li>{@code POST /v1/sms/otp} and {@code POST /v1/sms/otp/verificar}: SMS one-time codes (spec 4.7,
+ *       4.8, {@link SmsEndpoints});
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
  *
@@ -75,6 +78,7 @@ public final class CompanyDataApi {
     private final MailingEndpoints mailing;
     private final BureauEndpoints bureau;
     private final PersonEndpoints persons;
+    private final SmsEndpoints sms;
     private final byte[] openApi;
 
     private CompanyDataApi(
@@ -83,6 +87,7 @@ public final class CompanyDataApi {
             MailingService mailing,
             EnrichmentService enrichment,
             CreditReportService credit,
+            OtpService otp,
             PersonLookupService persons,
             IdempotentResponses idempotent) {
         this.admission = Objects.requireNonNull(admission, "admission");
@@ -91,6 +96,7 @@ public final class CompanyDataApi {
         this.mailing = new MailingEndpoints(mailing, idempotent);
         this.bureau = new BureauEndpoints(enrichment, credit, idempotent);
         this.persons = new PersonEndpoints(persons, idempotent);
+        this.sms = new SmsEndpoints(otp, idempotent);
         this.openApi = openApiDocument();
     }
 
@@ -101,9 +107,11 @@ public final class CompanyDataApi {
             MailingService mailing,
             EnrichmentService enrichment,
             CreditReportService credit,
+            OtpService otp,
             PersonLookupService persons,
             IdempotentResponses idempotent) {
-        CompanyDataApi api = new CompanyDataApi(admission, companies, mailing, enrichment, credit, persons, idempotent);
+        CompanyDataApi api =
+                new CompanyDataApi(admission, companies, mailing, enrichment, credit, otp, persons, idempotent);
         ErrorMapping.Endpoint enriching = ErrorMapping.Endpoint.ENRICHMENT;
         ErrorMapping.Endpoint reporting = ErrorMapping.Endpoint.CREDIT_REPORT;
         return Router.builder(Service.COMPANY_DATA)
@@ -135,6 +143,8 @@ public final class CompanyDataApi {
                         "/v1/pessoas/jobs/{job_id}",
                         r -> api.guarded(r, Scope.PESSOAS_READ, p -> api.persons.readJob(r, p)))
                 .post("/v1/pessoas/lote", r -> api.guarded(r, Scope.PESSOAS_READ, p -> api.persons.batch(r, p)))
+                .post("/v1/sms/otp", r -> api.guarded(r, Scope.SMS_OTP, p -> api.sms.send(r, p)))
+                .post("/v1/sms/otp/verificar", r -> api.guarded(r, Scope.SMS_OTP, p -> api.sms.check(r, p)))
                 .get("/v1/openapi.json", api::openApi)
                 .build();
     }

@@ -73,7 +73,9 @@ import picocli.CommandLine.ParentCommand;
             AdminCommand.DisableApi.class,
             AdminCommand.EnableApi.class,
             AdminCommand.Statement.class,
-            AdminCommand.Jobs.class
+            AdminCommand.Jobs.class,
+            SmsInboxCommand.class,
+            OtpRotateKeyCommand.class
         })
 public final class AdminCommand extends CliCommand {
     private static final DateTimeFormatter WHEN =

@@ -84,10 +84,11 @@ public final class DemoCommand extends CliCommand {
                         RuntimeOptions.defaults(),
                         OptionalLong.empty(),
                         Clock.systemUTC())
-                .withProviders(providerOptions));
+                .withProviders(providerOptions)
+                .withSms(providers.sms(demo.home(), this::usage)));
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
-            printCurlLines(out, server, keys);
+            printCurlLines(out, server, keys, demo.home());
             out.printf(
                     "cadastro demo: ready in %.1f s; Ctrl-C stops (data stays in %s)%n",
                     (System.nanoTime() - t0) / 1e9, demo.home());
@@ -100,7 +101,8 @@ public final class DemoCommand extends CliCommand {
         return Cli.DONE;
     }
 
-    private static void printCurlLines(PrintStream out, CadastroServer server, Map<Scope, String> keys) {
+    private static void printCurlLines(
+            PrintStream out, CadastroServer server, Map<Scope, String> keys, java.nio.file.Path home) {
         String base = "http://" + ServeCommand.hostFor(server.address()) + ":" + server.port();
         String key = keys.get(Scope.EMPRESAS_READ);
         String other = keys.get(Scope.MAILING_READ);
@@ -169,6 +171,17 @@ public final class DemoCommand extends CliCommand {
                     + "\", \"111.111.111-11\", \"" + cpf + "\"], \"finalidade\": \"PREVENCAO_FRAUDE\"}' '" + base
                     + "/v1/pessoas/lote'");
         }
+        String sms = keys.get(Scope.SMS_OTP);
+        out.println("  # an SMS one-time code to a mobile (1 SMS credit; the answer has the envio_id, never the"
+                + " code; 1 every 30 s and 5 an hour per phone)");
+        out.println("  curl -s -H 'Authorization: Bearer " + sms + "' -H 'Content-Type: application/json' -d '"
+                + "{\"telefone\": \"11987654321\", \"validade_segundos\": 300}' '" + base + "/v1/sms/otp'");
+        out.println("  # read the code as the phone would (operators only; never through the API)");
+        out.println("  ./cadastro admin sms-inbox --home " + home + " --phone 11987654321");
+        out.println("  # check it (free; 5 attempts, single use), with the envio_id and the code from the lines above");
+        out.println("  curl -s -H 'Authorization: Bearer " + sms + "' -H 'Content-Type: application/json' -d '"
+                + "{\"envio_id\": \"ENVIO_ID\", \"codigo\": \"CODE\"}' '" + base + "/v1/sms/otp/verificar'");
+        out.println("  # a number ending in 0000 fails delivery: the provider reports it later and the credit returns");
         out.println("  # the OpenAPI document");
         out.println("  curl -s '" + base + "/v1/openapi.json'");
         out.println();

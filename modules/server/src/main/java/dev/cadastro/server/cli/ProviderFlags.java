@@ -3,13 +3,15 @@ package dev.cadastro.server.cli;
 import dev.cadastro.providers.FaultPlan;
 import dev.cadastro.providers.ProviderPolicy;
 import dev.cadastro.server.ProviderOptions;
+import dev.cadastro.server.SmsOptions;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Function;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The flags of {@code serve} and {@code demo} that shape the simulated providers: their fault plans
+ * The flags of {@code serve} and {@code demo} that shape the simulated providers (bureaus and SMS): their fault plans
  * (to show an outage, a slow provider or a garbage answer) and the timeout of their guards.
  */
 final class ProviderFlags {
@@ -41,6 +43,15 @@ final class ProviderFlags {
     String personFaults;
 
     @Option(
+            names = "--sms-faults",
+            paramLabel = "SPEC",
+            defaultValue = "none",
+            description = "How the simulated SMS provider misbehaves (default ${DEFAULT-VALUE}), in the grammar of"
+                    + " --bureau-faults with document= a phone as digits (11987654321); numbers ending in 0000"
+                    + " always fail delivery, reported later.")
+    String smsFaults;
+
+    @Option(
             names = "--provider-timeout-ms",
             paramLabel = "MS",
             defaultValue = "2000",
@@ -67,6 +78,14 @@ final class ProviderFlags {
                 .withFaults(bureau, credit)
                 .withPersonFaults(person)
                 .withPolicy(policy);
+    }
+
+    /** The SMS options under {@code home} that these flags give. */
+    SmsOptions sms(Path home, Function<String, ParameterException> usage) {
+        ProviderOptions providers = options(usage);
+        return SmsOptions.under(home)
+                .withFaults(plan("--sms-faults", smsFaults, usage))
+                .withPolicy(providers.policy());
     }
 
     private static FaultPlan plan(String flag, String spec, Function<String, ParameterException> usage) {

@@ -87,6 +87,15 @@ public final class ServeCommand extends CliCommand {
     ProviderFlags providers;
 
     @Option(
+            names = "--sms-dir",
+            paramLabel = "DIR",
+            defaultValue = ".cadastro",
+            description = "Folder of the simulated SMS provider's inbox (sms-inbox.tsv, read by admin sms-inbox)"
+                    + " and of the SMS code keys (secrets/otp-keys.properties, created 0600 on first start unless"
+                    + " CADASTRO_OTP_KEYS is set) (default ${DEFAULT-VALUE}).")
+    String smsDir;
+
+    @Option(
             names = "--calls-port",
             paramLabel = "Q",
             description = "Reserved for the call-records service, which is not part of this build yet:"
@@ -117,7 +126,8 @@ public final class ServeCommand extends CliCommand {
                         OptionalLong.of(perMinute),
                         Clock.systemUTC())
                 .withFiles(path("--files", files), mailing)
-                .withProviders(providers.options(this::usage)));
+                .withProviders(providers.options(this::usage))
+                .withSms(providers.sms(path("--sms-dir", smsDir), this::usage)));
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
         out().flush();

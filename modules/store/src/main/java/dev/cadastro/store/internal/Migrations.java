@@ -33,6 +33,7 @@ public final class Migrations {
             "V4__idempotency.sql",
             "V5__mailing_jobs.sql",
             "V6__credit_report_cache.sql",
+            "V7__sms_otp.sql",
             "V8__person_lookup.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */

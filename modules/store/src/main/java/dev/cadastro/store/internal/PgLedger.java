@@ -227,24 +227,32 @@ public final class PgLedger implements Ledger, AutoCloseable {
     @Override
     public CreditResult refund(AccountId account, IdempotencyKey chargeKey, String reason) {
         Objects.requireNonNull(reason, "reason");
+        return Jdbc.autoCommit(dataSource, "refund " + chargeKey, c -> refund(c, account, chargeKey, reason));
+    }
+
+    /**
+     * {@link #refund} inside the caller's transaction, so the returned credit commits with the caller's
+     * other writes (an SMS dispatch marked as failed in delivery).
+     */
+    public CreditResult refund(Connection c, AccountId account, IdempotencyKey chargeKey, String reason)
+            throws SQLException {
+        Objects.requireNonNull(reason, "reason");
         IdempotencyKey refundKey =
                 IdempotencyKey.of(truncate("refund:" + chargeKey.value(), IdempotencyKey.MAX_LENGTH));
-        return Jdbc.autoCommit(dataSource, "refund " + chargeKey, c -> {
-            CreditKind kind;
-            long amount;
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT kind, amount, type FROM ledger_entries WHERE account_id = ? AND idem_key = ?")) {
-                Jdbc.set(ps, account.value(), chargeKey.value());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next() || rs.getLong(2) >= 0) {
-                        throw new NotFoundException("account " + account + " has no debit with key " + chargeKey);
-                    }
-                    kind = CreditKind.valueOf(rs.getString(1));
-                    amount = -rs.getLong(2);
+        CreditKind kind;
+        long amount;
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT kind, amount, type FROM ledger_entries WHERE account_id = ? AND idem_key = ?")) {
+            Jdbc.set(ps, account.value(), chargeKey.value());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getLong(2) >= 0) {
+                    throw new NotFoundException("account " + account + " has no debit with key " + chargeKey);
                 }
+                kind = CreditKind.valueOf(rs.getString(1));
+                amount = -rs.getLong(2);
             }
-            return credit(c, account, kind, amount, refundKey, EntryType.REFUND, truncate("estorno: " + reason, 200));
-        });
+        }
+        return credit(c, account, kind, amount, refundKey, EntryType.REFUND, truncate("estorno: " + reason, 200));
     }
 
     private CreditResult credit(

@@ -1,0 +1,323 @@
+package dev.cadastro.benchmarks.http;
+
+import dev.cadastro.core.account.Account;
+import dev.cadastro.core.account.ApiKeyIssuer;
+import dev.cadastro.core.account.Plan;
+import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.ledger.CreditKind;
+import dev.cadastro.core.ledger.IdempotencyKey;
+import dev.cadastro.core.sms.SmsGateway;
+import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.providers.GuardedProviders;
+import dev.cadastro.providers.ProviderGuard;
+import dev.cadastro.providers.ProviderPolicy;
+import dev.cadastro.server.CadastroServer;
+import dev.cadastro.server.DemoSetup;
+import dev.cadastro.server.SmsOptions;
+import dev.cadastro.store.Database;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Load test of SMS one-time codes through a real socket: each of {@code --connections} clients (a
+ * virtual thread with its own keep-alive {@link RawHttpConnection}) repeats a pair, {@code POST
+ * /v1/sms/otp} then {@code POST /v1/sms/otp/verificar} with the right code, against {@link
+ * CadastroServer} on an embedded PostgreSQL. The path measured is the production one: admission (key
+ * and rate limit in one statement), {@code SmsEndpoints}, {@code OtpService} (SecureRandom code,
+ * HMAC-SHA256), {@code PgOtpStore.begin} (the phone's advisory lock and throttle read, the ledger hold
+ * and the dispatch insert in one transaction), the provider under its {@code ProviderGuard} (virtual
+ * thread, bulkhead, breaker), {@code accepted} (the hold posted with the dispatch), then the check (one
+ * UPDATE counting the attempt, the constant-time compare, one UPDATE marking it verified).
+ *
+ * <p>The provider is instant: it keeps each message's code in memory for the client, playing the
+ * phone; so what is measured is our own path. Every pair uses a phone not used before in the run (the
+ * spec's 30-second limit would otherwise refuse it), and the clients spread over {@code --accounts}
+ * accounts: with 1, every hold and post of the run takes turns on one SMS balance row, as one big
+ * customer's traffic would. After the run each account's SMS balance must equal its top-up minus the
+ * pairs it completed, and every check must have answered {@code valido: true}.
+ *
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.SmsOtpLoad
+ * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N]} ({@code --pool}: the
+ * store's connection pool, by default the store's own default as {@code ./cadastro serve} runs). The first run
+ * generates and loads a 2,000-establishment register under {@code benchmarks/data/sms} (the server
+ * needs one; SMS does not read it).
+ */
+public final class SmsOtpLoad {
+    private static final Pattern CODE = Pattern.compile("e ([0-9]{4,8})\\.");
+    private static final Pattern ENVIO = Pattern.compile("\"envio_id\":\"([^\"]+)\"");
+    private static final long INITIAL_SMS = 1_000_000_000L;
+
+    private record Client(Account account, String key) {}
+
+    private record Outcome(
+            String label, long pairs, long errors, double perSecond, long[] pair, long[] send, long[] check) {}
+
+    public static void main(String[] args) throws Exception {
+        Path home = Path.of("benchmarks/data/sms");
+        int connections = 64;
+        int seconds = 20;
+        int warmup = 5;
+        int accounts = 64;
+        int pool = 0;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            String v = args[i + 1];
+            switch (args[i]) {
+                case "--home" -> home = Path.of(v);
+                case "--connections" -> connections = Integer.parseInt(v);
+                case "--seconds" -> seconds = Integer.parseInt(v);
+                case "--warmup" -> warmup = Integer.parseInt(v);
+                case "--accounts" -> accounts = Integer.parseInt(v);
+                case "--pool" -> pool = Integer.parseInt(v);
+                default ->
+                    throw new IllegalArgumentException("unknown option " + args[i]
+                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool");
+            }
+        }
+        PrintStream out = System.out;
+        DemoSetup data = new DemoSetup(home);
+        data.ensureIndex(2_000, out);
+        Clock clock = Clock.systemUTC();
+        Map<String, String> phoneInbox = new ConcurrentHashMap<>();
+        SmsGateway instant = message -> {
+            Matcher m = CODE.matcher(message.text());
+            if (!m.find()) {
+                throw new IllegalStateException("no code in the message " + message);
+            }
+            phoneInbox.put(message.reference(), m.group(1));
+            return "instant-" + message.reference();
+        };
+        SmsGateway guarded = GuardedProviders.guard(instant, ProviderGuard.of("sms", ProviderPolicy.defaults()));
+        Database.Builder db = Database.builder().embedded(data.database());
+        if (pool > 0) {
+            db.poolSize(pool);
+        }
+        Database database = db.build();
+        try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
+                        data.index(),
+                        database,
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        RuntimeOptions.defaults(),
+                        OptionalLong.of(10_000_000),
+                        clock)
+                .withSms(SmsOptions.under(home).withGateway(guarded)))) {
+            List<Client> clients = clients(server, clock, accounts);
+            out.printf(
+                    "SMS OTP load: %d connections, %d accounts, %d s after %d s warm-up, pool %d, %d CPUs, JDK %s%n",
+                    connections,
+                    accounts,
+                    seconds,
+                    warmup,
+                    database.poolSize(),
+                    Runtime.getRuntime().availableProcessors(),
+                    Runtime.version());
+            Map<Client, LongAdder> sent = new ConcurrentHashMap<>();
+            clients.forEach(c -> sent.put(c, new LongAdder()));
+            AtomicLong phones = new AtomicLong(System.nanoTime() % 10_000_000);
+            run(server.port(), clients, sent, phones, phoneInbox, connections, warmup, "warm-up");
+            Outcome o = run(server.port(), clients, sent, phones, phoneInbox, connections, seconds, "send+verify");
+            out.println();
+            out.println("| run | pairs | errors | pairs/s | pair p50 ms | pair p90 ms | pair p99 ms | pair max ms |"
+                    + " send p99 ms | verify p99 ms |");
+            out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            out.printf(
+                    "| %d conns, %d accounts | %d | %d | %.0f | %.2f | %.2f | %.2f | %.1f | %.2f | %.2f |%n",
+                    connections,
+                    accounts,
+                    o.pairs(),
+                    o.errors(),
+                    o.perSecond(),
+                    pct(o.pair(), 0.50),
+                    pct(o.pair(), 0.90),
+                    pct(o.pair(), 0.99),
+                    o.pair().length == 0 ? 0 : o.pair()[o.pair().length - 1] / 1000.0,
+                    pct(o.send(), 0.99),
+                    pct(o.check(), 0.99));
+            long mismatches = 0;
+            long total = 0;
+            for (Client c : clients) {
+                long expected = INITIAL_SMS - sent.get(c).sum();
+                long actual = server.store()
+                        .ledger()
+                        .balance(c.account().id(), CreditKind.SMS_CREDITS)
+                        .posted();
+                total += sent.get(c).sum();
+                if (expected != actual) {
+                    mismatches++;
+                    out.printf(
+                            "ledger MISMATCH account %s: expected %d, ledger %d%n",
+                            c.account().id(), expected, actual);
+                }
+            }
+            out.printf(
+                    "ledger: %d SMS credits charged for %d accepted sends, %d mismatches%n", total, total, mismatches);
+        }
+    }
+
+    private static Outcome run(
+            int port,
+            List<Client> clients,
+            Map<Client, LongAdder> sent,
+            AtomicLong phones,
+            Map<String, String> inbox,
+            int connections,
+            int seconds,
+            String label)
+            throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        long[][] pairs = new long[connections][];
+        long[][] sends = new long[connections][];
+        long[][] checks = new long[connections][];
+        int[] counts = new int[connections];
+        LongAdder errors = new LongAdder();
+        Map<String, LongAdder> failures = new ConcurrentHashMap<>();
+        CountDownLatch done = new CountDownLatch(connections);
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int t = 0; t < connections; t++) {
+                int id = t;
+                threads.submit(() -> {
+                    Client client = clients.get(id % clients.size());
+                    String auth = "Bearer " + client.key();
+                    long[] p = new long[1 << 15];
+                    long[] s = new long[1 << 15];
+                    long[] c = new long[1 << 15];
+                    int n = 0;
+                    try (RawHttpConnection raw = new RawHttpConnection(port)) {
+                        while (System.nanoTime() < end) {
+                            // 11 9XXXX-XXXX: a phone not used before in the run, so its limits never refuse.
+                            long serial = phones.incrementAndGet() % 100_000_000L;
+                            String phone = "119" + String.format("%08d", serial == 0 ? 1 : serial);
+                            long t0 = System.nanoTime();
+                            RawHttpConnection.Answer a = raw.post(
+                                    "/v1/sms/otp", auth, "{\"telefone\":\"" + phone + "\",\"validade_segundos\":300}");
+                            long t1 = System.nanoTime();
+                            if (a.status() != 200) {
+                                errors.increment();
+                                failures.computeIfAbsent("send " + a.status(), k -> new LongAdder())
+                                        .increment();
+                                continue;
+                            }
+                            sent.get(client).increment();
+                            Matcher m = ENVIO.matcher(a.body());
+                            if (!m.find()) {
+                                errors.increment();
+                                continue;
+                            }
+                            String envio = m.group(1);
+                            String code = inbox.remove(envio);
+                            long t2 = System.nanoTime();
+                            RawHttpConnection.Answer v = raw.post(
+                                    "/v1/sms/otp/verificar",
+                                    auth,
+                                    "{\"envio_id\":\"" + envio + "\",\"codigo\":\"" + code + "\"}");
+                            long t3 = System.nanoTime();
+                            if (v.status() != 200 || !v.body().contains("\"valido\":true")) {
+                                errors.increment();
+                                failures.computeIfAbsent("verify " + v.status(), k -> new LongAdder())
+                                        .increment();
+                                continue;
+                            }
+                            if (n == p.length) {
+                                p = Arrays.copyOf(p, n * 2);
+                                s = Arrays.copyOf(s, n * 2);
+                                c = Arrays.copyOf(c, n * 2);
+                            }
+                            s[n] = (t1 - t0) / 1000;
+                            c[n] = (t3 - t2) / 1000;
+                            p[n++] = (t1 - t0 + t3 - t2) / 1000;
+                        }
+                    } catch (IOException e) {
+                        errors.increment();
+                        failures.computeIfAbsent(e.toString(), k -> new LongAdder())
+                                .increment();
+                    } finally {
+                        pairs[id] = p;
+                        sends[id] = s;
+                        checks[id] = c;
+                        counts[id] = n;
+                        done.countDown();
+                    }
+                    return null;
+                });
+            }
+            done.await();
+        }
+        long[] pair = merge(pairs, counts);
+        Outcome o = new Outcome(
+                label,
+                pair.length,
+                errors.sum(),
+                pair.length / (double) seconds,
+                pair,
+                merge(sends, counts),
+                merge(checks, counts));
+        System.out.printf(
+                "%-12s %8d pairs %6.0f pairs/s p50 %.2f ms p99 %.2f ms errors %d %s%n",
+                label, o.pairs(), o.perSecond(), pct(pair, 0.5), pct(pair, 0.99), o.errors(), failures);
+        return o;
+    }
+
+    private static long[] merge(long[][] parts, int[] counts) {
+        int total = 0;
+        for (int c : counts) {
+            total += c;
+        }
+        long[] all = new long[total];
+        int at = 0;
+        for (int i = 0; i < parts.length; i++) {
+            System.arraycopy(parts[i], 0, all, at, counts[i]);
+            at += counts[i];
+        }
+        Arrays.sort(all);
+        return all;
+    }
+
+    private static double pct(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)] / 1000.0;
+    }
+
+    private static List<Client> clients(CadastroServer server, Clock clock, int accounts) {
+        ApiKeyIssuer issuer =
+                new ApiKeyIssuer(server.store().accounts(), server.store().apiKeys(), clock, new SecureRandom());
+        List<Client> clients = new ArrayList<>();
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        for (int i = 0; i < accounts; i++) {
+            Account a =
+                    server.store().accounts().create("sms bench " + run + " " + i, new Plan("bench", 1_000_000_000L));
+            server.store()
+                    .ledger()
+                    .topUp(
+                            a.id(),
+                            CreditKind.SMS_CREDITS,
+                            INITIAL_SMS,
+                            IdempotencyKey.of("sms-bench:" + run + ":" + i),
+                            "bench");
+            clients.add(new Client(
+                    a, issuer.issue(a.id(), "bench", EnumSet.of(Scope.SMS_OTP)).secret()));
+        }
+        return clients;
+    }
+}

@@ -1,0 +1,166 @@
+package dev.cadastro.server;
+
+import dev.cadastro.core.sms.OtpKeyring;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Where the HMAC keys of the SMS codes come from, in this order:
+ *
+ * <ol>
+ *   <li>the environment variable {@value #ENV}: {@code id=base64[,id=base64...]}, the first key current
+ *       (for deployments whose secrets arrive as environment);
+ *   <li>a properties file: {@code current=ID} and one {@code key.ID=base64} per key, 32 bytes or more
+ *       each. When the file does not exist and creating is allowed (the demo, and {@code serve} under
+ *       its home), it is created with one random 256-bit key, mode 0600 in a 0700 folder.
+ * </ol>
+ *
+ * Rotation: add a {@code key.NEW} line, set {@code current=NEW}, restart; codes in flight still check
+ * with the key named in their dispatch; drop the old line once the longest validity (1 h) has passed.
+ * Errors name the file, the variable or the key id, never a secret.
+ */
+public final class OtpSecrets {
+    /** The environment variable that, when set, holds the keys. */
+    public static final String ENV = "CADASTRO_OTP_KEYS";
+
+    private OtpSecrets() {}
+
+    /** The keys from the environment when {@value #ENV} is set, else from the file (created if allowed). */
+    public static OtpKeyring resolve(Map<String, String> env, Path file, boolean create, SecureRandom random) {
+        String spec = env.get(ENV);
+        if (spec != null && !spec.isBlank()) {
+            return parse(spec);
+        }
+        if (!Files.exists(file)) {
+            if (!create) {
+                throw new IllegalStateException("no SMS code keys: set " + ENV + " or create " + file);
+            }
+            return create(file, random);
+        }
+        return load(file);
+    }
+
+    /** Parses {@code id=base64[,id=base64...]}; the first key is current. */
+    public static OtpKeyring parse(String spec) {
+        List<OtpKeyring.Key> keys = new ArrayList<>();
+        for (String part : spec.split(",", -1)) {
+            int eq = part.indexOf('=');
+            if (eq < 1) {
+                throw new IllegalArgumentException(ENV + ": each key is id=base64, separated by ','");
+            }
+            keys.add(key(part.substring(0, eq).strip(), part.substring(eq + 1).strip(), ENV));
+        }
+        return new OtpKeyring(keys, keys.get(0).id());
+    }
+
+    /** Reads a keys file. */
+    public static OtpKeyring load(Path file) {
+        Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the SMS code keys file " + file + " could not be read", e);
+        }
+        List<OtpKeyring.Key> keys = new ArrayList<>();
+        for (String name : p.stringPropertyNames()) {
+            if (name.startsWith("key.")) {
+                keys.add(key(name.substring(4), p.getProperty(name).strip(), file.toString()));
+            }
+        }
+        String current = Optional.ofNullable(p.getProperty("current"))
+                .map(String::strip)
+                .orElseThrow(() -> new IllegalArgumentException(file + " lacks current=ID"));
+        return new OtpKeyring(keys, current);
+    }
+
+    /**
+     * Adds a new random key to the file and makes it current (rotation); the file is replaced atomically
+     * and stays 0600.
+     *
+     * @return the new key's id
+     */
+    public static String rotate(Path file, SecureRandom random) {
+        OtpKeyring before = load(file);
+        Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int n = 1;
+        while (before.has("k" + n)) {
+            n++;
+        }
+        String id = "k" + n;
+        p.setProperty("key." + id, newSecret(random));
+        p.setProperty("current", id);
+        write(file, p);
+        return id;
+    }
+
+    private static OtpKeyring create(Path file, SecureRandom random) {
+        Properties p = new Properties();
+        p.setProperty("current", "k1");
+        p.setProperty("key.k1", newSecret(random));
+        write(file, p);
+        return load(file);
+    }
+
+    private static String newSecret(SecureRandom random) {
+        byte[] secret = new byte[32];
+        random.nextBytes(secret);
+        return Base64.getEncoder().encodeToString(secret);
+    }
+
+    private static void write(Path file, Properties p) {
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            if (!Files.exists(dir)) {
+                Files.createDirectories(dir);
+                posix(dir, "rwx------");
+            }
+            Path tmp = dir.resolve(file.getFileName() + ".tmp");
+            Files.deleteIfExists(tmp);
+            Files.createFile(tmp);
+            posix(tmp, "rw-------");
+            try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                p.store(out, "Cadastro SMS code HMAC keys: current=ID, key.ID=base64 (32+ bytes). Keep secret.");
+            }
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the SMS code keys file " + file + " could not be written", e);
+        }
+    }
+
+    private static void posix(Path p, String mode) throws IOException {
+        if (p.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(mode));
+        }
+    }
+
+    private static OtpKeyring.Key key(String id, String base64, String where) {
+        Objects.requireNonNull(id, "id");
+        byte[] secret;
+        try {
+            secret = Base64.getDecoder().decode(base64);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": key " + id + " is not valid base64");
+        }
+        return new OtpKeyring.Key(id, secret);
+    }
+}

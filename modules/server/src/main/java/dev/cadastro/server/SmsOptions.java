@@ -1,0 +1,148 @@
+package dev.cadastro.server;
+
+import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.provider.ProviderUnavailableException;
+import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.sms.OtpService;
+import dev.cadastro.core.sms.OtpStore;
+import dev.cadastro.core.sms.SmsGateway;
+import dev.cadastro.providers.FaultPlan;
+import dev.cadastro.providers.GuardedProviders;
+import dev.cadastro.providers.ProviderGuard;
+import dev.cadastro.providers.ProviderPolicy;
+import dev.cadastro.providers.SimulatedSms;
+import dev.cadastro.providers.SmsInbox;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The SMS provider and the code keys a server uses. By default the {@link SimulatedSms} behind its
+ * own guard, delivering to {@code <home>/sms-inbox.tsv} (read by {@code ./cadastro admin sms-inbox}),
+ * reporting failed deliveries after {@code receiptDelay}, misbehaving as {@code faults} says; and the
+ * keys of {@link OtpSecrets} ({@value OtpSecrets#ENV}, else {@code <home>/secrets/otp-keys.properties},
+ * created on first start).
+ *
+ * @param gateway the host's own SMS provider, used as given (the host guards it), or null for the
+ *     simulated one
+ * @param keys the host's keys, or null to resolve them from the environment or {@code keysFile}
+ */
+public record SmsOptions(
+        SmsGateway gateway,
+        FaultPlan faults,
+        Path inbox,
+        Duration receiptDelay,
+        Path keysFile,
+        OtpKeyring keys,
+        ProviderPolicy policy) {
+    /** The name of the SMS provider in guards, logs and errors. */
+    public static final String SMS = "sms";
+
+    public SmsOptions {
+        Objects.requireNonNull(faults, "faults");
+        Objects.requireNonNull(inbox, "inbox");
+        Objects.requireNonNull(receiptDelay, "receiptDelay");
+        Objects.requireNonNull(keysFile, "keysFile");
+        Objects.requireNonNull(policy, "policy");
+    }
+
+    /** The simulated provider and generated keys under {@code home}. */
+    public static SmsOptions under(Path home) {
+        Path h = home.toAbsolutePath();
+        return new SmsOptions(
+                null,
+                FaultPlan.none(),
+                h.resolve("sms-inbox.tsv"),
+                Duration.ofSeconds(2),
+                h.resolve("secrets").resolve("otp-keys.properties"),
+                null,
+                ProviderPolicy.defaults());
+    }
+
+    public SmsOptions withFaults(FaultPlan faults) {
+        return new SmsOptions(gateway, faults, inbox, receiptDelay, keysFile, keys, policy);
+    }
+
+    public SmsOptions withPolicy(ProviderPolicy policy) {
+        return new SmsOptions(gateway, faults, inbox, receiptDelay, keysFile, keys, policy);
+    }
+
+    public SmsOptions withKeys(OtpKeyring keys) {
+        return new SmsOptions(gateway, faults, inbox, receiptDelay, keysFile, keys, policy);
+    }
+
+    public SmsOptions withReceiptDelay(Duration receiptDelay) {
+        return new SmsOptions(gateway, faults, inbox, receiptDelay, keysFile, keys, policy);
+    }
+
+    /** The host's own provider instead of the simulated one. */
+    public SmsOptions withGateway(SmsGateway gateway) {
+        return new SmsOptions(
+                Objects.requireNonNull(gateway, "gateway"), faults, inbox, receiptDelay, keysFile, keys, policy);
+    }
+
+    /** Builds the provider (guarded) and resolves the keys. */
+    public Sms build(Clock clock) {
+        OtpKeyring keyring =
+                keys != null ? keys : OtpSecrets.resolve(System.getenv(), keysFile, true, new SecureRandom());
+        if (gateway != null) {
+            return new Sms(gateway, keyring, Optional.empty(), Optional.empty());
+        }
+        SimulatedSms simulated = new SimulatedSms(SmsInbox.at(inbox), faults, clock, receiptDelay);
+        ProviderGuard guard = ProviderGuard.of(SMS, policy);
+        return new Sms(GuardedProviders.guard(simulated, guard), keyring, Optional.of(simulated), Optional.of(guard));
+    }
+
+    /**
+     * The SMS side of one server: the guarded provider, the keys, the simulated provider when it is
+     * the one in use (its inbox and fault plan, for operators and tests) and the guard built for it
+     * (closed with it; a host's own provider is the host's to close).
+     */
+    public record Sms(
+            SmsGateway gateway, OtpKeyring keys, Optional<SimulatedSms> simulated, Optional<ProviderGuard> guard)
+            implements AutoCloseable {
+        public Sms {
+            Objects.requireNonNull(gateway, "gateway");
+            Objects.requireNonNull(keys, "keys");
+            Objects.requireNonNull(simulated, "simulated");
+            Objects.requireNonNull(guard, "guard");
+        }
+
+        /**
+         * No provider: every send answers {@code SMS_INDISPONIVEL}. For routers built without a server's
+         * SMS side (a second listener in tests), whose random keys no other router shares.
+         */
+        public static Sms none() {
+            byte[] secret = new byte[32];
+            new SecureRandom().nextBytes(secret);
+            SmsGateway down = message -> {
+                throw new ProviderUnavailableException(SMS, ProviderUnavailableException.Failure.ERROR, null, null);
+            };
+            return new Sms(
+                    down,
+                    new OtpKeyring(List.of(new OtpKeyring.Key("none", secret)), "none"),
+                    Optional.empty(),
+                    Optional.empty());
+        }
+
+        /**
+         * The use case over this provider and store; the simulated provider's delivery receipts go to it
+         * (any instance will do: a receipt only settles the dispatch in the store).
+         */
+        public OtpService service(OtpStore store, Clock clock) {
+            OtpService service = new OtpService(store, gateway, keys, new CostRules(clock), clock, new SecureRandom());
+            simulated.ifPresent(s -> s.onReceipt(service::receipt));
+            return service;
+        }
+
+        @Override
+        public void close() {
+            simulated.ifPresent(SimulatedSms::close);
+            guard.ifPresent(ProviderGuard::close);
+        }
+    }
+}

@@ -1,0 +1,388 @@
+package dev.cadastro.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.core.account.Account;
+import dev.cadastro.core.account.ApiKey;
+import dev.cadastro.core.account.ApiKeyIssuer;
+import dev.cadastro.core.account.Principal;
+import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.error.NotFoundException;
+import dev.cadastro.core.internal.ManualClock;
+import dev.cadastro.core.ledger.Balance;
+import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.ledger.CreditKind;
+import dev.cadastro.core.ledger.InsufficientCreditsException;
+import dev.cadastro.core.provider.ProviderUnavailableException;
+import dev.cadastro.core.sms.Delivery;
+import dev.cadastro.core.sms.DeliveryReceipt;
+import dev.cadastro.core.sms.OtpCheck;
+import dev.cadastro.core.sms.OtpDispatch;
+import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.sms.OtpLimitException;
+import dev.cadastro.core.sms.OtpRequest;
+import dev.cadastro.core.sms.OtpSent;
+import dev.cadastro.core.sms.OtpService;
+import dev.cadastro.core.sms.OtpStatus;
+import dev.cadastro.core.sms.OtpStore;
+import dev.cadastro.core.sms.SmsGateway;
+import dev.cadastro.core.sms.SmsMessage;
+import dev.cadastro.core.sms.SmsUnavailableException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SMS code use case on the real store and ledger: throttles, holds, charges, refunds, the attempt
+ * count under parallel checks, expiry, single use and key rotation. The provider is a scripted stand-in
+ * for the outside service (accepts and keeps the texts, or is down).
+ */
+class OtpStoreTest {
+    private static final Instant T0 = Instant.parse("2026-11-23T15:00:00Z");
+    private static final String PHONE = "11987654321";
+    private static final Pattern CODE = Pattern.compile("e (\\d{4,8})\\.");
+
+    private final Store store = TestDatabase.store();
+    private final ManualClock clock = new ManualClock(T0);
+    private final Provider provider = new Provider();
+    private final OtpKeyring keys = keyring("k1");
+
+    /** A stand-in for the outside SMS provider: accepts (keeping each text by reference) or is down. */
+    static final class Provider implements SmsGateway {
+        volatile boolean down;
+        final Map<String, String> texts = new ConcurrentHashMap<>();
+
+        @Override
+        public String send(SmsMessage message) {
+            if (down) {
+                throw new ProviderUnavailableException("sms", ProviderUnavailableException.Failure.ERROR, null, null);
+            }
+            texts.put(message.reference(), message.text());
+            return "prov-" + message.reference();
+        }
+
+        String code(String reference) {
+            Matcher m = CODE.matcher(texts.get(reference));
+            assertTrue(m.find());
+            return m.group(1);
+        }
+    }
+
+    private static OtpKeyring keyring(String current, String... others) {
+        List<OtpKeyring.Key> list = new ArrayList<>();
+        for (String id : concat(current, others)) {
+            byte[] secret = new byte[32];
+            Arrays.fill(secret, (byte) id.hashCode());
+            list.add(new OtpKeyring.Key(id, secret));
+        }
+        return new OtpKeyring(list, current);
+    }
+
+    private static List<String> concat(String first, String... rest) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(List.of(rest));
+        return all;
+    }
+
+    private OtpService service(OtpKeyring keyring) {
+        return new OtpService(store.otpStore(), provider, keyring, new CostRules(clock), clock, new SecureRandom());
+    }
+
+    private OtpService service() {
+        return service(keys);
+    }
+
+    private Principal principal(long sms) {
+        Account account = TestDatabase.fundedAccount(0, sms);
+        ApiKey key = new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, new SecureRandom())
+                .issue(account.id(), "otp", EnumSet.of(Scope.SMS_OTP))
+                .key();
+        return new Principal(key, account);
+    }
+
+    private Balance sms(Principal p) {
+        return store.ledger().balance(p.accountId(), CreditKind.SMS_CREDITS);
+    }
+
+    private static OtpRequest request(long validity) {
+        return OtpRequest.parse(PHONE, validity, null);
+    }
+
+    private static String wrong(String code) {
+        return code.equals("000000") ? "000001" : "000000";
+    }
+
+    @Test
+    void aSendHoldsThenChargesOneSmsCreditWhenTheProviderAccepts() {
+        Principal p = principal(3);
+        OtpSent sent = service().send(p, request(300));
+        assertEquals(1, sent.creditsConsumed());
+        assertEquals(T0.plusSeconds(300), sent.expiresAt());
+        assertEquals(2, sms(p).posted());
+        assertEquals(0, sms(p).held());
+        assertEquals(
+                Delivery.ACEITO,
+                store.otpStore().find(p.accountId(), sent.id()).orElseThrow().delivery());
+    }
+
+    @Test
+    void anEmptySmsBalanceRefusesWithoutWritingADispatch() {
+        Principal p = principal(0);
+        assertThrows(InsufficientCreditsException.class, () -> service().send(p, request(300)));
+        assertTrue(provider.texts.isEmpty(), "the provider was not called");
+        clock.advance(Duration.ofSeconds(1));
+        store.ledger()
+                .topUp(p.accountId(), CreditKind.SMS_CREDITS, 1, dev.cadastro.core.ledger.IdempotencyKey.of("t1"), "t");
+        service().send(p, request(300)); // nothing was counted against the phone
+    }
+
+    @Test
+    void anOutageChargesNothingAndDoesNotCountAgainstThePhone() {
+        Principal p = principal(2);
+        provider.down = true;
+        assertThrows(SmsUnavailableException.class, () -> service().send(p, request(300)));
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 0), sms(p));
+        provider.down = false;
+        OtpSent sent = service().send(p, request(300)); // same second: the outage did not use the 30 s
+        assertEquals(1, sms(p).posted());
+        assertEquals(
+                OtpStatus.PENDENTE,
+                store.otpStore().find(p.accountId(), sent.id()).orElseThrow().status(T0));
+    }
+
+    @Test
+    void thirtySecondsBetweenCodesToOnePhoneWithTheRightRetryAfter() {
+        Principal p = principal(10);
+        service().send(p, request(300));
+        clock.advance(Duration.ofSeconds(10));
+        assertEquals(
+                20,
+                assertThrows(OtpLimitException.class, () -> service().send(p, request(300)))
+                        .retryAfterSeconds());
+        clock.advance(Duration.ofMillis(19_999));
+        assertEquals(
+                1,
+                assertThrows(OtpLimitException.class, () -> service().send(p, request(300)))
+                        .retryAfterSeconds());
+        clock.advance(Duration.ofMillis(1));
+        service().send(p, request(300));
+        assertEquals(8, sms(p).posted(), "the refused sends charged nothing");
+        Principal other = principal(1);
+        service().send(other, request(300)); // per account: another account's limit is its own
+    }
+
+    @Test
+    void fivePerHourToOnePhoneWithTheRightRetryAfter() {
+        Principal p = principal(10);
+        for (int i = 0; i < 5; i++) {
+            service().send(p, request(300));
+            clock.advance(Duration.ofSeconds(30));
+        }
+        // Now T0 + 150 s: the oldest of the five leaves the hour at T0 + 3600 s.
+        OtpLimitException e =
+                assertThrows(OtpLimitException.class, () -> service().send(p, request(300)));
+        assertEquals(3450, e.retryAfterSeconds());
+        clock.set(T0.plusSeconds(3600).minusMillis(1));
+        assertThrows(OtpLimitException.class, () -> service().send(p, request(300)));
+        clock.set(T0.plusSeconds(3600));
+        service().send(p, request(300));
+        service().send(p, OtpRequest.parse("21987654321", 300L, null)); // another phone is not limited
+    }
+
+    @Test
+    void aHundredParallelWrongChecksCountExactlyFiveAndBlockTheCode() throws Exception {
+        Principal p = principal(1);
+        OtpSent sent = service().send(p, request(300));
+        String code = provider.code(sent.id());
+        OtpService s = service();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<OtpCheck>> checks = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(32)) {
+            for (int i = 0; i < 100; i++) {
+                checks.add(pool.submit(() -> {
+                    go.await();
+                    return s.verify(p, sent.id(), wrong(code));
+                }));
+            }
+            go.countDown();
+            int counted = 0;
+            for (Future<OtpCheck> f : checks) {
+                OtpCheck c = f.get();
+                assertFalse(c.valid());
+                if (c.status() == OtpStatus.PENDENTE) {
+                    counted++;
+                }
+            }
+            assertEquals(4, counted, "four wrong checks left it pending; the fifth blocked it");
+        }
+        OtpDispatch after = store.otpStore().find(p.accountId(), sent.id()).orElseThrow();
+        assertEquals(5, after.attempts());
+        assertEquals(OtpStatus.BLOQUEADO, after.status(clock.instant()));
+        assertEquals(new OtpCheck(false, OtpStatus.BLOQUEADO, 0), s.verify(p, sent.id(), code));
+    }
+
+    @Test
+    void theCodeExpiresAtTheExactTermRequested() {
+        Principal p = principal(2);
+        OtpSent sent = service().send(p, request(60));
+        String code = provider.code(sent.id());
+        clock.set(T0.plusSeconds(60));
+        assertEquals(new OtpCheck(false, OtpStatus.EXPIRADO, 0), service().verify(p, sent.id(), code));
+        clock.set(T0.plusSeconds(120));
+        OtpSent second = service().send(p, request(60));
+        clock.set(T0.plusSeconds(180).minusNanos(1000));
+        assertEquals(
+                new OtpCheck(true, OtpStatus.VERIFICADO, 0),
+                service().verify(p, second.id(), provider.code(second.id())),
+                "one microsecond before the term it is still valid");
+    }
+
+    @Test
+    void aCodeIsValidOnceAndWrongChecksCountDown() {
+        Principal p = principal(1);
+        OtpSent sent = service().send(p, request(300));
+        String code = provider.code(sent.id());
+        assertEquals(new OtpCheck(false, OtpStatus.PENDENTE, 4), service().verify(p, sent.id(), wrong(code)));
+        assertEquals(new OtpCheck(false, OtpStatus.PENDENTE, 3), service().verify(p, sent.id(), "123"));
+        assertEquals(new OtpCheck(true, OtpStatus.VERIFICADO, 0), service().verify(p, sent.id(), code));
+        assertEquals(new OtpCheck(false, OtpStatus.VERIFICADO, 0), service().verify(p, sent.id(), code));
+    }
+
+    @Test
+    void anotherAccountsDispatchIsNotFound() {
+        Principal owner = principal(1);
+        Principal stranger = principal(1);
+        OtpSent sent = service().send(owner, request(300));
+        String code = provider.code(sent.id());
+        assertThrows(NotFoundException.class, () -> service().verify(stranger, sent.id(), code));
+        assertThrows(NotFoundException.class, () -> service().verify(stranger, "sms_nope", code));
+        assertEquals(
+                0,
+                store.otpStore()
+                        .find(owner.accountId(), sent.id())
+                        .orElseThrow()
+                        .attempts());
+    }
+
+    @Test
+    void aFailedDeliveryReturnsTheCreditOnceEvenWhenTheReceiptArrivesTwice() {
+        Principal p = principal(2);
+        OtpSent sent = service().send(p, request(300));
+        assertEquals(1, sms(p).posted());
+        DeliveryReceipt failed = new DeliveryReceipt(sent.id(), "prov-" + sent.id(), false);
+        service().receipt(failed);
+        assertEquals(2, sms(p).posted());
+        service().receipt(failed);
+        assertFalse(store.otpStore().deliveryFailed(sent.id(), clock.instant()));
+        assertEquals(2, sms(p).posted());
+        service().receipt(new DeliveryReceipt("sms_unknown", "x", false));
+        OtpDispatch d = store.otpStore().find(p.accountId(), sent.id()).orElseThrow();
+        assertEquals(Delivery.FALHOU, d.delivery());
+        assertEquals(
+                List.of("HOLD_POST", "REFUND"),
+                store.ledger().statement(p.accountId(), CreditKind.SMS_CREDITS, 2).stream()
+                        .map(l -> l.type().name())
+                        .toList());
+    }
+
+    @Test
+    void aFailureReportedBeforeTheAcceptanceIsRecordedIsRefundedAtTheAcceptance() {
+        Principal p = principal(1);
+        OtpDispatch d = OtpDispatch.sending(
+                "sms_early", p.accountId(), "(11) 9****-4321", 6, "k1", T0, Duration.ofSeconds(300));
+        OtpStore otp = store.otpStore();
+        assertTrue(
+                otp.begin(d, "phone-early", new byte[32], new CostRules(clock).smsCode(p.accountId(), d.id()))
+                        instanceof OtpStore.Begun.Started);
+        assertFalse(otp.deliveryFailed(d.id(), T0), "nothing charged yet, so nothing returned yet");
+        assertEquals(
+                Delivery.FALHOU, otp.accepted(p.accountId(), d.id(), "prov", T0).delivery());
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 1, 0), sms(p));
+    }
+
+    @Test
+    void aDispatchStuckInSendingIsReleasedAfterTheLeaseAndStillCountsAgainstThePhone() {
+        Principal p = principal(2);
+        OtpDispatch d = OtpDispatch.sending(
+                "sms_stuck_" + p.accountId().value(),
+                p.accountId(),
+                "(11) 9****-4321",
+                6,
+                "k1",
+                T0,
+                Duration.ofSeconds(300));
+        OtpStore otp = store.otpStore();
+        String phoneKey = "stuck-" + p.accountId().value();
+        otp.begin(d, phoneKey, new byte[32], new CostRules(clock).smsCode(p.accountId(), d.id()));
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 1), sms(p));
+        clock.advance(OtpService.SENDING_LEASE.minusSeconds(1));
+        service().releaseStuck();
+        assertEquals(
+                new Balance(CreditKind.SMS_CREDITS, 2, 1), sms(p), "within the lease the provider may still answer");
+        clock.advance(Duration.ofSeconds(1));
+        assertTrue(service().releaseStuck() >= 1);
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 0), sms(p));
+        assertEquals(
+                Delivery.INCERTO, otp.find(p.accountId(), d.id()).orElseThrow().delivery());
+        assertThrows(IllegalStateException.class, () -> otp.accepted(p.accountId(), d.id(), "late", clock.instant()));
+        OtpDispatch next = OtpDispatch.sending(
+                "sms_next_" + p.accountId().value(),
+                p.accountId(),
+                "(11) 9****-4321",
+                6,
+                "k1",
+                T0.plusSeconds(10),
+                Duration.ofSeconds(300));
+        // The message may have gone out: the stuck dispatch still counts, so 10 s after it the rule waits 20 s.
+        assertEquals(
+                new OtpStore.Begun.Throttled(Duration.ofSeconds(20)),
+                otp.begin(next, phoneKey, new byte[32], new CostRules(clock).smsCode(p.accountId(), next.id())));
+    }
+
+    @Test
+    void codesSentBeforeARotationStayCheckableAfterIt() {
+        Principal p = principal(2);
+        OtpSent before = service(keyring("k1")).send(p, request(300));
+        OtpService rotated = service(keyring("k2", "k1"));
+        clock.advance(Duration.ofSeconds(30));
+        OtpSent after = rotated.send(p, request(300));
+        assertEquals(
+                "k2",
+                store.otpStore().find(p.accountId(), after.id()).orElseThrow().keyId());
+        assertTrue(rotated.verify(p, before.id(), provider.code(before.id())).valid());
+        assertTrue(rotated.verify(p, after.id(), provider.code(after.id())).valid());
+    }
+
+    @Test
+    void theStoreNeverHoldsTheCodeInClear() throws Exception {
+        Principal p = principal(1);
+        OtpSent sent = service().send(p, OtpRequest.parse(PHONE, 300L, 8L));
+        String code = provider.code(sent.id());
+        try (var c = store.dataSource().getConnection();
+                var ps = c.prepareStatement("SELECT row_to_json(d)::text FROM sms_dispatches d WHERE public_id = ?")) {
+            ps.setString(1, sent.id());
+            try (var rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                String row = rs.getString(1);
+                assertFalse(row.contains(code), row);
+                assertFalse(row.contains("987654321"), "no phone in clear: " + row);
+            }
+        }
+    }
+}
