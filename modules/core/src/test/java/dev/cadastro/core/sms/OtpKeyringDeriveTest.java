@@ -1,0 +1,36 @@
+package dev.cadastro.core.sms;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Secrets derived from the keyring for other uses (the person audit trail). */
+class OtpKeyringDeriveTest {
+    private static byte[] secret(int fill) {
+        byte[] b = new byte[32];
+        Arrays.fill(b, (byte) fill);
+        return b;
+    }
+
+    private final OtpKeyring keys =
+            new OtpKeyring(List.of(new OtpKeyring.Key("k1", secret(1)), new OtpKeyring.Key("k2", secret(2))), "k2");
+
+    @Test
+    void derivesUnderTheCurrentKeyStablyAndSeparatelyPerPurposeAndKey() {
+        OtpKeyring.Derived audit = keys.derive("person-audit");
+        assertEquals("k2", audit.keyId());
+        assertArrayEquals(audit.secret(), keys.derive("k2", "person-audit").secret());
+        assertFalse(Arrays.equals(audit.secret(), keys.derive("other").secret()));
+        assertFalse(
+                Arrays.equals(audit.secret(), keys.derive("k1", "person-audit").secret()));
+        assertFalse(Arrays.equals(audit.secret(), secret(2)), "never the code key itself");
+        assertEquals(32, audit.secret().length);
+        assertEquals("Derived[k2]", audit.toString());
+        assertThrows(IllegalArgumentException.class, () -> keys.derive("k9", "person-audit"));
+    }
+}
