@@ -473,7 +473,11 @@ class CompanyDataEndToEndTest {
                         "/v1/enriquecimento/{cnpj}/{ordem}",
                         "/v1/credito/consultar",
                         "/v1/sms/otp",
-                        "/v1/sms/otp/verificar"),
+                        "/v1/sms/otp/verificar",
+                        "/v1/pessoas/consultar",
+                        "/v1/pessoas/consultar-async",
+                        "/v1/pessoas/jobs/{job_id}",
+                        "/v1/pessoas/lote"),
                 paths);
         List<String> searchParams = new java.util.ArrayList<>();
         doc.at("/paths/~1v1~1empresas/get/parameters").forEach(p -> {
