@@ -303,6 +303,9 @@ class OtpStoreTest {
         String code = provider.code(sent.id());
         assertThrows(NotFoundException.class, () -> service().verify(stranger, sent.id(), code));
         assertThrows(NotFoundException.class, () -> service().verify(stranger, "sms_nope", code));
+        // Bytes PostgreSQL refuses in text, and ids far too long, are unknown without a store error.
+        assertThrows(NotFoundException.class, () -> service().verify(stranger, "sms_\u0000" + "0".repeat(31), code));
+        assertThrows(NotFoundException.class, () -> service().verify(stranger, "s".repeat(100_000), code));
         assertEquals(
                 0,
                 store.otpStore()

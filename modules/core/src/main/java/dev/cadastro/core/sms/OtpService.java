@@ -42,6 +42,10 @@ public final class OtpService {
     public static final Duration SENDING_LEASE = Duration.ofMinutes(2);
 
     public static final String ENVIO_ID = "envio_id";
+
+    /** The dispatch ids {@link #send} makes: {@code sms_} and 32 lower-case hex digits. */
+    private static final java.util.regex.Pattern ID_FORMAT = java.util.regex.Pattern.compile("sms_[0-9a-f]{32}");
+
     public static final String CODIGO = "codigo";
 
     private final OtpStore store;
@@ -162,6 +166,10 @@ public final class OtpService {
         OtpCode typed = OtpCode.typed(codigo)
                 .orElseThrow(() -> InvalidParameterException.of(
                         CODIGO, "format", CODIGO + " must be 1 to " + OtpCode.MAX_DIGITS + " digits"));
+        if (!ID_FORMAT.matcher(envioId).matches()) {
+            // Not an id this service makes: unknown without asking the store (which refuses some bytes).
+            throw notFound(envioId);
+        }
         Instant now = clock.instant();
         OtpStore.Checked checked = store.check(
                         principal.accountId(),
