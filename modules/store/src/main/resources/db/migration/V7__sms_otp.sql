@@ -13,6 +13,9 @@ CREATE TABLE sms_dispatches (
     key_id              text        NOT NULL,
     code_mac            bytea       NOT NULL CHECK (length(code_mac) = 32),
     hold_key            text        NOT NULL,
+    -- The reference of the request that made it (the Idempotency-Key's row, or the request id): a retry
+    -- of the same request finds its dispatch instead of sending a second SMS.
+    client_ref          text        NOT NULL CHECK (length(client_ref) BETWEEN 1 AND 100),
     created_at          timestamptz NOT NULL,
     expires_at          timestamptz NOT NULL CHECK (expires_at > created_at),
     attempts            integer     NOT NULL DEFAULT 0 CHECK (attempts BETWEEN 0 AND 5),
@@ -32,3 +35,5 @@ CREATE INDEX sms_dispatches_throttle ON sms_dispatches (account_id, phone_key, c
     WHERE delivery <> 'indisponivel';
 -- Housekeeping finds dispatches stuck in sending.
 CREATE INDEX sms_dispatches_sending ON sms_dispatches (created_at) WHERE delivery = 'enviando';
+-- A retried send finds the dispatch its reference already made.
+CREATE INDEX sms_dispatches_client_ref ON sms_dispatches (account_id, client_ref);

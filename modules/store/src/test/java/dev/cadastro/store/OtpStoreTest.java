@@ -129,6 +129,37 @@ class OtpStoreTest {
     }
 
     @Test
+    void aRetryUnderTheSameReferenceAnswersTheFirstDispatchWithoutASecondSmsOrCharge() {
+        Principal p = principal(5);
+        OtpSent first =
+                service().send(p, request(300), "idem.retry-" + p.accountId().value());
+        clock.advance(Duration.ofSeconds(31)); // past the 30 s rule: only the reference can tell it is a retry
+        OtpSent again =
+                service().send(p, request(300), "idem.retry-" + p.accountId().value());
+        assertEquals(first, again);
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 4, 0), sms(p), "one credit, once");
+        assertEquals(
+                1, provider.texts.keySet().stream().filter(first.id()::equals).count());
+        assertFalse(provider.texts.containsKey(again.id()) && !again.id().equals(first.id()));
+        // Another reference is another request: it sends (and is charged) on its own.
+        OtpSent other =
+                service().send(p, request(300), "idem.other-" + p.accountId().value());
+        assertFalse(other.id().equals(first.id()));
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 3, 0), sms(p));
+    }
+
+    @Test
+    void aRetryAfterAnOutageSendsForReal() {
+        Principal p = principal(5);
+        provider.down = true;
+        assertThrows(SmsUnavailableException.class, () -> service().send(p, request(300), "idem.outage"));
+        provider.down = false;
+        OtpSent sent = service().send(p, request(300), "idem.outage");
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 4, 0), sms(p));
+        assertTrue(provider.texts.containsKey(sent.id()));
+    }
+
+    @Test
     void aSendHoldsThenChargesOneSmsCreditWhenTheProviderAccepts() {
         Principal p = principal(3);
         OtpSent sent = service().send(p, request(300));
@@ -272,6 +303,9 @@ class OtpStoreTest {
         String code = provider.code(sent.id());
         assertThrows(NotFoundException.class, () -> service().verify(stranger, sent.id(), code));
         assertThrows(NotFoundException.class, () -> service().verify(stranger, "sms_nope", code));
+        // Bytes PostgreSQL refuses in text, and ids far too long, are unknown without a store error.
+        assertThrows(NotFoundException.class, () -> service().verify(stranger, "sms_\u0000" + "0".repeat(31), code));
+        assertThrows(NotFoundException.class, () -> service().verify(stranger, "s".repeat(100_000), code));
         assertEquals(
                 0,
                 store.otpStore()
@@ -308,7 +342,7 @@ class OtpStoreTest {
                 "sms_early", p.accountId(), "(11) 9****-4321", 6, "k1", T0, Duration.ofSeconds(300));
         OtpStore otp = store.otpStore();
         assertTrue(
-                otp.begin(d, "phone-early", new byte[32], new CostRules(clock).smsCode(p.accountId(), d.id()))
+                otp.begin(d, "phone-early", new byte[32], new CostRules(clock).smsCode(p.accountId(), d.id()), d.id())
                         instanceof OtpStore.Begun.Started);
         assertFalse(otp.deliveryFailed(d.id(), T0), "nothing charged yet, so nothing returned yet");
         assertEquals(
@@ -329,7 +363,7 @@ class OtpStoreTest {
                 Duration.ofSeconds(300));
         OtpStore otp = store.otpStore();
         String phoneKey = "stuck-" + p.accountId().value();
-        otp.begin(d, phoneKey, new byte[32], new CostRules(clock).smsCode(p.accountId(), d.id()));
+        otp.begin(d, phoneKey, new byte[32], new CostRules(clock).smsCode(p.accountId(), d.id()), d.id());
         assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 1), sms(p));
         clock.advance(OtpService.SENDING_LEASE.minusSeconds(1));
         service().releaseStuck();
@@ -352,7 +386,12 @@ class OtpStoreTest {
         // The message may have gone out: the stuck dispatch still counts, so 10 s after it the rule waits 20 s.
         assertEquals(
                 new OtpStore.Begun.Throttled(Duration.ofSeconds(20)),
-                otp.begin(next, phoneKey, new byte[32], new CostRules(clock).smsCode(p.accountId(), next.id())));
+                otp.begin(
+                        next,
+                        phoneKey,
+                        new byte[32],
+                        new CostRules(clock).smsCode(p.accountId(), next.id()),
+                        next.id()));
     }
 
     @Test

@@ -42,6 +42,10 @@ public final class OtpService {
     public static final Duration SENDING_LEASE = Duration.ofMinutes(2);
 
     public static final String ENVIO_ID = "envio_id";
+
+    /** The dispatch ids {@link #send} makes: {@code sms_} and 32 lower-case hex digits. */
+    private static final java.util.regex.Pattern ID_FORMAT = java.util.regex.Pattern.compile("sms_[0-9a-f]{32}");
+
     public static final String CODIGO = "codigo";
 
     private final OtpStore store;
@@ -72,7 +76,18 @@ public final class OtpService {
      * @throws SmsUnavailableException when the provider did not accept it (nothing charged, not counted)
      */
     public OtpSent send(Principal principal, OtpRequest request) {
+        return send(principal, request, newId());
+    }
+
+    /**
+     * {@link #send(Principal, OtpRequest)} for a request with a reference of its own (the HTTP adapter's
+     * Idempotency-Key row or request id): a retry under the same reference answers the dispatch it
+     * already made, without a second SMS or charge; while that dispatch is still being sent by another
+     * server, the retry is {@code SMS_INDISPONIVEL} (nothing charged) and may be repeated later.
+     */
+    public OtpSent send(Principal principal, OtpRequest request, String reference) {
         principal.require(Scope.SMS_OTP);
+        Objects.requireNonNull(reference, "reference");
         Instant now = clock.instant();
         String id = newId();
         String masked = OtpRequest.mask(request.phone());
@@ -82,9 +97,24 @@ public final class OtpService {
         OtpDispatch dispatch = OtpDispatch.sending(
                 id, principal.accountId(), masked, request.digits(), keyId, now, request.validity());
         HoldRequest hold = costs.smsCode(principal.accountId(), id);
-        OtpStore.Begun begun = store.begin(dispatch, phoneKey(request), mac, hold);
-        if (begun instanceof OtpStore.Begun.Throttled t) {
-            throw new OtpLimitException(masked, OtpThrottle.retryAfterSeconds(t.retryIn()));
+        OtpStore.Begun begun = store.begin(dispatch, phoneKey(request), mac, hold, reference);
+        switch (begun) {
+            case OtpStore.Begun.Throttled t ->
+                throw new OtpLimitException(masked, OtpThrottle.retryAfterSeconds(t.retryIn()));
+            case OtpStore.Begun.Existing e -> {
+                OtpDispatch earlier = e.dispatch();
+                if (earlier.delivery() == Delivery.ENVIANDO) {
+                    throw new SmsUnavailableException(new ProviderUnavailableException(
+                            "sms", ProviderUnavailableException.Failure.ERROR, Duration.ofSeconds(1), null));
+                }
+                return new OtpSent(
+                        earlier.id(),
+                        earlier.expiresAt(),
+                        costs.smsCode(principal.accountId(), earlier.id()).amount());
+            }
+            case OtpStore.Begun.Started s -> {
+                /* send below */
+            }
         }
         String providerId;
         try {
@@ -136,6 +166,10 @@ public final class OtpService {
         OtpCode typed = OtpCode.typed(codigo)
                 .orElseThrow(() -> InvalidParameterException.of(
                         CODIGO, "format", CODIGO + " must be 1 to " + OtpCode.MAX_DIGITS + " digits"));
+        if (!ID_FORMAT.matcher(envioId).matches()) {
+            // Not an id this service makes: unknown without asking the store (which refuses some bytes).
+            throw notFound(envioId);
+        }
         Instant now = clock.instant();
         OtpStore.Checked checked = store.check(
                         principal.accountId(),

@@ -26,7 +26,7 @@ public interface OtpStore {
      * @throws dev.cadastro.core.ledger.InsufficientCreditsException when the SMS balance cannot hold the
      *     credit; nothing is written
      */
-    Begun begin(OtpDispatch dispatch, String phoneKey, byte[] mac, HoldRequest hold);
+    Begun begin(OtpDispatch dispatch, String phoneKey, byte[] mac, HoldRequest hold, String clientRef);
 
     /** What {@link #begin} did. */
     sealed interface Begun {
@@ -35,6 +35,12 @@ public interface OtpStore {
 
         /** Nothing was written: the phone's limit allows the next send after {@code retryIn}. */
         record Throttled(Duration retryIn) implements Begun {}
+
+        /**
+         * Nothing was written: the same client reference already made this dispatch (a retried request),
+         * which was not refused as unavailable. The caller answers it instead of sending again.
+         */
+        record Existing(OtpDispatch dispatch) implements Begun {}
     }
 
     /**

@@ -63,7 +63,7 @@ final class SmsEndpoints {
                                 List.of(Long.toString(parsed.validity().toSeconds())),
                         OtpRequest.DIGITOS, List.of(Integer.toString(parsed.digits()))));
         return idempotent.run(request, principal.accountId(), fingerprint, reference -> {
-            OtpSent sent = otp.send(principal, parsed);
+            OtpSent sent = otp.send(principal, parsed, reference);
             byte[] json = Json.bytes(g -> {
                 g.writeStartObject();
                 g.writeStringField("envio_id", sent.id());

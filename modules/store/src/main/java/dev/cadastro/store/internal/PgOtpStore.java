@@ -53,7 +53,7 @@ public final class PgOtpStore implements OtpStore {
     }
 
     @Override
-    public Begun begin(OtpDispatch d, String phoneKey, byte[] mac, HoldRequest hold) {
+    public Begun begin(OtpDispatch d, String phoneKey, byte[] mac, HoldRequest hold, String clientRef) {
         if (d.delivery() != Delivery.ENVIANDO || d.attempts() != 0) {
             throw new IllegalArgumentException("a new dispatch is enviando with no attempt, not " + d);
         }
@@ -62,6 +62,15 @@ public final class PgOtpStore implements OtpStore {
             try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 7))")) {
                 Jdbc.set(ps, "sms:" + d.account().value() + ":" + phoneKey);
                 ps.execute();
+            }
+            // Under the phone's lock, so a retry racing its original sees the original's row.
+            Optional<Locked> earlier = lock(
+                    c,
+                    "account_id = ? AND client_ref = ? AND delivery <> 'indisponivel'",
+                    d.account().value(),
+                    clientRef);
+            if (earlier.isPresent()) {
+                return new Begun.Existing(earlier.get().dispatch);
             }
             List<Instant> recent = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT created_at FROM sms_dispatches"
@@ -85,8 +94,8 @@ public final class PgOtpStore implements OtpStore {
             }
             ledger.hold(c, hold);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO sms_dispatches (public_id, account_id,"
-                    + " phone_key, phone_masked, digits, key_id, code_mac, hold_key, created_at, expires_at)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " phone_key, phone_masked, digits, key_id, code_mac, hold_key, client_ref, created_at, expires_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 Jdbc.set(
                         ps,
                         d.id(),
@@ -97,6 +106,7 @@ public final class PgOtpStore implements OtpStore {
                         d.keyId(),
                         mac,
                         hold.key().value(),
+                        clientRef,
                         Jdbc.timestamp(d.createdAt()),
                         Jdbc.timestamp(d.expiresAt()));
                 ps.executeUpdate();
