@@ -1,6 +1,7 @@
 package dev.cadastro.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +47,17 @@ class DemoSetupTest {
                             .balance(p.accountId(), CreditKind.CREDITS)
                             .posted());
         }
+
+        Principal persons = auth.authenticate("Bearer " + first.get(Scope.PESSOAS_READ), null);
+        assertTrue(persons.key().personLookupReleased(), "the pessoas:read key is released for person lookup");
+        for (dev.cadastro.core.account.Purpose purpose : dev.cadastro.core.account.Purpose.values()) {
+            assertEquals(
+                    DemoSetup.DEMO_PURPOSES.get(purpose),
+                    persons.requirePersonLookup(purpose),
+                    "all four purposes contracted with their fields");
+        }
+        Principal other = auth.authenticate("Bearer " + first.get(Scope.EMPRESAS_READ), null);
+        assertFalse(other.key().personLookupReleased(), "only that key is released");
 
         Map<Scope, String> second = demo.ensureAccount(f.server.store(), f.clock, new SecureRandom(), out);
         assertEquals(first, second, "a second run reuses the keys file");

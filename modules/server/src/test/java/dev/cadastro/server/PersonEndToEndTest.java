@@ -145,6 +145,30 @@ class PersonEndToEndTest {
     }
 
     @Test
+    void theAsyncCreationRunsTheSameChecksTheBalanceIncludedAndChargesNothing() {
+        Cpf good = PersonStack.withData(20);
+        Account poor = s.account(14, ALL);
+        HttpResponse<String> unreleased =
+                s.post(ASYNC, body("cpf", good.digits(), "KYC_CADASTRO", null), bearer(s.key(poor, false)));
+        contract.check(ASYNC, "post", unreleased);
+        expectError(unreleased, 403, "PF_NAO_HABILITADA");
+        String key = s.key(poor, true);
+        expectError(
+                s.post(ASYNC, body("cpf", good.digits(), "NENHUMA", null), bearer(key)), 422, "FINALIDADE_INVALIDA");
+        expectError(
+                s.post(ASYNC, body("cpf", "111.111.111-11", "KYC_CADASTRO", null), bearer(key)), 422, "CPF_INVALIDO");
+        HttpResponse<String> broke = s.post(ASYNC, body("cpf", good.digits(), "KYC_CADASTRO", null), bearer(key));
+        contract.check(ASYNC, "post", broke);
+        expectError(broke, 402, "SEM_CREDITOS");
+        assertEquals(
+                0,
+                s.count(
+                        "SELECT count(*) FROM person_jobs WHERE account_id = ?",
+                        poor.id().value()));
+        assertEquals(14, f.balance(poor));
+    }
+
+    @Test
     void chargesFifteenOnEveryCallARepeatOfTheSameCpfIncluded() {
         Cpf cpf = PersonStack.withData(40);
         Account a = s.account(100, ALL);
