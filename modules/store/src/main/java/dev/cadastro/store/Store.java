@@ -49,7 +49,7 @@ public final class Store implements AutoCloseable {
     private final MailingJobs mailingJobs;
     private final OtpStore otpStore;
     private final CreditReportCache creditReports;
-    private final AuditTrail personAudit;
+    private final PgAuditTrail personAudit;
     private final PersonJobs personJobs;
     private final Clock clock;
 
@@ -65,7 +65,7 @@ public final class Store implements AutoCloseable {
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
         this.otpStore = new PgOtpStore(dataSource, ledger);
         this.creditReports = new PgCreditReportCache(dataSource, ledger);
-        this.personAudit = new PgAuditTrail(dataSource, ledger);
+        this.personAudit = new PgAuditTrail(dataSource, ledger, batchWorkers);
         this.personJobs = new PgPersonJobs(dataSource, ledger);
         this.clock = clock;
     }
@@ -187,6 +187,7 @@ public final class Store implements AutoCloseable {
     @Override
     public void close() {
         try {
+            personAudit.close();
             ledger.close();
             dataSource.close();
         } finally {

@@ -26,7 +26,7 @@ import javax.sql.DataSource;
  * inserted in the transaction of its ledger charge, so both commit or neither does. The table refuses
  * updates and deletes, and references the charge's ledger entry.
  */
-public final class PgAuditTrail implements AuditTrail {
+public final class PgAuditTrail implements AuditTrail, AutoCloseable {
     private static final String INSERT = "INSERT INTO person_audit (account_id, key_prefix, purpose, justification,"
             + " justification_source, subject_kind, subject_key_id, subject_hash, fields, request_id, charge_key,"
             + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -53,21 +53,53 @@ public final class PgAuditTrail implements AuditTrail {
 
     private final DataSource dataSource;
     private final PgLedger ledger;
+    private final AuditBatcher batcher;
 
+    /** A trail whose lookups each commit alone. */
     public PgAuditTrail(DataSource dataSource, PgLedger ledger) {
+        this(dataSource, ledger, 0);
+    }
+
+    /**
+     * @param batchWorkers threads that group concurrent lookups' statements into one transaction each
+     *     ({@link AuditBatcher}); 0 to commit every lookup alone
+     */
+    public PgAuditTrail(DataSource dataSource, PgLedger ledger, int batchWorkers) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
+        if (batchWorkers < 0) {
+            throw new IllegalArgumentException("batch workers " + batchWorkers + " must not be negative");
+        }
+        this.batcher = batchWorkers == 0
+                ? null
+                : new AuditBatcher(dataSource, batchWorkers, PgAuditTrail::oneStatement, this::chargeAndRecordAlone);
+    }
+
+    /** Stops the batching threads. */
+    @Override
+    public void close() {
+        if (batcher != null) {
+            batcher.close();
+        }
     }
 
     @Override
     public ChargeResult chargeAndRecord(ChargeRequest charge, AuditEntry entry) {
         requireSameAccount(charge, entry);
         if (charge.amount() > 0) {
+            if (batcher != null) {
+                return batcher.chargeAndRecord(charge, entry);
+            }
             Optional<ChargeResult> fast = chargeAndRecordInOneStatement(charge, entry);
             if (fast.isPresent()) {
                 return fast.get();
             }
         }
+        return chargeAndRecordAlone(charge, entry);
+    }
+
+    /** The transactional path: locks the balance, tells a replay and a short balance apart, audits. */
+    private ChargeResult chargeAndRecordAlone(ChargeRequest charge, AuditEntry entry) {
         return Jdbc.transaction(dataSource, "charge and audit person lookup", c -> {
             ChargeResult paid = ledger.charge(c, charge);
             record(c, entry);
@@ -100,8 +132,19 @@ public final class PgAuditTrail implements AuditTrail {
 
     /** Empty when the statement charged nothing or failed: the transactional path decides then. */
     private Optional<ChargeResult> chargeAndRecordInOneStatement(ChargeRequest r, AuditEntry e) {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(CHARGE_AND_RECORD)) {
+        try (Connection c = dataSource.getConnection()) {
+            return oneStatement(c, r, e);
+        } catch (SQLException ex) {
+            // A concurrent first use of the key, or the audit insert failing: the statement changed
+            // nothing, and the transactional path gives the precise answer.
+            return Optional.empty();
+        }
+    }
+
+    /** The statement on a connection: the charge, or empty when it charged nothing. */
+    private static Optional<ChargeResult> oneStatement(Connection c, ChargeRequest r, AuditEntry e)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(CHARGE_AND_RECORD)) {
             long account = r.account().value();
             String kind = r.kind().name();
             Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, r.key().value());
@@ -122,10 +165,6 @@ public final class PgAuditTrail implements AuditTrail {
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new ChargeResult(r.amount(), rs.getLong(1), false)) : Optional.empty();
             }
-        } catch (SQLException ex) {
-            // A concurrent first use of the key, or the audit insert failing: the statement changed
-            // nothing, and the transactional path gives the precise answer.
-            return Optional.empty();
         }
     }
 
