@@ -104,15 +104,26 @@ public final class SmsInbox {
 
     private void open() throws IOException {
         Path dir = file.getParent();
+        boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
         if (!Files.exists(dir)) {
-            Files.createDirectories(dir);
-            posix(dir, "rwx------");
+            // Created with its mode, never wider for a moment: the inbox holds codes in clear.
+            if (posix) {
+                Files.createDirectories(
+                        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } else {
+                Files.createDirectories(dir);
+            }
         }
         try {
-            Files.createFile(file);
-            posix(file, "rw-------");
+            if (posix) {
+                Files.createFile(
+                        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } else {
+                Files.createFile(file);
+            }
         } catch (FileAlreadyExistsException e) {
-            // Appended to: its mode was set when it was created.
+            // An inbox from an earlier run (or made by hand): narrowed to its owner before it is appended to.
+            posix(file, "rw-------");
         }
         size = Files.size(file);
         writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.APPEND);

@@ -70,6 +70,7 @@ public final class OtpSecrets {
 
     /** Reads a keys file. */
     public static OtpKeyring load(Path file) {
+        refuseIfOthersCanRead(file);
         Properties p = new Properties();
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(in);
@@ -130,14 +131,24 @@ public final class OtpSecrets {
     private static void write(Path file, Properties p) {
         try {
             Path dir = file.toAbsolutePath().getParent();
+            boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+            // Created with their modes, never wider for a moment: the file holds the HMAC keys.
             if (!Files.exists(dir)) {
-                Files.createDirectories(dir);
-                posix(dir, "rwx------");
+                if (posix) {
+                    Files.createDirectories(
+                            dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                } else {
+                    Files.createDirectories(dir);
+                }
             }
             Path tmp = dir.resolve(file.getFileName() + ".tmp");
             Files.deleteIfExists(tmp);
-            Files.createFile(tmp);
-            posix(tmp, "rw-------");
+            if (posix) {
+                Files.createFile(
+                        tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } else {
+                Files.createFile(tmp);
+            }
             try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 p.store(out, "Cadastro SMS code HMAC keys: current=ID, key.ID=base64 (32+ bytes). Keep secret.");
             }
@@ -147,14 +158,36 @@ public final class OtpSecrets {
         }
     }
 
-    private static void posix(Path p, String mode) throws IOException {
-        if (p.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(mode));
+    /** Like ssh with a private key: a keys file the group or others can read is refused, not used. */
+    private static void refuseIfOthersCanRead(Path file) {
+        if (!file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        try {
+            var mode = Files.getPosixFilePermissions(file);
+            if (mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
+                    || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)
+                    || mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_WRITE)
+                    || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE)) {
+                throw new IllegalStateException(
+                        "the SMS code keys file " + file + " is readable or writable by others ("
+                                + PosixFilePermissions.toString(mode) + "); run: chmod 600 " + file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("the SMS code keys file " + file + " could not be read", e);
         }
     }
 
     private static OtpKeyring.Key key(String id, String base64, String where) {
         Objects.requireNonNull(id, "id");
+        if (!id.matches("[A-Za-z0-9_-]{1,32}")) {
+            throw new IllegalArgumentException(where + ": a key id of " + id.length()
+                    + " characters is not 1 to 32 letters, digits, - or _; each key is id=base64 (the id is not"
+                    + " shown: it may be a secret written without its id=)");
+        }
+        if (base64.isEmpty()) {
+            throw new IllegalArgumentException(where + ": key " + id + " has no value; each key is id=base64");
+        }
         byte[] secret;
         try {
             secret = Base64.getDecoder().decode(base64);

@@ -1,7 +1,10 @@
 package dev.cadastro.server;
 
+import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.provider.ProviderUnavailableException;
+import dev.cadastro.core.sms.OtpDispatch;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.sms.OtpStore;
@@ -16,9 +19,11 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 
 /**
  * The SMS provider and the code keys a server uses. By default the {@link SimulatedSms} behind its
@@ -90,20 +95,28 @@ public record SmsOptions(
         OtpKeyring keyring =
                 keys != null ? keys : OtpSecrets.resolve(System.getenv(), keysFile, true, new SecureRandom());
         if (gateway != null) {
-            return new Sms(gateway, keyring, Optional.empty(), Optional.empty());
+            return new Sms(gateway, keyring, Optional.empty(), Optional.empty(), true);
         }
         SimulatedSms simulated = new SimulatedSms(SmsInbox.at(inbox), faults, clock, receiptDelay);
         ProviderGuard guard = ProviderGuard.of(SMS, policy);
-        return new Sms(GuardedProviders.guard(simulated, guard), keyring, Optional.of(simulated), Optional.of(guard));
+        return new Sms(
+                GuardedProviders.guard(simulated, guard), keyring, Optional.of(simulated), Optional.of(guard), true);
     }
 
     /**
      * The SMS side of one server: the guarded provider, the keys, the simulated provider when it is
      * the one in use (its inbox and fault plan, for operators and tests) and the guard built for it
      * (closed with it; a host's own provider is the host's to close).
+     *
+     * @param checks whether checks reach the store; false for {@link #none()}, whose keys are not the
+     *     server's, so a check through it must not count an attempt on a real dispatch
      */
     public record Sms(
-            SmsGateway gateway, OtpKeyring keys, Optional<SimulatedSms> simulated, Optional<ProviderGuard> guard)
+            SmsGateway gateway,
+            OtpKeyring keys,
+            Optional<SimulatedSms> simulated,
+            Optional<ProviderGuard> guard,
+            boolean checks)
             implements AutoCloseable {
         public Sms {
             Objects.requireNonNull(gateway, "gateway");
@@ -126,7 +139,8 @@ public record SmsOptions(
                     down,
                     new OtpKeyring(List.of(new OtpKeyring.Key("none", secret)), "none"),
                     Optional.empty(),
-                    Optional.empty());
+                    Optional.empty(),
+                    false);
         }
 
         /**
@@ -134,7 +148,8 @@ public record SmsOptions(
          * (any instance will do: a receipt only settles the dispatch in the store).
          */
         public OtpService service(OtpStore store, Clock clock) {
-            OtpService service = new OtpService(store, gateway, keys, new CostRules(clock), clock, new SecureRandom());
+            OtpStore used = checks ? store : new WithoutChecks(store);
+            OtpService service = new OtpService(used, gateway, keys, new CostRules(clock), clock, new SecureRandom());
             simulated.ifPresent(s -> s.onReceipt(service::receipt));
             return service;
         }
@@ -143,6 +158,45 @@ public record SmsOptions(
         public void close() {
             simulated.ifPresent(SimulatedSms::close);
             guard.ifPresent(ProviderGuard::close);
+        }
+    }
+
+    /** A store whose checks find nothing (404, no attempt counted); everything else goes to the real one. */
+    private record WithoutChecks(OtpStore store) implements OtpStore {
+        @Override
+        public Begun begin(OtpDispatch dispatch, String phoneKey, byte[] mac, HoldRequest hold, String clientRef) {
+            return store.begin(dispatch, phoneKey, mac, hold, clientRef);
+        }
+
+        @Override
+        public OtpDispatch accepted(AccountId account, String id, String providerMessageId, Instant now) {
+            return store.accepted(account, id, providerMessageId, now);
+        }
+
+        @Override
+        public OtpDispatch unavailable(AccountId account, String id, Instant now) {
+            return store.unavailable(account, id, now);
+        }
+
+        @Override
+        public boolean deliveryFailed(String id, Instant now) {
+            return store.deliveryFailed(id, now);
+        }
+
+        @Override
+        public int abandonSending(Instant createdBefore, Instant now) {
+            return store.abandonSending(createdBefore, now);
+        }
+
+        @Override
+        public Optional<OtpDispatch> find(AccountId account, String id) {
+            return store.find(account, id);
+        }
+
+        @Override
+        public Optional<Checked> check(
+                AccountId account, String id, Instant now, BiPredicate<OtpDispatch, byte[]> matches) {
+            return Optional.empty();
         }
     }
 }

@@ -68,6 +68,19 @@ class OtpSecretsTest {
     }
 
     @Test
+    void refusesAKeysFileOthersCanRead() throws Exception {
+        java.nio.file.Path file = home.resolve("hand-written.properties");
+        java.nio.file.Files.writeString(file, "current=k1\nkey.k1=" + SECRET_A + "\n");
+        java.nio.file.Files.setPosixFilePermissions(
+                file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> OtpSecrets.load(file));
+        assertTrue(e.getMessage().contains("chmod 600"), e.getMessage());
+        java.nio.file.Files.setPosixFilePermissions(
+                file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        assertEquals("k1", OtpSecrets.load(file).current());
+    }
+
+    @Test
     void errorsNameTheSourceAndTheKeyNeverTheSecret() {
         IllegalArgumentException bad =
                 assertThrows(IllegalArgumentException.class, () -> OtpSecrets.parse("k1=not*base64" + SECRET_B));
@@ -77,5 +90,10 @@ class OtpSecretsTest {
                 IllegalArgumentException.class,
                 () -> OtpSecrets.parse("k1=" + Base64.getEncoder().encodeToString(new byte[16])));
         assertTrue(shortKey.getMessage().contains("at least 32"));
+        // A key pasted without "id=": base64 padding becomes the separator, the secret the id.
+        String bare = Base64.getEncoder().encodeToString("c".repeat(32).getBytes());
+        IllegalArgumentException noId = assertThrows(IllegalArgumentException.class, () -> OtpSecrets.parse(bare));
+        assertFalse(noId.getMessage().contains(bare.substring(0, 12)), noId.getMessage());
+        assertTrue(noId.getMessage().contains("id=base64"), noId.getMessage());
     }
 }

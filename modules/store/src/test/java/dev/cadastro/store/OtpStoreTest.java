@@ -374,7 +374,11 @@ class OtpStoreTest {
         assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 0), sms(p));
         assertEquals(
                 Delivery.INCERTO, otp.find(p.accountId(), d.id()).orElseThrow().delivery());
-        assertThrows(IllegalStateException.class, () -> otp.accepted(p.accountId(), d.id(), "late", clock.instant()));
+        // The provider answers after the lease: the message went out uncharged, the dispatch stays uncertain.
+        assertEquals(
+                Delivery.INCERTO,
+                otp.accepted(p.accountId(), d.id(), "late", clock.instant()).delivery());
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 0), sms(p));
         OtpDispatch next = OtpDispatch.sending(
                 "sms_next_" + p.accountId().value(),
                 p.accountId(),

@@ -55,7 +55,10 @@ public final class OtpKeyring {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(secret, "secret");
             if (!id.matches("[A-Za-z0-9_-]{1,32}")) {
-                throw new IllegalArgumentException("OTP key id '" + id + "' must be 1 to 32 letters, digits, - or _");
+                // Never echo the id: a key pasted without its "id=" would put the secret in the message.
+                throw new IllegalArgumentException("an OTP key id of " + id.length()
+                        + " characters is not 1 to 32 letters, digits, - or _ (the id is not shown: it may be a"
+                        + " secret written without its id=)");
             }
             if (secret.length < MIN_SECRET_BYTES) {
                 throw new IllegalArgumentException("OTP key " + id + " has " + secret.length + " bytes; at least "

@@ -140,10 +140,11 @@ public final class OtpService {
                 id,
                 masked,
                 accepted.expiresAt());
-        return new OtpSent(
-                id,
-                accepted.expiresAt(),
-                costs.smsCode(principal.accountId(), id).amount());
+        // Uncertain: the answer came after the sending lease released the hold; the message is not charged.
+        long charged = accepted.delivery() == Delivery.INCERTO
+                ? 0
+                : costs.smsCode(principal.accountId(), id).amount();
+        return new OtpSent(id, accepted.expiresAt(), charged);
     }
 
     /**

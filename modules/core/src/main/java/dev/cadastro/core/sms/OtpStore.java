@@ -47,7 +47,10 @@ public interface OtpStore {
      * The provider accepted the message: posts the hold (the credit is charged) and records the provider's
      * id, in one transaction; when a failed-delivery receipt came first, also returns the credit.
      *
-     * @throws IllegalStateException when the dispatch is no longer sending (its lease ran out)
+     * When the dispatch's sending lease already ran out ({@link Delivery#INCERTO}, hold released), nothing
+     * is charged and the dispatch is returned as it is.
+     *
+     * @throws IllegalStateException when the dispatch is neither sending nor uncertain
      */
     OtpDispatch accepted(AccountId account, String id, String providerMessageId, Instant now);
 

@@ -76,4 +76,27 @@ class OtpCodeTest {
         assertTrue(OtpCode.typed("12a4").isEmpty());
         assertTrue(OtpCode.typed("١٢٣٤").isEmpty(), "Arabic-Indic digits are not ASCII digits");
     }
+
+    @Test
+    void drawsOneBoundedNumberSoNoDigitIsFavoured() {
+        // nextInt(10^d) is uniform by contract; nextInt() % 10^d would favour low codes by about 1e-5,
+        // which no sample of this size could see. So the test pins the call itself.
+        java.util.List<Integer> bounds = new java.util.ArrayList<>();
+        java.security.SecureRandom recording = new java.security.SecureRandom() {
+            @Override
+            public int nextInt(int bound) {
+                bounds.add(bound);
+                return bound - 1;
+            }
+
+            @Override
+            public int nextInt() {
+                throw new AssertionError("an unbounded draw would need a modulo");
+            }
+        };
+        for (int digits = 4; digits <= 8; digits++) {
+            assertEquals("9".repeat(digits), OtpCode.generate(recording, digits).reveal());
+        }
+        assertEquals(java.util.List.of(10_000, 100_000, 1_000_000, 10_000_000, 100_000_000), bounds);
+    }
 }

@@ -63,8 +63,11 @@ final class ProviderFlags {
         FaultPlan bureau = plan("--bureau-faults", bureauFaults, usage);
         FaultPlan credit = plan("--credit-faults", creditFaults, usage);
         FaultPlan person = plan("--person-faults", personFaults, usage);
-        if (timeoutMillis < 1 || timeoutMillis > 600_000) {
-            throw usage.apply("--provider-timeout-ms " + timeoutMillis + " must be between 1 and 600000");
+        // At most a minute: an SMS send is taken as lost after its 2-minute lease (OtpService.SENDING_LEASE),
+        // which must outlast any call the guard lets run.
+        if (timeoutMillis < 1 || timeoutMillis > 60_000) {
+            throw usage.apply("--provider-timeout-ms " + timeoutMillis
+                    + " must be between 1 and 60000 (an SMS send is taken as lost after 2 minutes)");
         }
         ProviderPolicy policy;
         try {

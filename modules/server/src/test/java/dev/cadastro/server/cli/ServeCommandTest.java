@@ -31,7 +31,8 @@ class ServeCommandTest {
                 "demo --calls-port 1|unknown option '--calls-port'",
                 "serve --index x --bureau-faults explode|--bureau-faults: ",
                 "serve --index x --credit-faults down;share=2|--credit-faults: ",
-                "serve --index x --provider-timeout-ms 0|--provider-timeout-ms 0 must be between 1 and 600000",
+                "serve --index x --provider-timeout-ms 0|--provider-timeout-ms 0 must be between 1 and 60000",
+                "serve --index x --provider-timeout-ms 60001|--provider-timeout-ms 60001 must be between 1 and 60000",
                 "demo --credit-faults slow=forever|--credit-faults: "
             })
     void rejectsBadFlagsWithExitStatus2NamingTheFlag(String line, String expected) {

@@ -120,6 +120,11 @@ public final class PgOtpStore implements OtpStore {
         return Jdbc.transaction(dataSource, "accept SMS dispatch " + id, c -> {
             Locked row = lock(c, "public_id = ? AND account_id = ?", id, account.value())
                     .orElseThrow(() -> new IllegalStateException("no SMS dispatch " + id));
+            if (row.dispatch.delivery() == Delivery.INCERTO) {
+                // The provider answered after the sending lease ran out and the hold was released: the
+                // message went out, uncharged; the code stays checkable.
+                return row.dispatch;
+            }
             OtpDispatch after = row.dispatch.accepted();
             ledger.post(c, account, row.holdKey, 1);
             if (after.delivery() == Delivery.FALHOU) {
