@@ -163,7 +163,7 @@ final class PersonAdminCommands {
                         out.printf(
                                 "%-8d %-25s %-12s %-24s %-8s %-17s %s / %s%n",
                                 r.id(),
-                                ISO.format(r.at()),
+                                ISO.format(r.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)),
                                 r.keyPrefix(),
                                 r.purpose(),
                                 r.subjectKind(),
