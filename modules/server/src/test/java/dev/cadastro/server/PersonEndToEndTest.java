@@ -540,6 +540,39 @@ class PersonEndToEndTest {
     }
 
     @Test
+    void aRetryThatTakesOverAnExpiredIdempotencyLeaseNeverDeliversTheDossierTwice() throws Exception {
+        Cpf cpf = PersonStack.withData(700);
+        Account acct = s.account(1000, ALL);
+        String key = s.key(acct, true);
+        String[] headers = bearer(key, "Idempotency-Key", "takeover-1");
+        s.personFaults.forDocument(cpf.digits(), new Fault.Slow(Duration.ofMillis(1500)));
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<HttpResponse<String>> first =
+                    pool.submit(() -> lookup(body("cpf", cpf.digits(), "KYC_CADASTRO", null), headers));
+            Thread.sleep(300);
+            // The first run still waits on the bureau; its 60 s lease on the key runs out, so the retry
+            // takes the key over and runs the same request (same reference, same charge key) again.
+            s.clock.advance(Duration.ofSeconds(61));
+            HttpResponse<String> retry = lookup(body("cpf", cpf.digits(), "KYC_CADASTRO", null), headers);
+            HttpResponse<String> original = first.get();
+            int withData = 0;
+            for (HttpResponse<String> r : List.of(original, retry)) {
+                assertEquals(200, r.statusCode(), r.body());
+                if (json(r).has("dados")) {
+                    withData++;
+                } else {
+                    assertTrue(json(r).get("dados_omitidos").asBoolean(), r.body());
+                }
+            }
+            assertEquals(1, withData, "the dossier went out once, with its one charge and audit row");
+        } finally {
+            s.personFaults.clear();
+            s.clock.set(ServerFixture.START);
+        }
+        assertEquals(1000 - 15, f.balance(acct));
+    }
+
+    @Test
     void everyChargeHasExactlyOneAuditRowAfterAConcurrentRun() throws Exception {
         Account acct = s.account(15 * 40, ALL);
         String key = s.key(acct, true);

@@ -30,7 +30,7 @@ import java.util.Objects;
  *   <tr><td>enrichment</td><td>5</td><td>{@code enrich:{account}:{cnpj}:{day}}</td></tr>
  *   <tr><td>person lookup</td><td>15, every call</td><td>{@code person:{account}:{request}}</td></tr>
  *   <tr><td>async person job</td><td>15 once, however often polled</td><td>{@code person-job:{account}:{job}}</td></tr>
- *   <tr><td>batch person lookup</td><td>15 per distinct valid CPF</td><td>{@code person-batch:{account}:{batch}:{cpf hash}}</td></tr>
+ *   <tr><td>batch person lookup</td><td>15 per distinct valid CPF</td><td>{@code person-batch:{account}:{batch}:{first position}}</td></tr>
  *   <tr><td>credit report</td><td>10 per document per month</td><td>{@code credit:{account}:{doc}:{month}}</td></tr>
  *   <tr><td>SMS code</td><td>1 SMS credit: hold, post when accepted, release on outage, refund on failed delivery</td><td>{@code sms:{account}:{dispatch}}</td></tr>
  * </table>
@@ -157,7 +157,8 @@ public final class CostRules {
     public Map<Cpf, ChargeRequest> personBatch(AccountId account, String batch, List<String> cpfs) {
         String batchRef = reference("batch", batch);
         Map<Cpf, ChargeRequest> charges = new LinkedHashMap<>();
-        for (String raw : cpfs) {
+        for (int position = 0; position < cpfs.size(); position++) {
+            String raw = cpfs.get(position);
             if (Cpf.parse(raw) instanceof Parsed.Valid<Cpf> valid && !charges.containsKey(valid.value())) {
                 Cpf cpf = valid.value();
                 charges.put(
@@ -166,7 +167,10 @@ public final class CostRules {
                                 account,
                                 CreditKind.CREDITS,
                                 PERSON_LOOKUP,
-                                "person-batch:" + account + ":" + batchRef + ":" + digest("cpf:" + cpf.digits()),
+                                // The CPF's first position in the batch, not a digest of it: the key is
+                                // stored with the audit row and exported, and an unkeyed hash of a CPF
+                                // is reversed by trying the 10^9 of them.
+                                "person-batch:" + account + ":" + batchRef + ":" + position,
                                 "consulta pessoa em lote " + batch));
             }
         }

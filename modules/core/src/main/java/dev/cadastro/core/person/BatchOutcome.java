@@ -20,8 +20,12 @@ public record BatchOutcome(List<Item> items, Justification justification, long c
     public sealed interface Item {
         String status();
 
-        /** Delivered and charged. */
-        record Concluido(Map<String, Object> dados, long creditsCharged) implements Item {
+        /**
+         * Delivered and charged; {@code withheld} when an earlier run of the same batch already charged
+         * and delivered this item (a retry that took over after a lost answer): {@code dados} is then
+         * empty and is not delivered again.
+         */
+        record Concluido(Map<String, Object> dados, long creditsCharged, boolean withheld) implements Item {
             @Override
             public String status() {
                 return "concluido";

@@ -113,7 +113,12 @@ public final class PersonLookupService {
         Instant now = clock.instant();
         AuditEntry entry = entry(principal, checked, fields, charge, requestId, now);
         ChargeResult paid = audit.chargeAndRecord(charge, entry);
-        return new PersonOutcome(dados, checked.justification(), fields, paid.charged(), paid.balanceAfter(), now);
+        if (paid.replay()) {
+            // An earlier run of this request charged, recorded and delivered it: not delivered twice.
+            return new PersonOutcome(Map.of(), checked.justification(), fields, 0, paid.balanceAfter(), now, true);
+        }
+        return new PersonOutcome(
+                dados, checked.justification(), fields, paid.charged(), paid.balanceAfter(), now, false);
     }
 
     /**
@@ -190,7 +195,8 @@ public final class PersonLookupService {
             released = true;
             return new JobRead.DeliveredNow(
                     job.id(),
-                    new PersonOutcome(dados, job.justification(), released1, paid.charged(), paid.balanceAfter(), now));
+                    new PersonOutcome(
+                            dados, job.justification(), released1, paid.charged(), paid.balanceAfter(), now, false));
         } finally {
             if (!released) {
                 jobs.release(job.release(claim), claim);
@@ -280,7 +286,7 @@ public final class PersonLookupService {
             Checked checked = new Checked(subject, purpose, fields, justification);
             paid.add(new AuditTrail.Paid(
                     charge, entry(principal, checked, PersonAnswers.fieldsOf(dados), charge, requestId, now)));
-            items[i] = new BatchOutcome.Item.Concluido(dados, 0);
+            items[i] = new BatchOutcome.Item.Concluido(dados, 0, false);
             toCharge.add(i);
         }
         List<ChargeResult> results = paid.isEmpty() ? List.of() : audit.chargeAndRecordAll(paid);
@@ -289,9 +295,12 @@ public final class PersonLookupService {
             int position = toCharge.get(k);
             if (k < results.size()) {
                 BatchOutcome.Item.Concluido done = (BatchOutcome.Item.Concluido) items[position];
-                long charged = results.get(k).charged();
-                total += charged;
-                items[position] = new BatchOutcome.Item.Concluido(done.dados(), charged);
+                ChargeResult result = results.get(k);
+                total += result.charged();
+                items[position] = result.replay()
+                        // An earlier run of this batch charged, recorded and delivered it: not again.
+                        ? new BatchOutcome.Item.Concluido(Map.of(), 0, true)
+                        : new BatchOutcome.Item.Concluido(done.dados(), result.charged(), false);
             } else {
                 // The balance changed under the batch: this item and the later ones are not charged.
                 items[position] = new BatchOutcome.Item.SemCreditos();

@@ -13,6 +13,9 @@ import java.util.Objects;
  * @param creditsCharged 15, or 0 on a replay of the same charge
  * @param balanceAfter the posted balance after the charge
  * @param at when the lookup was delivered
+ * @param withheld true when this call's charge had already been made by an earlier run of the same
+ *     request (a retry that took over after a lost answer): the dossier went out with that run and is
+ *     not delivered again, so {@code dados} is empty
  */
 public record PersonOutcome(
         Map<String, Object> dados,
@@ -20,7 +23,8 @@ public record PersonOutcome(
         List<String> fields,
         long creditsCharged,
         long balanceAfter,
-        Instant at) {
+        Instant at,
+        boolean withheld) {
     public PersonOutcome {
         Objects.requireNonNull(dados, "dados");
         Objects.requireNonNull(justification, "justification");

@@ -76,7 +76,11 @@ final class PersonEndpoints {
             Map<String, Object> tree = new LinkedHashMap<>();
             describe(tree, outcome);
             tree.put("creditos_consumidos", outcome.creditsCharged());
-            tree.put("dados", outcome.dados());
+            if (outcome.withheld()) {
+                tree.put("dados_omitidos", true);
+            } else {
+                tree.put("dados", outcome.dados());
+            }
             return new Answer(tree, outcome.balanceAfter());
         });
     }
@@ -187,7 +191,11 @@ final class PersonEndpoints {
                 switch (item) {
                     case BatchOutcome.Item.Concluido done -> {
                         t.put("creditos_consumidos", done.creditsCharged());
-                        t.put("dados", done.dados());
+                        if (done.withheld()) {
+                            t.put("dados_omitidos", true);
+                        } else {
+                            t.put("dados", done.dados());
+                        }
                     }
                     case BatchOutcome.Item.Duplicado dup -> t.put("primeira_posicao", dup.firstPosition());
                     case BatchOutcome.Item.CpfInvalido invalid -> t.put("motivo", invalid.reason());
