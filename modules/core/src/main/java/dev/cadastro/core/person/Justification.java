@@ -2,6 +2,7 @@ package dev.cadastro.core.person;
 
 import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.document.Cpf;
+import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,6 +51,7 @@ public record Justification(String text, Source source, Optional<Rule> discarded
     public enum Rule {
         CURTA("has fewer than " + MIN_LENGTH + " characters"),
         LONGA("has more than " + MAX_LENGTH + " characters"),
+        CONTEM_CONTROLE("contains a control or formatting character"),
         CONTEM_CPF("contains a CPF"),
         CONTEM_TELEFONE("contains a number of " + PHONE_DIGITS + " or more digits, read as a phone number"),
         CONTEM_EMAIL("contains an e-mail address");
@@ -97,10 +99,13 @@ public record Justification(String text, Source source, Optional<Rule> discarded
 
     /**
      * The first rule the text breaks, in this order: length (at least {@value #MIN_LENGTH}, at most
-     * {@value #MAX_LENGTH} characters), then a CPF, a phone, an e-mail.
+     * {@value #MAX_LENGTH} characters), then control characters, a CPF, a phone, an e-mail.
      *
-     * <p>A number is a run of digits in which single separators ({@code space . - ( ) /}) may sit between
-     * digits, as people write CPFs and phones ({@code 123.456.789-09}, {@code (11) 91234-5678}). A number
+     * <p>The text is read after NFKC normalization (full-width digits are digits). A control or
+     * formatting character breaks the rule {@link Rule#CONTEM_CONTROLE}. A number is a run of digits in
+     * which up to {@value #MAX_SEPARATORS} characters that are neither letters, digits nor {@code @} may
+     * sit between digits, as people write CPFs and phones ({@code 123.456.789-09}, {@code (11)
+     * 91234-5678}, {@code 529 . 982 . 247 - 25}, {@code 529,982,247,25}). A number
      * of 11 digits that is a valid CPF is a CPF; any other number of {@value #PHONE_DIGITS} or more digits
      * is read as a phone, as the spec says. An e-mail is a {@code @} with a non-blank part before it and
      * a dotted domain after it.
@@ -114,22 +119,37 @@ public record Justification(String text, Source source, Optional<Rule> discarded
         if (length > MAX_LENGTH) {
             return Optional.of(Rule.LONGA);
         }
+        // Kept text goes to an append-only audit trail and an operator's terminal: no control characters
+        // (a newline would fake a row), and digits however they are written (full-width, other scripts).
+        int[] cps =
+                Normalizer.normalize(text, Normalizer.Form.NFKC).codePoints().toArray();
+        for (int cp : cps) {
+            int type = Character.getType(cp);
+            if (type == Character.CONTROL || type == Character.FORMAT) {
+                return Optional.of(Rule.CONTEM_CONTROLE);
+            }
+        }
         boolean phone = false;
         int i = 0;
-        while (i < text.length()) {
-            if (!isDigit(text.charAt(i))) {
+        while (i < cps.length) {
+            if (!Character.isDigit(cps[i])) {
                 i++;
                 continue;
             }
             StringBuilder digits = new StringBuilder();
             int j = i;
-            while (j < text.length()) {
-                char c = text.charAt(j);
-                if (isDigit(c)) {
-                    digits.append(c);
+            while (j < cps.length) {
+                if (Character.isDigit(cps[j])) {
+                    digits.append((char) ('0' + Character.digit(cps[j], 10)));
                     j++;
-                } else if (isSeparator(c) && j + 1 < text.length() && startsNumberAfter(text, j + 1)) {
-                    j++;
+                    continue;
+                }
+                int k = j;
+                while (k < cps.length && k - j < MAX_SEPARATORS && isSeparator(cps[k])) {
+                    k++;
+                }
+                if (k > j && k < cps.length && Character.isDigit(cps[k])) {
+                    j = k;
                 } else {
                     break;
                 }
@@ -151,21 +171,11 @@ public record Justification(String text, Source source, Optional<Rule> discarded
         return Optional.empty();
     }
 
-    /** A separator joins digits when a digit follows it, or an opening parenthesis and then a digit. */
-    private static boolean startsNumberAfter(String text, int at) {
-        char c = text.charAt(at);
-        if (isDigit(c)) {
-            return true;
-        }
-        return (c == '(' || c == ' ') && at + 1 < text.length() && isDigit(text.charAt(at + 1));
-    }
+    /** Between two digits, up to this many characters that are neither letters, digits nor {@code @}. */
+    static final int MAX_SEPARATORS = 3;
 
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
-    }
-
-    private static boolean isSeparator(char c) {
-        return c == ' ' || c == '.' || c == '-' || c == '(' || c == ')' || c == '/';
+    private static boolean isSeparator(int cp) {
+        return !Character.isLetterOrDigit(cp) && cp != '@';
     }
 
     private static boolean containsEmail(String text) {

@@ -22,8 +22,8 @@ import net.jqwik.api.Provide;
  * CPFs and phones, and e-mail-like tokens.
  */
 class JustificationProperties {
-    /** A number: digits, with one separator (optionally followed by "(" or a space) between digits. */
-    private static final Pattern NUMBER = Pattern.compile("[0-9](?:(?:[ .\\-()/][( ]?)?[0-9])*");
+    /** A number: digits, with up to three characters that are not letters, digits or @ between digits. */
+    private static final Pattern NUMBER = Pattern.compile("\\p{Nd}(?:[^\\p{L}\\p{Nd}@]{0,3}\\p{Nd})*");
 
     private static final Pattern EMAIL = Pattern.compile("[^\\s@]@[^\\s@.][^\\s@.]*\\.[^\\s@]");
 
@@ -36,11 +36,16 @@ class JustificationProperties {
         if (length > 500) {
             return Optional.of(Justification.Rule.LONGA);
         }
+        String normalized = java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFKC);
+        if (normalized.matches("(?s).*[\\p{Cc}\\p{Cf}].*")) {
+            return Optional.of(Justification.Rule.CONTEM_CONTROLE);
+        }
         boolean phone = false;
-        Matcher m = NUMBER.matcher(text);
+        Matcher m = NUMBER.matcher(normalized);
         while (m.find()) {
-            String digits = m.group().replaceAll("[^0-9]", "");
-            if (digits.length() == 11 && referenceCpf(digits)) {
+            StringBuilder digits = new StringBuilder();
+            m.group().codePoints().filter(Character::isDigit).forEach(cp -> digits.append(Character.digit(cp, 10)));
+            if (digits.length() == 11 && referenceCpf(digits.toString())) {
                 return Optional.of(Justification.Rule.CONTEM_CPF);
             }
             phone |= digits.length() >= 8;
@@ -169,6 +174,25 @@ class JustificationProperties {
         assertEquals(Optional.of(Justification.Rule.CURTA), Justification.check("curta demais"));
         assertEquals(Optional.of(Justification.Rule.LONGA), Justification.check("a".repeat(501)));
         assertFalse(Justification.check("Abertura de conta corrente").isPresent());
+    }
+
+    @Example
+    void findsCpfsWrittenInOtherWaysAndRefusesControlCharacters() {
+        for (String written : new String[] {
+            "Cliente \uff15\uff12\uff19\uff19\uff18\uff12\uff12\uff14\uff17\uff12\uff15 pediu credito",
+            "cliente 529,982,247,25 pediu credito",
+            "cliente 529_982_247_25 pediu credito",
+            "cliente 529 . 982 . 247 - 25 pediu credito"
+        }) {
+            assertEquals(Optional.of(Justification.Rule.CONTEM_CPF), Justification.check(written), written);
+        }
+        assertEquals(
+                Optional.of(Justification.Rule.CONTEM_TELEFONE), Justification.check("retornar no 1234 - 5678 hoje"));
+        assertEquals(
+                Optional.of(Justification.Rule.CONTEM_CONTROLE),
+                Justification.check("analise de credito\n2026-01-01 | outra linha falsa"));
+        assertEquals(
+                Optional.of(Justification.Rule.CONTEM_CONTROLE), Justification.check("analise \u001b[31m de credito"));
     }
 
     @Example
