@@ -131,7 +131,14 @@ final class PersonAdminCommands {
             AccountId id = account(store);
             Instant start = first.atStartOfDay(CostRules.ZONE).toInstant();
             Instant end = last.plusDays(1).atStartOfDay(CostRules.ZONE).toInstant();
-            List<AuditRecord> rows = store.personAudit().list(id, start, end, most);
+            // One more than asked, to tell an export that was cut from one that is complete.
+            List<AuditRecord> rows = store.personAudit().list(id, start, end, most + 1);
+            boolean cut = rows.size() > most;
+            if (cut) {
+                rows = rows.subList(0, most);
+                err().println("account " + id + ": more than " + most + " audit rows from " + first + " to " + last
+                        + "; only the first " + most + " are shown: raise --limit or narrow --from/--to");
+            }
             if (file == null) {
                 write(out, rows);
             } else {
