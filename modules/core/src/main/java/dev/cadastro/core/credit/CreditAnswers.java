@@ -71,7 +71,6 @@ public final class CreditAnswers {
 
     private static final Pattern UF = Pattern.compile("[A-Z]{2}");
     private static final BigDecimal MAX_AMOUNT = new BigDecimal("1000000000000");
-    private static final System.Logger LOG = System.getLogger("dev.cadastro.core.provider.answers");
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
     private CreditAnswers() {}
@@ -84,18 +83,7 @@ public final class CreditAnswers {
      */
     public static CreditReport read(Map<String, ?> tree, TaxId asked) {
         Objects.requireNonNull(asked, "asked");
-        if (tree == null) {
-            throw new MalformedAnswerException("$", "the answer must be an object");
-        }
-        Allowlist.Filtered filtered = ALLOWLIST.filterCounting(tree);
-        if (filtered.dropped() > 0 && LOG.isLoggable(System.Logger.Level.DEBUG)) {
-            // Paths only: the values may be personal data.
-            LOG.log(
-                    System.Logger.Level.DEBUG,
-                    "%s: dropped %d fields outside the allowlist: %s"
-                            .formatted("credit report", filtered.dropped(), filtered.droppedPaths()));
-        }
-        AnswerNode root = AnswerNode.root(filtered.tree());
+        AnswerNode root = AnswerNode.allowed(tree, ALLOWLIST, "credit report");
         String documento = root.string("documento", true);
         if (!documento.equals(asked.canonical())) {
             throw root.malformed("documento", "must be the document asked for, canonical");

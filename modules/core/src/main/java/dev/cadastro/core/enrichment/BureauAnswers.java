@@ -84,7 +84,6 @@ public final class BureauAnswers {
     private static final Pattern CNAE = Pattern.compile("\\d{7}");
     private static final Pattern MASKED_CPF = Pattern.compile("\\*\\*\\*\\d{6}\\*\\*");
     private static final Pattern SIGNAL_CODE = Pattern.compile("[A-Z][A-Z0-9_]{0,63}");
-    private static final System.Logger LOG = System.getLogger("dev.cadastro.core.provider.answers");
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
     private BureauAnswers() {}
@@ -97,18 +96,7 @@ public final class BureauAnswers {
      */
     public static BureauCompany read(Map<String, ?> tree, Cnpj asked) {
         Objects.requireNonNull(asked, "asked");
-        if (tree == null) {
-            throw new MalformedAnswerException("$", "the answer must be an object");
-        }
-        Allowlist.Filtered filtered = ALLOWLIST.filterCounting(tree);
-        if (filtered.dropped() > 0 && LOG.isLoggable(System.Logger.Level.DEBUG)) {
-            // Paths only: the values may be personal data.
-            LOG.log(
-                    System.Logger.Level.DEBUG,
-                    "%s: dropped %d fields outside the allowlist: %s"
-                            .formatted("bureau answer", filtered.dropped(), filtered.droppedPaths()));
-        }
-        AnswerNode root = AnswerNode.root(filtered.tree());
+        AnswerNode root = AnswerNode.allowed(tree, ALLOWLIST, "bureau answer");
         String cnpj = root.string("cnpj", true, Cnpj::isValid, "must be a valid CNPJ");
         if (!cnpj.equals(asked.value())) {
             throw root.malformed("cnpj", "must be the CNPJ asked for, canonical");

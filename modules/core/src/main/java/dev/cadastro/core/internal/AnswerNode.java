@@ -1,5 +1,6 @@
 package dev.cadastro.core.internal;
 
+import dev.cadastro.core.provider.Allowlist;
 import dev.cadastro.core.provider.MalformedAnswerException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -18,6 +19,8 @@ import java.util.regex.Pattern;
  * rule, never the value. A key present with a null value counts as absent.
  */
 public final class AnswerNode {
+    private static final System.Logger LOG = System.getLogger("dev.cadastro.core.provider.answers");
+
     private static final Pattern ISO_DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
 
     private final Map<?, ?> map;
@@ -26,6 +29,27 @@ public final class AnswerNode {
     private AnswerNode(Map<?, ?> map, String path) {
         this.map = map;
         this.path = path;
+    }
+
+    /**
+     * The root object of a raw answer after the allowlist: what the list does not name is dropped, and
+     * how many fields were dropped is logged at debug with their paths, never their values (they may
+     * be personal data).
+     *
+     * @param what names the answer in the log line, e.g. {@code "bureau answer"}
+     */
+    public static AnswerNode allowed(Map<String, ?> tree, Allowlist allowlist, String what) {
+        if (tree == null) {
+            throw new MalformedAnswerException("$", "the answer must be an object");
+        }
+        Allowlist.Filtered filtered = allowlist.filterCounting(tree);
+        if (filtered.dropped() > 0 && LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    "%s: dropped %d fields outside the allowlist: %s"
+                            .formatted(what, filtered.dropped(), filtered.droppedPaths()));
+        }
+        return root(filtered.tree());
     }
 
     /** The root object of an answer. */

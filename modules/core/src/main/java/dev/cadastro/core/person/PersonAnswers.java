@@ -66,7 +66,6 @@ public final class PersonAnswers {
     private static final Pattern PHONE = Pattern.compile("[1-9][0-9]{9,10}");
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
     private static final BigDecimal MAX_INCOME = new BigDecimal("100000000");
-    private static final System.Logger LOG = System.getLogger("dev.cadastro.core.provider.answers");
 
     /** The release allowlist of each contracted field set, built once per distinct set. */
     private static final Map<Set<String>, Allowlist> RELEASES = new ConcurrentHashMap<>();
@@ -81,17 +80,7 @@ public final class PersonAnswers {
      */
     public static Dossier read(Map<String, ?> tree, Subject asked) {
         Objects.requireNonNull(asked, "asked");
-        if (tree == null) {
-            throw new MalformedAnswerException("$", "the answer must be an object");
-        }
-        Allowlist.Filtered filtered = ALLOWLIST.filterCounting(tree);
-        if (filtered.dropped() > 0 && LOG.isLoggable(System.Logger.Level.DEBUG)) {
-            LOG.log(
-                    System.Logger.Level.DEBUG,
-                    "%s: dropped %d fields outside the allowlist: %s"
-                            .formatted("person dossier", filtered.dropped(), filtered.droppedPaths()));
-        }
-        AnswerNode root = AnswerNode.root(filtered.tree());
+        AnswerNode root = AnswerNode.allowed(tree, ALLOWLIST, "person dossier");
         String cpf =
                 root.string("cpf", true, s -> s.length() == 11 && Cpf.isValid(s), "must be a valid CPF, 11 digits");
         if (asked instanceof Subject.ByCpf byCpf && !byCpf.canonical().equals(cpf)) {
