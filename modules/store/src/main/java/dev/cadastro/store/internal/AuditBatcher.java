@@ -9,16 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.BiFunction;
 import javax.sql.DataSource;
 
 /**
  * Group commit for person lookups' charge-and-audit statements, as {@link ChargeBatcher} is for plain
- * charges: callers queue their pair and wait; a worker takes what has queued (at most {@value
+ * charges, on the same queue and workers ({@link GroupCommit}): callers queue their pair and wait; a
+ * worker takes what has queued (at most {@value
  * #MAX_BATCH}) and runs each pair's one statement in one transaction, so one WAL flush serves many
  * lookups. Each pair's debit, entry and audit row stay in one statement, hence in one transaction
  * either way. A pair the statement did not charge (a short balance, a replay) is answered after the
@@ -27,7 +24,7 @@ import javax.sql.DataSource;
  * had alone.
  */
 final class AuditBatcher implements AutoCloseable {
-    static final int MAX_BATCH = 64;
+    static final int MAX_BATCH = GroupCommit.MAX_BATCH;
 
     @FunctionalInterface
     interface OneStatement {
@@ -35,14 +32,13 @@ final class AuditBatcher implements AutoCloseable {
         Optional<ChargeResult> run(Connection c, ChargeRequest charge, AuditEntry entry) throws SQLException;
     }
 
-    private record Pending(ChargeRequest charge, AuditEntry entry, CompletableFuture<ChargeResult> result) {}
+    /** A lookup's charge and the audit row that must commit with it. */
+    private record Paired(ChargeRequest charge, AuditEntry entry) {}
 
     private final DataSource dataSource;
     private final OneStatement statement;
     private final BiFunction<ChargeRequest, AuditEntry, ChargeResult> alone;
-    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
-    private final List<Thread> workers = new ArrayList<>();
-    private volatile boolean closed;
+    private final GroupCommit<Paired> group;
 
     AuditBatcher(
             DataSource dataSource,
@@ -52,64 +48,14 @@ final class AuditBatcher implements AutoCloseable {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.statement = Objects.requireNonNull(statement, "statement");
         this.alone = Objects.requireNonNull(alone, "alone");
-        for (int i = 0; i < workers; i++) {
-            Thread t = Thread.ofPlatform()
-                    .daemon()
-                    .name("cadastro-audit-batch-" + i)
-                    .unstarted(this::work);
-            this.workers.add(t);
-            t.start();
-        }
+        this.group = new GroupCommit<>("the audit trail", "cadastro-audit-batch-", workers, this::apply);
     }
 
     ChargeResult chargeAndRecord(ChargeRequest charge, AuditEntry entry) {
-        if (closed) {
-            throw new IllegalStateException("the audit trail is closed");
-        }
-        Pending pending = new Pending(charge, entry, new CompletableFuture<>());
-        queue.add(pending);
-        if (closed && queue.remove(pending)) {
-            throw new IllegalStateException("the audit trail closed before charge " + charge.key() + " was applied");
-        }
-        try {
-            return pending.result().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(
-                    "interrupted waiting for charge " + charge.key() + "; it may still be applied", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
+        return group.submit(new Paired(charge, entry), charge.key());
     }
 
-    private void work() {
-        List<Pending> batch = new ArrayList<>(MAX_BATCH);
-        while (!closed) {
-            try {
-                batch.add(queue.take());
-            } catch (InterruptedException e) {
-                break;
-            }
-            queue.drainTo(batch, MAX_BATCH - 1);
-            try {
-                apply(batch);
-            } catch (RuntimeException | Error e) {
-                batch.forEach(p -> p.result().completeExceptionally(e));
-            }
-            batch.clear();
-        }
-        Pending p;
-        while ((p = queue.poll()) != null) {
-            p.result()
-                    .completeExceptionally(new IllegalStateException("the audit trail closed before charge "
-                            + p.charge().key() + " was applied; nothing was charged"));
-        }
-    }
-
-    private void apply(List<Pending> batch) {
+    private void apply(List<GroupCommit.Pending<Paired>> batch) {
         List<Optional<ChargeResult>> results = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             results.add(Optional.empty());
@@ -121,13 +67,13 @@ final class AuditBatcher implements AutoCloseable {
             order.add(i);
         }
         order.sort(java.util.Comparator.comparingLong(
-                i -> batch.get(i).charge().account().value()));
+                i -> batch.get(i).item().charge().account().value()));
         boolean committed = false;
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
                 for (int i : order) {
-                    Pending p = batch.get(i);
+                    Paired p = batch.get(i).item();
                     results.set(i, statement.run(c, p.charge(), p.entry()));
                 }
                 c.commit();
@@ -141,13 +87,13 @@ final class AuditBatcher implements AutoCloseable {
             committed = false;
         }
         for (int i = 0; i < batch.size(); i++) {
-            Pending p = batch.get(i);
+            GroupCommit.Pending<Paired> p = batch.get(i);
             Optional<ChargeResult> done = committed ? results.get(i) : Optional.empty();
             if (done.isPresent()) {
                 p.result().complete(done.get());
             } else {
                 try {
-                    p.result().complete(alone.apply(p.charge(), p.entry()));
+                    p.result().complete(alone.apply(p.item().charge(), p.item().entry()));
                 } catch (RuntimeException e) {
                     p.result().completeExceptionally(e);
                 }
@@ -157,7 +103,6 @@ final class AuditBatcher implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        workers.forEach(Thread::interrupt);
+        group.close();
     }
 }

@@ -14,103 +14,42 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
- * Group commit for charges: callers hand their charge to a queue and wait; worker threads (one by
- * default, {@code Database.Builder.groupCommitWorkers}) take whatever has queued up (at most {@value
- * #MAX_BATCH}) and apply it in one transaction through {@code ledger_charge_batch}, so one WAL flush
- * serves many charges. Nothing waits for a batch to fill: under
+ * Group commit for charges: callers hand their charge to a queue and wait ({@link GroupCommit});
+ * worker threads (one by default, {@code Database.Builder.groupCommitWorkers}) take whatever has
+ * queued up (at most {@value #MAX_BATCH}) and apply it in one transaction through {@code
+ * ledger_charge_batch}, so one WAL flush serves many charges. Nothing waits for a batch to fill: under
  * light load a batch is one charge. The per-item rules are those of the single-statement path; a
  * batch that fails as a whole (a concurrent first use of a key, a lost connection) is applied again
  * item by item through that path, so every caller gets the answer it would have had alone.
  */
 final class ChargeBatcher implements AutoCloseable {
-    static final int MAX_BATCH = 64;
+    static final int MAX_BATCH = GroupCommit.MAX_BATCH;
 
     private static final System.Logger LOG = System.getLogger(ChargeBatcher.class.getName());
-
-    private record Pending(ChargeRequest request, CompletableFuture<ChargeResult> result) {}
 
     private final DataSource dataSource;
     private final Clock clock;
     private final Function<ChargeRequest, ChargeResult> single;
-    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
-    private final List<Thread> workers = new ArrayList<>();
-    private volatile boolean closed;
+    private final GroupCommit<ChargeRequest> group;
     private volatile int largest;
 
     ChargeBatcher(DataSource dataSource, Clock clock, int workers, Function<ChargeRequest, ChargeResult> single) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.single = Objects.requireNonNull(single, "single");
-        for (int i = 0; i < workers; i++) {
-            Thread t = Thread.ofPlatform()
-                    .daemon()
-                    .name("cadastro-ledger-batch-" + i)
-                    .unstarted(this::work);
-            this.workers.add(t);
-            t.start();
-        }
+        this.group = new GroupCommit<>("the ledger", "cadastro-ledger-batch-", workers, this::apply);
     }
 
     ChargeResult charge(ChargeRequest request) {
-        if (closed) {
-            throw new IllegalStateException("the ledger is closed");
-        }
-        CompletableFuture<ChargeResult> result = new CompletableFuture<>();
-        Pending pending = new Pending(request, result);
-        queue.add(pending);
-        if (closed && queue.remove(pending)) {
-            // Closed while we queued: no worker will take it any more.
-            throw new IllegalStateException("the ledger closed before charge " + request.key() + " was applied");
-        }
-        try {
-            return result.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(
-                    "interrupted waiting for charge " + request.key()
-                            + "; it may still be applied: retry with the same key",
-                    e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
+        return group.submit(request, request.key());
     }
 
-    private void work() {
-        List<Pending> batch = new ArrayList<>(MAX_BATCH);
-        while (!closed) {
-            try {
-                batch.add(queue.take());
-            } catch (InterruptedException e) {
-                break;
-            }
-            queue.drainTo(batch, MAX_BATCH - 1);
-            try {
-                apply(batch);
-            } catch (RuntimeException | Error e) {
-                batch.forEach(p -> p.result().completeExceptionally(e));
-            }
-            batch.clear();
-        }
-        Pending p;
-        while ((p = queue.poll()) != null) {
-            p.result()
-                    .completeExceptionally(new IllegalStateException("the ledger closed before charge "
-                            + p.request().key() + " was applied; nothing was charged"));
-        }
-    }
-
-    private void apply(List<Pending> batch) {
+    private void apply(List<GroupCommit.Pending<ChargeRequest>> batch) {
         if (batch.size() == 1) {
             one(batch.get(0));
             return;
@@ -125,7 +64,7 @@ final class ChargeBatcher implements AutoCloseable {
         String[] keys = new String[n];
         String[] descriptions = new String[n];
         for (int i = 0; i < n; i++) {
-            ChargeRequest r = batch.get(i).request();
+            ChargeRequest r = batch.get(i).item();
             accounts[i] = r.account().value();
             kinds[i] = r.kind().name();
             amounts[i] = r.amount();
@@ -145,8 +84,8 @@ final class ChargeBatcher implements AutoCloseable {
             Jdbc.set(ps, a1, a2, a3, a4, a5, Jdbc.timestamp(clock.instant()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    Pending p = batch.get(rs.getInt(1) - 1);
-                    ChargeRequest r = p.request();
+                    GroupCommit.Pending<ChargeRequest> p = batch.get(rs.getInt(1) - 1);
+                    ChargeRequest r = p.item();
                     String outcome = rs.getString(2);
                     long balance = rs.getLong(3);
                     long available = rs.getLong(4);
@@ -201,12 +140,12 @@ final class ChargeBatcher implements AutoCloseable {
 
     /** Applies the requests as one batch on the calling thread (tests compose batches exactly). */
     List<CompletableFuture<ChargeResult>> applyAsOneBatch(List<ChargeRequest> requests) {
-        List<Pending> batch = new ArrayList<>();
+        List<GroupCommit.Pending<ChargeRequest>> batch = new ArrayList<>();
         for (ChargeRequest r : requests) {
-            batch.add(new Pending(r, new CompletableFuture<>()));
+            batch.add(new GroupCommit.Pending<>(r, r.key(), new CompletableFuture<>()));
         }
         apply(batch);
-        return batch.stream().map(Pending::result).toList();
+        return batch.stream().map(GroupCommit.Pending::result).toList();
     }
 
     /** The largest batch applied so far. */
@@ -214,9 +153,9 @@ final class ChargeBatcher implements AutoCloseable {
         return largest;
     }
 
-    private void one(Pending p) {
+    private void one(GroupCommit.Pending<ChargeRequest> p) {
         try {
-            p.result().complete(single.apply(p.request()));
+            p.result().complete(single.apply(p.item()));
         } catch (RuntimeException e) {
             p.result().completeExceptionally(e);
         }
@@ -224,7 +163,6 @@ final class ChargeBatcher implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        workers.forEach(Thread::interrupt);
+        group.close();
     }
 }
