@@ -113,13 +113,7 @@ class HttpFuzzProperties {
     @Property(tries = 300)
     void everyMailingBodyIsAnsweredAsAJobOrAClientErrorInTheEnvelope(@ForAll("mailingBodies") byte[] body)
             throws Exception {
-        Answer a = RawHttp.send(
-                f.server.port(),
-                RawHttp.concat(
-                        RawHttp.latin1("POST /v1/mailing HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
-                                + mailingKey + "\r\nContent-Type: application/json\r\nContent-Length: "
-                                + body.length + "\r\nConnection: close\r\n\r\n"),
-                        body));
+        Answer a = postJson("/v1/mailing", mailingKey, body);
         String shown = new String(body, StandardCharsets.UTF_8);
         assertTrue(
                 a.status() == 200 || a.status() == 402 || a.status() == 422,
@@ -135,14 +129,7 @@ class HttpFuzzProperties {
     @Property(tries = 200)
     void everyCreditBodyIsAnsweredAsAReportOrAClientErrorInTheEnvelope(@ForAll("creditBodies") byte[] body)
             throws Exception {
-        Answer a = RawHttp.send(
-                f.server.port(),
-                RawHttp.concat(
-                        RawHttp.latin1(
-                                "POST /v1/credito/consultar HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
-                                        + creditKey + "\r\nContent-Type: application/json\r\nContent-Length: "
-                                        + body.length + "\r\nConnection: close\r\n\r\n"),
-                        body));
+        Answer a = postJson("/v1/credito/consultar", creditKey, body);
         String shown = new String(body, StandardCharsets.UTF_8);
         assertTrue(
                 a.status() == 200 || a.status() == 404 || a.status() == 422,
@@ -158,17 +145,21 @@ class HttpFuzzProperties {
     @Property(tries = 200)
     void everySmsCheckBodyIsAnsweredAsACheckOrAClientErrorInTheEnvelope(@ForAll("smsCheckBodies") byte[] body)
             throws Exception {
-        Answer a = RawHttp.send(
-                f.server.port(),
-                RawHttp.concat(
-                        RawHttp.latin1(
-                                "POST /v1/sms/otp/verificar HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
-                                        + smsKey + "\r\nContent-Type: application/json\r\nContent-Length: "
-                                        + body.length + "\r\nConnection: close\r\n\r\n"),
-                        body));
+        Answer a = postJson("/v1/sms/otp/verificar", smsKey, body);
         String shown = new String(body, StandardCharsets.UTF_8);
         assertTrue(a.status() == 404 || a.status() == 422, () -> a.status() + " for " + shown + "\n" + a);
         assertNotNull(a.code(), () -> "not the envelope for " + shown + "\n" + a);
+    }
+
+    /** A POST of a raw JSON body with the key, on a connection of its own. */
+    private static Answer postJson(String path, String key, byte[] body) throws Exception {
+        return RawHttp.send(
+                f.server.port(),
+                RawHttp.concat(
+                        RawHttp.latin1("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key
+                                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+                                + "\r\nConnection: close\r\n\r\n"),
+                        body));
     }
 
     @Provide
