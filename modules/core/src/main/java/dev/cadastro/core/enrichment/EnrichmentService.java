@@ -72,16 +72,17 @@ public final class EnrichmentService {
                     charge.amount(),
                     ledger.balance(principal.accountId(), charge.kind()).available());
         }
-        Optional<Empresa> record = register.lookup(valid);
         Optional<BureauCompany> answer = bureau.company(valid);
         List<Partner> published = register.partners(valid.root());
         BureauCompany enrichment;
         if (answer.isPresent()) {
             enrichment = withPublishedPartners(answer.get(), published);
-        } else if (record.isPresent()) {
-            enrichment = fromRegisterOnly(valid, record.get(), published);
         } else {
-            throw new NotFoundException("neither the register nor the bureau knows the CNPJ " + valid.formatted());
+            // The register's record is read only when the bureau has nothing; the common path needs it not.
+            Empresa record = register.lookup(valid)
+                    .orElseThrow(() -> new NotFoundException(
+                            "neither the register nor the bureau knows the CNPJ " + valid.formatted()));
+            enrichment = fromRegisterOnly(valid, record, published);
         }
         ChargeResult paid = ledger.charge(charge);
         return new EnrichmentOutcome(enrichment, paid.charged(), paid.balanceAfter());
