@@ -55,6 +55,7 @@ public final class ErrorMapping {
             case NAO_AUTORIZADO -> 401;
             case NAO_ENCONTRADA, ROTA_INEXISTENTE -> 404;
             case INDISPONIVEL -> 409;
+            case PARAMETRO_INVALIDO_LIGACOES -> 400;
         };
     }
 

@@ -57,7 +57,8 @@ class ErrorMappingTest {
             Map.entry(ErrorCode.NAO_AUTORIZADO, 401),
             Map.entry(ErrorCode.NAO_ENCONTRADA, 404),
             Map.entry(ErrorCode.ROTA_INEXISTENTE, 404),
-            Map.entry(ErrorCode.INDISPONIVEL, 409));
+            Map.entry(ErrorCode.INDISPONIVEL, 409),
+            Map.entry(ErrorCode.PARAMETRO_INVALIDO_LIGACOES, 400));
 
     /**
      * Where an endpoint's status list overrides {@link #STATED}: enrichment (spec 4.6) lists 503 and
@@ -151,7 +152,11 @@ class ErrorMappingTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"NAO_ENCONTRADA, 404, nao_encontrada", "INDISPONIVEL, 409, indisponivel"})
+    @CsvSource({
+        "NAO_ENCONTRADA, 404, nao_encontrada",
+        "INDISPONIVEL, 409, indisponivel",
+        "PARAMETRO_INVALIDO_LIGACOES, 400, parametro_invalido"
+    })
     void rendersCallRecordsNotFoundAndUnavailableInTheirEnvelope(ErrorCode code, int status, String wire)
             throws Exception {
         Response r = ErrorResponses.render(Service.CALL_RECORDS, new CadastroException(code, "uma mensagem"), "rid-5");

@@ -39,7 +39,12 @@ public enum ErrorCode {
     NAO_AUTORIZADO(Service.CALL_RECORDS, "token missing, invalid or of another scope"),
     NAO_ENCONTRADA(Service.CALL_RECORDS, "call not found or outside the 7-day window"),
     ROTA_INEXISTENTE(Service.CALL_RECORDS, "no such path or method"),
-    INDISPONIVEL(Service.CALL_RECORDS, "the recording is still being archived");
+    INDISPONIVEL(Service.CALL_RECORDS, "the recording is still being archived"),
+    /**
+     * A bad parameter on the call-records service ({@code parametro_invalido}, status 400): a code the
+     * spec's catalogue lacks, added and documented in the service's OpenAPI document.
+     */
+    PARAMETRO_INVALIDO_LIGACOES(Service.CALL_RECORDS, "parametro_invalido", "a parameter is invalid");
 
     private final Service service;
     private final String meaning;
@@ -49,6 +54,12 @@ public enum ErrorCode {
         this.service = service;
         this.meaning = meaning;
         this.wire = service == Service.CALL_RECORDS ? name().toLowerCase(Locale.ROOT) : name();
+    }
+
+    ErrorCode(Service service, String wire, String meaning) {
+        this.service = service;
+        this.meaning = meaning;
+        this.wire = wire;
     }
 
     /** The code whose {@link #wire()} form is exactly {@code wire}, if any. */

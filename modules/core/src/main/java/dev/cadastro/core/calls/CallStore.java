@@ -1,0 +1,58 @@
+package dev.cadastro.core.calls;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Port: where calls are kept. Each method is one transaction.
+ *
+ * <p>{@link #ingest} is idempotent by {@code (integrationId, id)} and writes the push outbox in the
+ * same transaction as the calls' changes: a call that becomes ready (recording archived), or a ready
+ * call reclassified while its integration's destination asks for resends, gets a delivery row, so
+ * nothing ready is ever without its delivery even if the server dies right after the commit.
+ */
+public interface CallStore {
+
+    /**
+     * Inserts new calls and applies changes to known ones, in one transaction.
+     *
+     * <ul>
+     *   <li>an unknown id is inserted as given;
+     *   <li>a known id takes the incoming classification (result code, description and {@code
+     *       classifiedAt}) only when the incoming {@code classifiedAt} is later than the stored one (a
+     *       reclassification; an older or equal state is a repeat and changes nothing);
+     *   <li>{@code archivedAt} is set once and never cleared; the other fields are the exchange's and
+     *       are refreshed;
+     *   <li>a delivery row ({@code pronta}) is written when a call becomes ready and its integration has
+     *       a push destination; a {@code reclassificada} one when a ready call is reclassified and the
+     *       destination resends reclassified calls.
+     * </ul>
+     */
+    IngestResult ingest(List<CallRecord> calls);
+
+    /**
+     * One page of an integration's ready calls ({@code archivedAt} set) with {@code classifiedAt} at or
+     * after {@code windowStart}, matching {@code filter}, in {@link CallPosition#LIST_ORDER}, starting
+     * strictly after {@code after} when given; at most {@code limit} calls.
+     */
+    List<CallRecord> page(
+            long integrationId, CallFilter filter, Optional<CallPosition> after, Instant windowStart, int limit);
+
+    /** The integration's call with this id, ready or not, however old. */
+    Optional<CallRecord> find(long integrationId, String id);
+
+    /** What one {@link #ingest} did. */
+    record IngestResult(int inserted, int reclassified, int archived, int unchanged, int deliveriesQueued) {
+        public static final IngestResult NOTHING = new IngestResult(0, 0, 0, 0, 0);
+
+        public IngestResult plus(IngestResult o) {
+            return new IngestResult(
+                    inserted + o.inserted,
+                    reclassified + o.reclassified,
+                    archived + o.archived,
+                    unchanged + o.unchanged,
+                    deliveriesQueued + o.deliveriesQueued);
+        }
+    }
+}
