@@ -14,4 +14,5 @@ module dev.cadastro.http {
     exports dev.cadastro.http;
     exports dev.cadastro.http.jdk;
     exports dev.cadastro.http.companydata;
+    exports dev.cadastro.http.callrecords;
 }
