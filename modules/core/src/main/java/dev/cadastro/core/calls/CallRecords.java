@@ -1,0 +1,114 @@
+package dev.cadastro.core.calls;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The read side of the call-records service (spec 4.1-4.3): list by signed cursor, one call, and the
+ * audio's signed redirect, each for one integration only.
+ *
+ * <ul>
+ *   <li>{@link #list}: ready calls (recording archived) with {@code classifiedAt} in the last {@value
+ *       #RETENTION_DAYS} days, newest first; fetches one call more than the page to know whether there
+ *       is a next one, so the last page has no cursor;
+ *   <li>{@link #find}: {@link CallNotFoundException} when unknown, of another integration, not ready,
+ *       or outside the window;
+ *   <li>{@link #audio}: {@link CallNotFoundException} when unknown or of another integration, {@link
+ *       RecordingUnavailableException} while not archived, otherwise a new one-hour link; it works
+ *       after the window (audio stays available indefinitely).
+ * </ul>
+ */
+public final class CallRecords {
+    /** The metadata window, in days ({@code retencao_dias}). */
+    public static final int RETENTION_DAYS = 7;
+
+    public static final Duration RETENTION = Duration.ofDays(RETENTION_DAYS);
+    public static final int DEFAULT_LIMIT = 50;
+    public static final int MAX_LIMIT = 200;
+
+    private final CallStore store;
+    private final CallCursors cursors;
+    private final RecordingLinks links;
+    private final Clock clock;
+
+    public CallRecords(CallStore store, CallCursors cursors, RecordingLinks links, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.cursors = Objects.requireNonNull(cursors, "cursors");
+        this.links = Objects.requireNonNull(links, "links");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** One page of the list, and the cursor of the next one when there is one. */
+    public record Page(List<CallRecord> calls, int limit, Optional<String> nextCursor) {
+        public Page {
+            calls = List.copyOf(calls);
+            Objects.requireNonNull(nextCursor, "nextCursor");
+        }
+    }
+
+    /**
+     * A page of the integration's calls.
+     *
+     * @param limit the page size, 1 to {@value #MAX_LIMIT}
+     * @param cursor the previous page's {@code proximo_cursor}, or empty for the first page
+     * @throws CallParameterException when the limit is out of range or the cursor is refused
+     */
+    public Page list(Integration integration, CallFilter filter, int limit, Optional<String> cursor) {
+        Objects.requireNonNull(integration, "integration");
+        Objects.requireNonNull(filter, "filter");
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new CallParameterException(
+                    "limite", "limite " + limit + " is outside 1 to " + MAX_LIMIT + " (the maximum page size)");
+        }
+        Optional<CallPosition> after = cursor.map(c -> cursors.decode(integration.id(), filter, c));
+        List<CallRecord> found = store.page(integration.id(), filter, after, windowStart(), limit + 1);
+        if (found.size() <= limit) {
+            return new Page(found, limit, Optional.empty());
+        }
+        List<CallRecord> page = found.subList(0, limit);
+        String next =
+                cursors.encode(integration.id(), filter, page.get(limit - 1).position());
+        return new Page(page, limit, Optional.of(next));
+    }
+
+    /** The ready call of this integration with this id, within the window. */
+    public CallRecord find(Integration integration, String id) {
+        CallRecord call =
+                known(integration, id).filter(CallRecord::ready).orElseThrow(() -> new CallNotFoundException(id));
+        if (call.classifiedAt().isBefore(windowStart())) {
+            throw new CallNotFoundException(id);
+        }
+        return call;
+    }
+
+    /** A new link to the recording, valid one hour, for the audio endpoint's redirect. */
+    public String audio(Integration integration, String id) {
+        CallRecord call = known(integration, id).orElseThrow(() -> new CallNotFoundException(id));
+        if (!call.ready()) {
+            throw new RecordingUnavailableException(id);
+        }
+        return links.temporary(call);
+    }
+
+    /** The permanent signed link the metadata carries in {@code url_gravacao}. */
+    public String recordingUrl(CallRecord call) {
+        return links.permanent(call);
+    }
+
+    /** The oldest {@code classifiedAt} still in the metadata window. */
+    public Instant windowStart() {
+        return clock.instant().minus(RETENTION);
+    }
+
+    private Optional<CallRecord> known(Integration integration, String id) {
+        Objects.requireNonNull(integration, "integration");
+        if (!CallRecord.validId(id)) {
+            return Optional.empty();
+        }
+        return store.find(integration.id(), id).filter(c -> c.integrationId() == integration.id());
+    }
+}
