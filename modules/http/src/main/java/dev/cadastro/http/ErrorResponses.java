@@ -108,7 +108,13 @@ public final class ErrorResponses {
             case CALL_RECORDS ->
                 Json.bytes(g -> {
                     g.writeStartObject();
-                    g.writeStringField("erro", code.name().toLowerCase(Locale.ROOT));
+                    // Its own codes as the catalogue spells them (parametro_invalido); a company-data code raised
+                    // before routing (a 414, the 500) in lower case, as this envelope writes codes.
+                    g.writeStringField(
+                            "erro",
+                            code.service() == Service.CALL_RECORDS
+                                    ? code.wire()
+                                    : code.name().toLowerCase(Locale.ROOT));
                     g.writeStringField("mensagem", message);
                     g.writeEndObject();
                 });

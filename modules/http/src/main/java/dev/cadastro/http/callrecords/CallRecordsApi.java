@@ -1,0 +1,247 @@
+package dev.cadastro.http.callrecords;
+
+import dev.cadastro.core.calls.CallFilter;
+import dev.cadastro.core.calls.CallParameterException;
+import dev.cadastro.core.calls.CallRecord;
+import dev.cadastro.core.calls.CallRecords;
+import dev.cadastro.core.calls.CallTokens;
+import dev.cadastro.core.calls.CallsUnauthorizedException;
+import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Service;
+import dev.cadastro.core.internal.Texts;
+import dev.cadastro.http.Headers;
+import dev.cadastro.http.QueryParameters;
+import dev.cadastro.http.Request;
+import dev.cadastro.http.Response;
+import dev.cadastro.http.Router;
+import dev.cadastro.http.internal.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The call-records service (call-records-service.md) as a {@link Router} with its own envelope
+ * ({@code {"erro": "code", "mensagem": "..."}}), for its own listener:
+ *
+ * <ul>
+ *   <li>{@code GET /v1/ligacoes}: the list by signed cursor (spec 4.1);
+ *   <li>{@code GET /v1/ligacoes/{id}}: one call (spec 4.2);
+ *   <li>{@code GET /v1/ligacoes/{id}/audio}: 302 to a new one-hour signed link on the recording host
+ *       (spec 4.3), {@code Cache-Control: no-store};
+ *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of these, without a token.
+ * </ul>
+ *
+ * <p>Every data endpoint first authenticates {@code Authorization: Bearer <token>} through {@link
+ * CallTokens#authenticate}: a missing, malformed, unknown or revoked token, or a company-data API key,
+ * is 401 {@code nao_autorizado}, before any parameter is read. Bad parameters (an unknown or repeated
+ * one, a {@code limite} outside 1-200, a malformed date, a refused cursor) are 400 {@code
+ * parametro_invalido}, a code the spec's catalogue lacks and the OpenAPI document adds. The service is
+ * free: no rate-limit headers, no idempotency keys, no charges.
+ */
+public final class CallRecordsApi {
+    private static final String OPENAPI_RESOURCE = "openapi.json";
+
+    /** The parameters {@code GET /v1/ligacoes} accepts. */
+    static final Set<String> LIST_PARAMETERS =
+            Set.of("limite", "cursor", "desde", "ate", "agente", "fila", "resultado");
+
+    private final CallTokens tokens;
+    private final CallRecords records;
+    private final byte[] openApi;
+
+    private CallRecordsApi(CallTokens tokens, CallRecords records) {
+        this.tokens = Objects.requireNonNull(tokens, "tokens");
+        this.records = Objects.requireNonNull(records, "records");
+        this.openApi = openApiDocument();
+    }
+
+    /** The router of the call-records service. */
+    public static Router router(CallTokens tokens, CallRecords records) {
+        CallRecordsApi api = new CallRecordsApi(tokens, records);
+        return Router.builder(Service.CALL_RECORDS)
+                .get("/v1/ligacoes", api::list)
+                .get("/v1/ligacoes/{id}", api::one)
+                .get("/v1/ligacoes/{id}/audio", api::audio)
+                .get("/v1/openapi.json", r -> Response.json(200, api.openApi))
+                .build();
+    }
+
+    /** The OpenAPI 3.1 document served at {@code /v1/openapi.json} on the call-records listener. */
+    public static byte[] openApiDocument() {
+        try (InputStream in = CallRecordsApi.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the module lacks its resource callrecords/" + OPENAPI_RESOURCE);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Response list(Request request) {
+        Integration integration = authenticate(request);
+        QueryParameters query = query(request);
+        for (var e : query.asMap().entrySet()) {
+            if (!LIST_PARAMETERS.contains(e.getKey())) {
+                throw new CallParameterException(
+                        e.getKey(),
+                        "parameter " + Texts.quote(e.getKey()) + " is not accepted by GET /v1/ligacoes; accepted: "
+                                + "limite, cursor, desde, ate, agente, fila, resultado");
+            }
+            if (e.getValue().size() > 1) {
+                throw new CallParameterException(
+                        e.getKey(),
+                        "parameter " + e.getKey() + " is given " + e.getValue().size() + " times; give it once");
+            }
+        }
+        int limit = query.first("limite").map(CallRecordsApi::limit).orElse(CallRecords.DEFAULT_LIMIT);
+        Optional<Instant> since = query.first("desde").map(v -> time("desde", v));
+        Optional<Instant> until = query.first("ate").map(v -> time("ate", v));
+        if (since.isPresent() && until.isPresent() && since.get().isAfter(until.get())) {
+            throw new CallParameterException(
+                    "desde",
+                    "desde " + query.first("desde").get() + " is after ate "
+                            + query.first("ate").get());
+        }
+        CallFilter filter =
+                new CallFilter(since, until, text(query, "agente"), text(query, "fila"), text(query, "resultado"));
+        CallRecords.Page page = records.list(integration, filter, limit, query.first("cursor"));
+        return Response.json(200, listBody(page));
+    }
+
+    private byte[] listBody(CallRecords.Page page) {
+        List<CallRecord> calls = page.calls();
+        return Json.bytes(512 + 560 * calls.size(), g -> {
+            g.writeStartObject();
+            g.writeArrayFieldStart("ligacoes");
+            for (CallRecord call : calls) {
+                g.writeStartObject();
+                CallJson.writeMetadataField(g, call, records.recordingUrl(call));
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeObjectFieldStart("paginacao");
+            g.writeNumberField("limite", page.limit());
+            g.writeNumberField("retornados", calls.size());
+            if (page.nextCursor().isPresent()) {
+                g.writeStringField("proximo_cursor", page.nextCursor().get());
+            } else {
+                g.writeNullField("proximo_cursor");
+            }
+            g.writeEndObject();
+            g.writeNumberField("retencao_dias", CallRecords.RETENTION_DAYS);
+            g.writeEndObject();
+        });
+    }
+
+    private Response one(Request request) {
+        Integration integration = authenticate(request);
+        refuseQuery(request, "GET /v1/ligacoes/{id}");
+        CallRecord call = records.find(integration, request.pathParameter("id").orElse(""));
+        return Response.json(200, CallJson.wrapped(call, records.recordingUrl(call)));
+    }
+
+    private Response audio(Request request) {
+        Integration integration = authenticate(request);
+        refuseQuery(request, "GET /v1/ligacoes/{id}/audio");
+        String link = records.audio(integration, request.pathParameter("id").orElse(""));
+        // The link is a bearer credential for one hour: no cache may keep it.
+        return new Response(302, Headers.of("Location", link, "Cache-Control", "no-store"), new byte[0]);
+    }
+
+    /** The integration of the request's bearer token; 401 for anything else. */
+    private Integration authenticate(Request request) {
+        List<String> values = request.headers().all("Authorization");
+        if (values.isEmpty()) {
+            throw new CallsUnauthorizedException("no token: send Authorization: Bearer <token>");
+        }
+        if (values.size() > 1) {
+            throw new CallsUnauthorizedException("Authorization is sent more than once; send it once");
+        }
+        String value = values.get(0).trim();
+        int space = value.indexOf(' ');
+        if (space < 0 || !value.substring(0, space).equalsIgnoreCase("Bearer")) {
+            throw new CallsUnauthorizedException(
+                    "Authorization is not a bearer token: send Authorization: Bearer <token>");
+        }
+        String token = value.substring(space + 1).trim();
+        if (token.isEmpty() || token.length() > 512) {
+            throw new CallsUnauthorizedException("the token is not valid for the call-records service");
+        }
+        return tokens.authenticate(token)
+                .orElseThrow(
+                        () -> new CallsUnauthorizedException("the token is not valid for the call-records service"));
+    }
+
+    /** The decoded query; a bad encoding is this service's 400, not the company-data 422. */
+    private static QueryParameters query(Request request) {
+        try {
+            return request.query();
+        } catch (InvalidParameterException e) {
+            throw new CallParameterException(e.violation().field(), e.getMessage());
+        }
+    }
+
+    private static void refuseQuery(Request request, String route) {
+        QueryParameters q = query(request);
+        if (!q.isEmpty()) {
+            String name = q.asMap().keySet().iterator().next();
+            throw new CallParameterException(
+                    name, "parameter " + Texts.quote(name) + " is not accepted by " + route + ", which takes none");
+        }
+    }
+
+    static int limit(String text) {
+        if (!text.matches("[0-9]{1,9}")) {
+            throw new CallParameterException(
+                    "limite",
+                    "limite " + Texts.quote(text) + " is not a whole number from 1 to " + CallRecords.MAX_LIMIT);
+        }
+        return Integer.parseInt(text);
+    }
+
+    private static Optional<String> text(QueryParameters query, String name) {
+        Optional<String> v = query.first(name);
+        if (v.isPresent() && v.get().isEmpty()) {
+            throw new CallParameterException(name, name + " is empty; leave it out to match every value");
+        }
+        return v;
+    }
+
+    /**
+     * An ISO 8601 date and time with an offset ({@code 2026-03-10T12:00:00-03:00}, {@code ...Z}) or
+     * without one, then in Brasília time (UTC-3), as spec 4.1 says. A {@code +} sent unencoded in a
+     * query arrives as a space; an offset after a space is read as {@code +}.
+     */
+    static Instant time(String parameter, String text) {
+        String t = text.trim();
+        if (t.matches(".*T.* [0-9]{2}(:?[0-9]{2})?")) {
+            int space = t.lastIndexOf(' ');
+            t = t.substring(0, space) + '+' + t.substring(space + 1);
+        }
+        try {
+            return OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                    .toInstant();
+        } catch (DateTimeParseException offsetMissing) {
+            try {
+                return LocalDateTime.parse(t, DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+                        .toInstant(CallJson.BRASILIA);
+            } catch (DateTimeParseException e) {
+                throw new CallParameterException(
+                        parameter,
+                        parameter + " " + Texts.quote(text) + " is not an ISO 8601 date and time such as"
+                                + " 2026-03-10T12:00:00 (Brasilia time) or 2026-03-10T15:00:00Z");
+            }
+        }
+    }
+}
