@@ -71,7 +71,13 @@ public final class RecordingHost implements Handler {
                 return text(403, "the link's signature is missing or not valid");
             }
         }
-        Optional<FileStore.Download> found = files.open(key);
+        Optional<FileStore.Download> found;
+        try {
+            found = files.open(key);
+        } catch (IllegalArgumentException e) {
+            // A key the store cannot hold (a segment starting with a dot) has no file.
+            found = Optional.empty();
+        }
         if (found.isEmpty()) {
             return text(404, "the recording is not in the store");
         }
