@@ -63,8 +63,9 @@ public final class DumpGenerator {
     }
 
     /**
-     * Writes the dump and hands every establishment a correct loader must load, as it must load it, to
-     * {@code expected} (from several threads at once; null for none).
+     * Writes the dump and hands every establishment a correct loader must load, as it must load it
+     * without the debt folder ({@code divida} false), to {@code expected} (from several threads at once;
+     * null for none).
      */
     public static GeneratedDump generate(Path out, GeneratorOptions options, Consumer<Establishment> expected) {
         Objects.requireNonNull(options, "options");

@@ -84,7 +84,7 @@ final class PgfnRows {
     }
 
     private void row(String document, String kind, String role, String name, String uf) throws IOException {
-        int day = firstDay + rng.nextInt(lastDay - firstDay);
+        int day = firstDay + rng.nextInt(Math.max(1, lastDay - firstDay));
         LocalDate d = LocalDate.ofEpochDay(day);
         boolean judicial = rng.nextDouble() < 0.35;
         long cents = (long) Math.exp(9 + rng.nextDouble() * 9);
