@@ -97,12 +97,7 @@ public final class DemoSetup {
         Path debt = dump().resolve(GeneratedDump.DEBT_FOLDER);
         if (hasIndex()) {
             out.println("register: using the index in " + index());
-            out.println(
-                    Files.isDirectory(debt)
-                            ? SYNTHETIC_DEBT
-                            : "register: this index was loaded without PGFN debt files, so divida=true finds nothing;"
-                                    + " delete " + index() + " and " + dump()
-                                    + " to regenerate it with synthetic debt");
+            out.println(Files.isDirectory(debt) ? SYNTHETIC_DEBT : noDebt());
             return;
         }
         long t0 = System.nanoTime();
@@ -126,9 +121,13 @@ public final class DemoSetup {
         DumpLoader.Result result =
                 DumpLoader.load(options, index(), DumpLoader.buildOptionsFor(options, establishments));
         out.println("register: " + result.published().documents() + " establishments indexed in " + seconds(t1));
-        if (options.debt() != null) {
-            out.println(SYNTHETIC_DEBT);
-        }
+        out.println(options.debt() != null ? SYNTHETIC_DEBT : noDebt());
+    }
+
+    /** For a demo home whose dump was generated before the generator wrote debt files. */
+    private String noDebt() {
+        return "register: this index was loaded without PGFN debt files, so divida=true finds nothing; delete "
+                + index() + " and " + dump() + " to regenerate it with synthetic debt";
     }
 
     /** What the demo says of its debt flags, on every run. */
