@@ -23,7 +23,9 @@ CREATE INDEX call_tokens_integration ON call_tokens (integration_id);
 
 CREATE TABLE calls (
     integration_id      bigint      NOT NULL REFERENCES call_integrations (id),
-    id                  text        NOT NULL CHECK (length(id) BETWEEN 1 AND 64),
+    -- Byte order (C collation), so the list's order in PostgreSQL is the order of CallPosition.LIST_ORDER
+    -- (String.compareTo on the ASCII ids) and a keyset comparison never depends on the server's locale.
+    id                  text        COLLATE "C" NOT NULL CHECK (length(id) BETWEEN 1 AND 64),
     occurrence_id       text        NOT NULL,
     agent_id            text,
     agent_login         text        NOT NULL,
@@ -62,7 +64,7 @@ CREATE TABLE call_push_destinations (
 CREATE TABLE call_deliveries (
     id               bigserial   PRIMARY KEY,
     integration_id   bigint      NOT NULL REFERENCES call_integrations (id),
-    call_id          text        NOT NULL,
+    call_id          text        COLLATE "C" NOT NULL,
     webhook_id       text        NOT NULL UNIQUE,
     reason           text        NOT NULL CHECK (reason IN ('pronta', 'reclassificada', 'reenvio')),
     state            text        NOT NULL CHECK (state IN ('pendente', 'entregue', 'falhou')),
