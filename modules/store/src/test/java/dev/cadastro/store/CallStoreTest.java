@@ -181,6 +181,49 @@ class CallStoreTest {
     }
 
     @Test
+    void concurrentIngestsOfTheSameCallsQueueOneDeliveryPerCall() throws Exception {
+        Integration i = integration();
+        destination(i, false, true);
+        List<CallRecord> pending = new ArrayList<>();
+        List<CallRecord> done = new ArrayList<>();
+        for (int k = 0; k < 300; k++) {
+            CallRecord r = call(i, "Q" + k, T.plusMillis(k), null, "Venda realizada");
+            pending.add(r);
+            done.add(archived(r, T.plusSeconds(60)));
+        }
+        calls.ingest(pending.subList(0, 150)); // half known and waiting for the archive, half new
+        int threads = 4;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<IngestResult>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                List<CallRecord> mine = new ArrayList<>(done);
+                java.util.Collections.shuffle(mine, new java.util.Random(t));
+                results.add(pool.submit(() -> {
+                    go.await();
+                    return calls.ingest(mine);
+                }));
+            }
+            go.countDown();
+            IngestResult sum = IngestResult.NOTHING;
+            for (var f : results) {
+                sum = sum.plus(f.get());
+            }
+            assertEquals(150, sum.inserted());
+            assertEquals(150, sum.archived());
+            assertEquals(300, sum.deliveriesQueued());
+        } finally {
+            pool.shutdownNow();
+        }
+        List<CallFixtures.Delivery> ds = deliveries(i);
+        assertEquals(300, ds.size());
+        assertEquals(
+                300,
+                new HashSet<>(ds.stream().map(CallFixtures.Delivery::callId).toList()).size());
+    }
+
+    @Test
     void listsReadyCallsNewestFirstByTimeThenIdInByteOrder() {
         Integration i = integration();
         calls.ingest(List.of(
