@@ -84,7 +84,8 @@ CREATE INDEX call_deliveries_integration ON call_deliveries (integration_id, id)
 
 -- Ingest ticks: how far each call source has been ingested. A server takes a tick under a lease
 -- (the source may be an outside exchange, so no lock is held while it is read), ingests the changes
--- in (ingested_until, now], and moves ingested_until forward in the transaction of the last batch.
+-- in (ingested_until, now], and moves ingested_until forward once they committed (a tick that failed
+-- half-way is read again by the next one; ingest is idempotent by call id).
 CREATE TABLE call_ingest_sources (
     source          text        PRIMARY KEY,
     ingested_until  timestamptz NOT NULL,

@@ -444,6 +444,11 @@ public final class CadastroServer implements AutoCloseable {
      * spec's refresh is {@link CallIngestLoop#DEFAULT_INTERVAL}), the first tick at once; {@link #close()}
      * stops it. Servers sharing a database share the sources through the ingest checkpoints' leases.
      */
+    public CallIngestLoop startCallIngest(List<CallSource> sources, Duration interval) {
+        return startCallIngest(sources, interval, CallIngest.Options.defaults(owner()));
+    }
+
+    /** {@link #startCallIngest(List, Duration)} with other ingest options (the first look-back, the lease). */
     public synchronized CallIngestLoop startCallIngest(
             List<CallSource> sources, Duration interval, CallIngest.Options options) {
         if (callIngest != null) {

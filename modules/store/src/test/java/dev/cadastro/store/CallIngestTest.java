@@ -60,9 +60,7 @@ class CallIngestTest {
 
     private CallIngest ingest(String owner) {
         return new CallIngest(
-                store.calls(),
-                checkpoints,
-                CallIngest.Options.defaults().withOwner(owner).withBatchSize(2));
+                store.calls(), checkpoints, CallIngest.Options.defaults(owner).withBatchSize(2));
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
@@ -57,9 +56,9 @@ public final class CallIngest {
             }
         }
 
-        /** A random owner, the 7-day window read back the first time, batches of 1,000, a 10-minute lease. */
-        public static Options defaults() {
-            return new Options("ingest-" + UUID.randomUUID(), Duration.ofDays(7), 1_000, Duration.ofMinutes(10));
+        /** For {@code owner}: the 7-day window read back the first time, batches of 1,000, a 10-minute lease. */
+        public static Options defaults(String owner) {
+            return new Options(owner, Duration.ofDays(7), 1_000, Duration.ofMinutes(10));
         }
 
         public Options withOwner(String newOwner) {
