@@ -44,6 +44,14 @@ CREATE TABLE calls (
 );
 -- The list: ready calls of one integration, newest first by (classified_at, id).
 CREATE INDEX calls_list ON calls (integration_id, classified_at DESC, id DESC) WHERE archived_at IS NOT NULL;
+-- The same order under each exact filter (agente, fila, resultado), so a filtered page also reads only
+-- its own rows however rare the filtered value is; other filters combined with one are checked on its rows.
+CREATE INDEX calls_list_agent ON calls (integration_id, agent_login, classified_at DESC, id DESC)
+    WHERE archived_at IS NOT NULL;
+CREATE INDEX calls_list_queue ON calls (integration_id, queue, classified_at DESC, id DESC)
+    WHERE archived_at IS NOT NULL;
+CREATE INDEX calls_list_result ON calls (integration_id, result_description, classified_at DESC, id DESC)
+    WHERE archived_at IS NOT NULL;
 
 -- Push destination per integration (at most one).
 CREATE TABLE call_push_destinations (

@@ -42,6 +42,7 @@ import org.postgresql.PGConnection;
  *   <li>keyset, first page: {@code --samples} fetches of the first page of {@code --limit};
  *   <li>keyset, deep page: the walk from the first page to page {@code --page} by cursor (every page timed),
  *       then {@code --samples} fetches at that position;
+ *   <li>keyset with the {@code agente} filter (one agent of 400): its first page and its last full page;
  *   <li>OFFSET, first page and deep page: {@code ORDER BY classified_at DESC, id DESC LIMIT 50 OFFSET k*50}
  *       on the same table and the same pool, {@code --offset-samples} fetches each.
  * </ul>
@@ -123,6 +124,30 @@ public final class CallPagesRun {
             }
             check(walked == (long) (deepPage - 1) * limit, "walked " + walked);
 
+            // One agent's calls (a 400th of them): the filter's own index, first page and last full page.
+            CallFilter agent = new CallFilter(
+                    Optional.empty(), Optional.empty(), Optional.of("agente.7"), Optional.empty(), Optional.empty());
+            int agentPages = calls / 400 / limit;
+            long[] agentFirst = new long[samples];
+            for (int i = 0; i < samples; i++) {
+                long s = System.nanoTime();
+                List<CallRecord> p = store0.page(integration.id(), agent, Optional.empty(), windowStart, limit);
+                agentFirst[i] = System.nanoTime() - s;
+                check(p.size() == limit, "agent's first page has " + p.size());
+            }
+            Optional<CallPosition> agentAfter = Optional.empty();
+            for (int i = 0; i < agentPages - 1; i++) {
+                List<CallRecord> p = store0.page(integration.id(), agent, agentAfter, windowStart, limit);
+                check(p.stream().allMatch(r -> r.agentLogin().equals("agente.7")), "filter leaked");
+                agentAfter = Optional.of(p.get(p.size() - 1).position());
+            }
+            long[] agentDeep = new long[samples];
+            for (int i = 0; i < samples; i++) {
+                long s = System.nanoTime();
+                store0.page(integration.id(), agent, agentAfter, windowStart, limit);
+                agentDeep[i] = System.nanoTime() - s;
+            }
+
             long[] offFirst = new long[offsetSamples];
             long[] offDeep = new long[offsetSamples];
             List<String> deepOffsetIds = List.of();
@@ -145,10 +170,12 @@ public final class CallPagesRun {
                     "the keyset's and OFFSET's page " + deepPage + " differ");
 
             System.out.printf(
-                    Locale.ROOT, "%-34s %9s %9s %9s %9s%n", "ms per page of " + limit, "p50", "p99", "max", "n");
+                    Locale.ROOT, "%-40s %9s %9s %9s %9s%n", "ms per page of " + limit, "p50", "p99", "max", "n");
             row("keyset, page 1", first);
             row("keyset, pages 1.." + (deepPage - 1) + " (the walk)", walk);
             row("keyset, page " + deepPage, deep);
+            row("keyset, agente filter, page 1", agentFirst);
+            row("keyset, agente filter, page " + agentPages, agentDeep);
             row("OFFSET, page 1", offFirst);
             row("OFFSET, page " + deepPage + " (OFFSET " + (long) (deepPage - 1) * limit + ")", offDeep);
             System.out.printf(
@@ -266,7 +293,7 @@ public final class CallPagesRun {
     private static void row(String name, long[] nanos) {
         System.out.printf(
                 Locale.ROOT,
-                "%-34s %9.3f %9.3f %9.3f %9d%n",
+                "%-40s %9.3f %9.3f %9.3f %9d%n",
                 name,
                 pct(nanos, 50),
                 pct(nanos, 99),

@@ -32,7 +32,15 @@ class CallPagePlanTest {
         Instant t = Instant.parse("2026-11-20T12:00:00Z");
         List<CallRecord> batch = new ArrayList<>();
         for (int k = 0; k < 20_000; k++) {
-            batch.add(CallFixtures.ready(i, String.format("P%06d", k), t.plusMillis(k / 3)));
+            Instant at = t.plusMillis(k / 3);
+            batch.add(CallFixtures.call(
+                    i,
+                    String.format("P%06d", k),
+                    at,
+                    at.plusSeconds(60),
+                    "Venda realizada",
+                    "agente." + (k % 100),
+                    "vendas"));
         }
         TestDatabase.store().calls().ingest(batch);
         try (Connection c = TestDatabase.store().dataSource().getConnection();
@@ -55,6 +63,36 @@ class CallPagePlanTest {
                         .calls()
                         .page(i.id(), CallFilter.NONE, Optional.of(deep), t.minus(Duration.ofDays(7)), 50)
                         .size());
+    }
+
+    @Test
+    void aFilteredPageReadsTheFiltersIndexNotTheWholeList() throws Exception {
+        Integration i = CallFixtures.integration();
+        Instant t = Instant.parse("2026-11-21T12:00:00Z");
+        List<CallRecord> batch = new ArrayList<>();
+        for (int k = 0; k < 20_000; k++) {
+            Instant at = t.plusMillis(k);
+            batch.add(CallFixtures.call(
+                    i,
+                    String.format("F%06d", k),
+                    at,
+                    at.plusSeconds(60),
+                    "Venda realizada",
+                    "agente." + (k % 200),
+                    "vendas"));
+        }
+        TestDatabase.store().calls().ingest(batch);
+        try (Connection c = TestDatabase.store().dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("ANALYZE calls");
+        }
+        CallFilter agent = new CallFilter(
+                Optional.empty(), Optional.empty(), Optional.of("agente.7"), Optional.empty(), Optional.empty());
+        CallPosition deep = batch.get(10_007).position();
+        String plan = explain(PgCallStore.pageQuery(i.id(), agent, Optional.of(deep), t.minus(Duration.ofDays(7)), 20));
+        assertTrue(plan.contains("using calls_list_agent"), plan);
+        assertFalse(plan.contains("Sort"), plan);
+        assertFalse(plan.contains("Rows Removed by Filter"), plan);
     }
 
     private static String explain(PgCallStore.PageQuery q) throws Exception {
