@@ -190,7 +190,7 @@ public final class PgCallStore implements CallStore {
         Set<Key> inserted = new HashSet<>();
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO calls (" + COLUMNS + ", ingested_at, updated_at)"
                 + " SELECT u.*, ?, ? FROM " + UNNEST_CALLS
-                + " ORDER BY u.integration_id, u.id ON CONFLICT (integration_id, id) DO NOTHING"
+                + " ORDER BY u.integration_id, u.id COLLATE \"C\" ON CONFLICT (integration_id, id) DO NOTHING"
                 + " RETURNING integration_id, id")) {
             ps.setObject(1, time(now));
             ps.setObject(2, time(now));
