@@ -38,10 +38,7 @@ class ErrorCodeTest {
             "LIMITE_OTP",
             "SMS_INDISPONIVEL");
 
-    /**
-     * Section 7 of the call-records spec: the {@code erro} strings, and {@code parametro_invalido}, which the
-     * spec's catalogue lacks and the service adds for bad parameters.
-     */
+    /** Section 7 of the call-records spec: the {@code erro} strings. */
     private static final List<String> CALL_RECORDS =
             List.of("nao_autorizado", "nao_encontrada", "rota_inexistente", "indisponivel", "parametro_invalido");
 
