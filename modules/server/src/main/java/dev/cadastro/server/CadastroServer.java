@@ -68,6 +68,8 @@ public final class CadastroServer implements AutoCloseable {
     // The call-records ingest, once a call source is wired (startCallIngest).
     private final Clock clock;
     private CallIngestLoop callIngest;
+    /** The call-records service, when this server runs it; set once by {@link #start(Config, CallRecordsOptions)}. */
+    private CallRecordsService calls;
 
     private CadastroServer(
             LuceneRegister register,
@@ -251,6 +253,15 @@ public final class CadastroServer implements AutoCloseable {
 
     /** Opens the register and the store, starts the export workers, then starts listening. */
     public static CadastroServer start(Config config) {
+        return start(config, null);
+    }
+
+    /**
+     * {@link #start(Config)}, plus the call-records service on its own listeners (its API, the recording
+     * host) and its ingest loop, over the same store, files and keyring; none when {@code callRecords} is
+     * null.
+     */
+    public static CadastroServer start(Config config, CallRecordsOptions callRecords) {
         if (!Files.exists(config.index().resolve("CURRENT"))) {
             throw new IllegalStateException("no published register index under " + config.index()
                     + ": load one first (./cadastro load --dump DIR --index " + config.index() + ")");
@@ -259,6 +270,7 @@ public final class CadastroServer implements AutoCloseable {
         Store store = null;
         Workers workers = null;
         SmsOptions.Sms sms = null;
+        CallRecordsService calls = null;
         try {
             store = Store.open(config.database(), config.clock());
             LocalFolderFileStore files = new LocalFolderFileStore(config.files());
@@ -296,11 +308,21 @@ public final class CadastroServer implements AutoCloseable {
             ProviderOptions.Providers providers = config.providers().build(register);
             sms = config.sms().build(config.clock());
             Router router = router(register, store, admission, config.clock(), mailing, providers, sms);
+            if (callRecords != null) {
+                calls = CallRecordsService.start(
+                        callRecords, store, files, sms.keys(), config.clock(), config.runtime());
+            }
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            return new CadastroServer(register, store, mailing, workers, providers, sms, http, config.clock());
+            CadastroServer server =
+                    new CadastroServer(register, store, mailing, workers, providers, sms, http, config.clock());
+            server.calls = calls;
+            return server;
         } catch (IOException e) {
+            if (calls != null) {
+                calls.close();
+            }
             if (workers != null) {
                 workers.close();
             }
@@ -310,6 +332,9 @@ public final class CadastroServer implements AutoCloseable {
             closeQuietly(register, store);
             throw new UncheckedIOException("could not start on " + config.address() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
+            if (calls != null) {
+                calls.close();
+            }
             if (workers != null) {
                 workers.close();
             }
@@ -435,6 +460,11 @@ public final class CadastroServer implements AutoCloseable {
         return store;
     }
 
+    /** The call-records service, when this server was started with it. */
+    public java.util.Optional<CallRecordsService> calls() {
+        return java.util.Optional.ofNullable(calls);
+    }
+
     public LuceneRegister register() {
         return register;
     }
@@ -467,6 +497,9 @@ public final class CadastroServer implements AutoCloseable {
                 if (callIngest != null) {
                     callIngest.close();
                 }
+            }
+            if (calls != null) {
+                calls.close();
             }
             http.close();
             mailingWorkers.close();

@@ -305,6 +305,60 @@ public final class DemoSetup {
         }
     }
 
+    // --- The call-records service of the demo ---
+
+    /** The demo's call-records integration. */
+    public static final String CALLS_INTEGRATION = "demo";
+
+    static final String CALLS_TOKEN_FILE = "demo-calls-token.txt";
+
+    /** The file (mode 0600) that keeps the demo's call-records token, so a second run can print the curl lines. */
+    public Path callsTokenFile() {
+        return home.resolve(CALLS_TOKEN_FILE);
+    }
+
+    /**
+     * The demo integration's call-records token: the one kept in {@link #callsTokenFile()} while it still
+     * authenticates, else a new one (created with the integration when absent), written there.
+     */
+    public String ensureCallsToken(Store store) {
+        Path file = callsTokenFile();
+        try {
+            if (Files.exists(file)) {
+                String kept = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                        .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                        .findFirst()
+                        .orElse("")
+                        .trim();
+                if (!kept.isEmpty() && store.callTokens().authenticate(kept).isPresent()) {
+                    return kept;
+                }
+            }
+            String token = store.callTokens().create(CALLS_INTEGRATION).token();
+            Files.createDirectories(home);
+            Path tmp = home.resolve(CALLS_TOKEN_FILE + ".tmp");
+            Files.deleteIfExists(tmp);
+            try {
+                Files.createFile(
+                        tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException e) {
+                Files.createFile(tmp);
+            }
+            Files.write(
+                    tmp,
+                    List.of(
+                            "# Cadastro demo call-records token of the integration " + CALLS_INTEGRATION
+                                    + ". Shown once by the server; keep private.",
+                            token),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return token;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot keep the demo call-records token in " + file, e);
+        }
+    }
+
     private static String seconds(long startNanos) {
         Duration d = Duration.ofNanos(System.nanoTime() - startNanos);
         return String.format("%.1f s", d.toMillis() / 1000.0);

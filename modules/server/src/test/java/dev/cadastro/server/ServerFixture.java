@@ -72,13 +72,18 @@ final class ServerFixture {
                 .embedded(dir.resolve("db"))
                 .durableCommits(false)
                 .build();
-        server = CadastroServer.start(new CadastroServer.Config(
-                dir.resolve("index"),
-                database,
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                RuntimeOptions.defaults(),
-                OptionalLong.of(10_000),
-                clock));
+        server = CadastroServer.start(
+                new CadastroServer.Config(
+                        dir.resolve("index"),
+                        database,
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        RuntimeOptions.defaults(),
+                        OptionalLong.of(10_000),
+                        clock),
+                // The call-records service on free ports (CallRecordsServerTest).
+                CallRecordsOptions.of(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));
         tight = JdkHttpServerRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 CadastroServer.router(

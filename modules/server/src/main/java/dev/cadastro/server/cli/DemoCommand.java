@@ -65,6 +65,18 @@ public final class DemoCommand extends CliCommand {
     @Mixin
     ProviderFlags providers;
 
+    @Mixin
+    CallsFlags calls;
+
+    /** The demo's call-records API port when --calls-port is not given. */
+    static final int DEFAULT_CALLS_PORT = 8081;
+
+    /** The demo ingests more often than the spec's two minutes, so new calls show up quickly. */
+    static final java.time.Duration DEMO_REFRESH = java.time.Duration.ofSeconds(30);
+
+    /** The demo's first ingest reads the exchange's last hours, so the list is not empty at once. */
+    static final java.time.Duration DEMO_LOOK_BACK = java.time.Duration.ofHours(2);
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = out();
@@ -72,23 +84,28 @@ public final class DemoCommand extends CliCommand {
         long count = within("--establishments", establishments, 1, 100_000_000);
         int listenPort = (int) within("--port", port, 0, 65535);
         dev.cadastro.server.ProviderOptions providerOptions = providers.options(this::usage);
+        dev.cadastro.server.CallRecordsOptions callOptions = calls.options(bind, DEFAULT_CALLS_PORT, this::usage);
         long t0 = System.nanoTime();
         out.println("cadastro demo: home " + demo.home());
         demo.ensureIndex(count, out);
         out.println("database: starting the embedded PostgreSQL in " + demo.database() + " ...");
         InetSocketAddress address = new InetSocketAddress(bind, listenPort);
-        CadastroServer server = CadastroServer.start(new CadastroServer.Config(
-                        demo.index(),
-                        Database.embedded(demo.database()),
-                        address,
-                        RuntimeOptions.defaults(),
-                        OptionalLong.empty(),
-                        Clock.systemUTC())
-                .withProviders(providerOptions)
-                .withSms(providers.sms(demo.home(), this::usage)));
+        CadastroServer server = CadastroServer.start(
+                new CadastroServer.Config(
+                                demo.index(),
+                                Database.embedded(demo.database()),
+                                address,
+                                RuntimeOptions.defaults(),
+                                OptionalLong.empty(),
+                                Clock.systemUTC())
+                        .withProviders(providerOptions)
+                        .withSms(providers.sms(demo.home(), this::usage)),
+                callOptions);
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
             printCurlLines(out, server, keys, demo.home());
+            String callsToken = demo.ensureCallsToken(server.store());
+            printCallLines(out, server, callsToken, demo.callsTokenFile());
             out.printf(
                     "cadastro demo: ready in %.1f s; Ctrl-C stops (data stays in %s)%n",
                     (System.nanoTime() - t0) / 1e9, demo.home());
@@ -183,6 +200,51 @@ public final class DemoCommand extends CliCommand {
                 + "{\"envio_id\": \"ENVIO_ID\", \"codigo\": \"CODE\"}' '" + base + "/v1/sms/otp/verificar'");
         out.println("  # a number ending in 0000 fails delivery: the provider reports it later and the credit returns");
         out.println("  # the OpenAPI document");
+        out.println("  curl -s '" + base + "/v1/openapi.json'");
+        out.println();
+    }
+
+    /** The call-records service's curl lines: the token once, then lines that use it from the shell. */
+    private static void printCallLines(
+            PrintStream out, CadastroServer server, String token, java.nio.file.Path tokenFile) {
+        dev.cadastro.server.CallRecordsService calls = server.calls().orElseThrow();
+        String base = "http://" + ServeCommand.hostFor(calls.address()) + ":" + calls.port();
+        String auth = "-H \"Authorization: Bearer $CALLS_TOKEN\"";
+        String id = calls
+                .records()
+                .list(
+                        server.store().callTokens().authenticate(token).orElseThrow(),
+                        dev.cadastro.core.calls.CallFilter.NONE,
+                        1,
+                        java.util.Optional.empty())
+                .calls()
+                .stream()
+                .map(dev.cadastro.core.calls.CallRecord::id)
+                .findFirst()
+                .orElse("CALL_ID");
+        out.println("Call records (integration " + DemoSetup.CALLS_INTEGRATION + "; the token is also in " + tokenFile
+                + ", mode 0600):");
+        out.println("  export CALLS_TOKEN=" + token);
+        out.println("  # the last 7 days of calls, newest first, 3 a page");
+        out.println("  curl -s " + auth + " '" + base + "/v1/ligacoes?limite=3'");
+        out.println(
+                "  # the next page: paste paginacao.proximo_cursor (it only works with the same filters and token)");
+        out.println("  curl -s " + auth + " '" + base + "/v1/ligacoes?limite=3&cursor=CURSOR'");
+        out.println("  # or walk every page with jq");
+        out.println("  c=; while :; do r=$(curl -s " + auth + " \"" + base
+                + "/v1/ligacoes?limite=50${c:+&cursor=$c}\"); echo \"$r\" | jq -r '.ligacoes[].metadata.id';"
+                + " c=$(echo \"$r\" | jq -r '.paginacao.proximo_cursor // empty'); [ -z \"$c\" ] && break; done");
+        out.println("  # filters: an agent's calls since a moment (Brasilia time when no offset is given)");
+        out.println("  curl -s " + auth + " '" + base + "/v1/ligacoes?fila=vendas&desde="
+                + java.time.LocalDate.now(java.time.ZoneOffset.ofHours(-3)) + "T00:00:00'");
+        out.println("  # one call");
+        out.println("  curl -s " + auth + " '" + base + "/v1/ligacoes/" + id + "'");
+        out.println("  # its audio: a 302 to a signed link valid 1 hour on the recording host "
+                + calls.recordingsBaseUrl() + ";");
+        out.println("  # -v shows that curl does not send Authorization to that other host");
+        out.println("  curl -L -v -o call.wav " + auth + " '" + base + "/v1/ligacoes/" + id + "/audio' 2>&1 | grep -iE"
+                + " '^> (GET|Host|Authorization)|^< (HTTP|Location|Content-Type)'");
+        out.println("  # its OpenAPI document");
         out.println("  curl -s '" + base + "/v1/openapi.json'");
         out.println();
     }

@@ -95,18 +95,11 @@ public final class ServeCommand extends CliCommand {
                     + " CADASTRO_OTP_KEYS is set) (default ${DEFAULT-VALUE}).")
     String smsDir;
 
-    @Option(
-            names = "--calls-port",
-            paramLabel = "Q",
-            description = "Reserved for the call-records service, which is not part of this build yet:"
-                    + " giving it is a usage error.")
-    Integer callsPort;
+    @Mixin
+    CallsFlags calls;
 
     @Override
     public Integer call() throws Exception {
-        if (callsPort != null) {
-            throw usage("--calls-port: the call-records service is not part of this build yet");
-        }
         if (database != null && spec.commandLine().getParseResult().hasMatchedOption("--embedded-db")) {
             throw usage("give --database URL or --embedded-db DIR, not both");
         }
@@ -118,18 +111,26 @@ public final class ServeCommand extends CliCommand {
         CadastroServer.MailingOptions mailing = CadastroServer.MailingOptions.defaults()
                 .withWorkers((int) within("--mailing-workers", mailingWorkers, 1, 64))
                 .withRetention(java.time.Duration.ofDays(within("--export-retention-days", retentionDays, 1, 3650)));
-        CadastroServer server = CadastroServer.start(new CadastroServer.Config(
-                        indexDir,
-                        store,
-                        address,
-                        RuntimeOptions.defaults(),
-                        OptionalLong.of(perMinute),
-                        Clock.systemUTC())
-                .withFiles(path("--files", files), mailing)
-                .withProviders(providers.options(this::usage))
-                .withSms(providers.sms(path("--sms-dir", smsDir), this::usage)));
+        dev.cadastro.server.CallRecordsOptions callOptions =
+                calls.callsPortGiven() ? calls.options(bind, 0, this::usage) : null;
+        CadastroServer server = CadastroServer.start(
+                new CadastroServer.Config(
+                                indexDir,
+                                store,
+                                address,
+                                RuntimeOptions.defaults(),
+                                OptionalLong.of(perMinute),
+                                Clock.systemUTC())
+                        .withFiles(path("--files", files), mailing)
+                        .withProviders(providers.options(this::usage))
+                        .withSms(providers.sms(path("--sms-dir", smsDir), this::usage)),
+                callOptions);
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
+        server.calls()
+                .ifPresent(c -> out().println("cadastro: serving the call-records API on http://"
+                        + hostFor(c.address()) + ":" + c.port() + "/v1/ligacoes (OpenAPI at /v1/openapi.json),"
+                        + " recordings at " + c.recordingsBaseUrl()));
         out().flush();
         awaitShutdown(server);
         return Cli.DONE;

@@ -1,0 +1,395 @@
+package dev.cadastro.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cadastro.core.calls.CallRecord;
+import dev.cadastro.core.calls.CallTokens;
+import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Service;
+import dev.cadastro.http.Headers;
+import dev.cadastro.http.callrecords.CallRecordsApi;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The call-records service through real sockets against the embedded PostgreSQL: cursors refused when
+ * tampered or reused across filters and tokens, the 7-day window's edges, 409 then 302 once archived,
+ * the signed link's hour and its tampering, token rotation, integrations kept apart, a redirect that
+ * does not carry the token to the recording host, a tolerant client across an added field, and every
+ * error code of the service against its OpenAPI document.
+ */
+class CallRecordsEndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A client that ignores unknown fields, as spec 2.1 rule 4 asks. */
+    private static final ObjectMapper TOLERANT =
+            new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private static final Instant NOW = Instant.parse("2026-11-20T15:00:00Z");
+    private static final CallsStack stack = new CallsStack(NOW);
+    private static final OpenApiContract contract =
+            new OpenApiContract(new String(CallRecordsApi.openApiDocument(), StandardCharsets.UTF_8));
+
+    @AfterAll
+    static void close() {
+        stack.close();
+    }
+
+    private static CallRecord ready(long integration, String id, Instant at) {
+        return CallsStack.call(integration, id, at, at.plusSeconds(60), "vendas");
+    }
+
+    private static void assertError(HttpResponse<String> r, int status, String code) {
+        assertEquals(status, r.statusCode(), r.body());
+        JsonNode body = ServerFixture.json(r);
+        assertEquals(code, body.path("erro").asText(), r.body());
+        assertTrue(body.path("mensagem").isTextual(), r.body());
+    }
+
+    private static String cursorOf(HttpResponse<String> r) {
+        assertEquals(200, r.statusCode(), r.body());
+        return ServerFixture.json(r).at("/paginacao/proximo_cursor").asText();
+    }
+
+    @Test
+    void refusesTamperedCursorsAndCursorsOfOtherFiltersOrTokens() {
+        CallTokens.Issued mine = stack.integration();
+        CallTokens.Issued theirs = stack.integration();
+        Instant at = stack.clock.instant().minusSeconds(600);
+        stack.ingest(List.of(
+                ready(mine.integration().id(), "T1", at),
+                ready(mine.integration().id(), "T2", at)));
+        stack.ingest(List.of(
+                ready(theirs.integration().id(), "T1", at),
+                ready(theirs.integration().id(), "T2", at)));
+        String cursor = cursorOf(stack.get("/v1/ligacoes?limite=1", mine.token()));
+        assertEquals(
+                200,
+                stack.get("/v1/ligacoes?limite=1&cursor=" + cursor, mine.token())
+                        .statusCode());
+        char last = cursor.charAt(cursor.length() - 1);
+        String tampered = cursor.substring(0, cursor.length() - 1) + (last == 'A' ? 'B' : 'A');
+        List<HttpResponse<String>> refused = List.of(
+                stack.get("/v1/ligacoes?limite=1&cursor=" + tampered, mine.token()),
+                stack.get("/v1/ligacoes?limite=1&cursor=" + cursor.substring(0, cursor.length() - 2), mine.token()),
+                stack.get("/v1/ligacoes?limite=1&fila=vendas&cursor=" + cursor, mine.token()),
+                stack.get("/v1/ligacoes?limite=1&desde=2026-11-01T00:00:00&cursor=" + cursor, mine.token()),
+                stack.get("/v1/ligacoes?limite=1&cursor=" + cursor, theirs.token()));
+        for (HttpResponse<String> r : refused) {
+            assertError(r, 400, "parametro_invalido");
+            assertTrue(ServerFixture.json(r).path("mensagem").asText().startsWith("cursor "), r.body());
+            contract.check("/v1/ligacoes", r);
+        }
+        // The page size is not part of the query a cursor binds to.
+        assertEquals(
+                200,
+                stack.get("/v1/ligacoes?limite=5&cursor=" + cursor, mine.token())
+                        .statusCode());
+    }
+
+    @Test
+    void theWindowKeepsExactlySevenDaysOfMetadataAndAudioOutlivesIt() {
+        CallTokens.Issued mine = stack.integration();
+        long id = mine.integration().id();
+        Instant edge = stack.clock.instant().minus(Duration.ofDays(7));
+        stack.ingest(List.of(ready(id, "EDGE", edge), ready(id, "OLD", edge.minusNanos(1_000))));
+        JsonNode list = ServerFixture.json(stack.get("/v1/ligacoes", mine.token()));
+        assertEquals(List.of("EDGE"), ids(list));
+        assertEquals(200, stack.get("/v1/ligacoes/EDGE", mine.token()).statusCode());
+        assertError(stack.get("/v1/ligacoes/OLD", mine.token()), 404, "nao_encontrada");
+        assertEquals(302, stack.get("/v1/ligacoes/OLD/audio", mine.token()).statusCode());
+        stack.clock.advance(Duration.ofNanos(1_000));
+        try {
+            assertEquals(List.of(), ids(ServerFixture.json(stack.get("/v1/ligacoes", mine.token()))));
+            assertError(stack.get("/v1/ligacoes/EDGE", mine.token()), 404, "nao_encontrada");
+            assertEquals(302, stack.get("/v1/ligacoes/EDGE/audio", mine.token()).statusCode());
+        } finally {
+            stack.clock.set(NOW);
+        }
+    }
+
+    @Test
+    void audioIsUnavailableWhileArchivingThenRedirects() {
+        CallTokens.Issued mine = stack.integration();
+        long id = mine.integration().id();
+        Instant at = stack.clock.instant().minusSeconds(120);
+        stack.ingest(List.of(CallsStack.call(id, "ARQ", at, null, "vendas")));
+        HttpResponse<String> pending = stack.get("/v1/ligacoes/ARQ/audio", mine.token());
+        assertError(pending, 409, "indisponivel");
+        contract.check("/v1/ligacoes/{id}/audio", pending);
+        assertError(stack.get("/v1/ligacoes/ARQ", mine.token()), 404, "nao_encontrada");
+        stack.ingest(List.of(CallsStack.call(id, "ARQ", at, at.plusSeconds(90), "vendas")));
+        HttpResponse<String> moved = stack.get("/v1/ligacoes/ARQ/audio", mine.token());
+        assertEquals(302, moved.statusCode());
+        assertEquals("no-store", moved.headers().firstValue("Cache-Control").orElseThrow());
+        assertTrue(moved.headers().firstValue("Location").orElseThrow().contains("/calls/" + id + "/ARQ.wav?"));
+        assertFalse(moved.headers().map().keySet().stream()
+                .anyMatch(h -> h.toLowerCase().startsWith("x-ratelimit")));
+        assertFalse(moved.headers().firstValue("Set-Cookie").isPresent());
+    }
+
+    @Test
+    void theSignedLinkWorksForOneHourAndRefusesTampering() {
+        CallTokens.Issued mine = stack.integration();
+        long id = mine.integration().id();
+        stack.ingest(List.of(ready(id, "LNK", stack.clock.instant().minusSeconds(300))));
+        String location = stack.get("/v1/ligacoes/LNK/audio", mine.token())
+                .headers()
+                .firstValue("Location")
+                .orElseThrow();
+        assertNotEquals(
+                location,
+                stack.get("/v1/ligacoes/LNK/audio", mine.token())
+                        .headers()
+                        .firstValue("Location")
+                        .orElseThrow());
+        HttpResponse<String> wav = fetch(location);
+        assertEquals(200, wav.statusCode());
+        assertEquals("audio/wav", wav.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("RIFFLNK", wav.body());
+        String tampered = location.replace("/LNK.wav", "/LNK2.wav");
+        assertEquals(403, fetch(tampered).statusCode());
+        String otherExpiry = location.replaceFirst("e=([0-9]+)", "e=1$1");
+        assertEquals(403, fetch(otherExpiry).statusCode());
+        try {
+            stack.clock.advance(Duration.ofHours(1).minusSeconds(1));
+            assertEquals(200, fetch(location).statusCode());
+            stack.clock.advance(Duration.ofSeconds(1));
+            assertEquals(403, fetch(location).statusCode());
+            // url_gravacao is the permanent link: it still works.
+            stack.clock.set(NOW);
+            String permanent = ServerFixture.json(stack.get("/v1/ligacoes/LNK", mine.token()))
+                    .at("/metadata/url_gravacao")
+                    .asText();
+            stack.clock.advance(Duration.ofDays(400));
+            assertEquals(200, fetch(permanent).statusCode());
+        } finally {
+            stack.clock.set(NOW);
+        }
+    }
+
+    @Test
+    void rotationRefusesTheOldTokenAtOnceAndTheNewOneWorks() {
+        CallTokens.Issued first = stack.integration();
+        stack.ingest(List.of(
+                ready(first.integration().id(), "ROT", stack.clock.instant().minusSeconds(30))));
+        assertEquals(200, stack.get("/v1/ligacoes/ROT", first.token()).statusCode());
+        CallTokens.Issued second =
+                stack.store.callTokens().rotate(first.integration().name());
+        HttpResponse<String> old = stack.get("/v1/ligacoes/ROT", first.token());
+        assertError(old, 401, "nao_autorizado");
+        contract.check("/v1/ligacoes/{id}", old);
+        assertEquals(200, stack.get("/v1/ligacoes/ROT", second.token()).statusCode());
+        assertTrue(stack.store.callTokens().revoke(second.tokenId()));
+        assertError(stack.get("/v1/ligacoes", second.token()), 401, "nao_autorizado");
+    }
+
+    @Test
+    void refusesMissingTokensAndCompanyDataKeys() {
+        String apiKey = stack.f.key(stack.f.account(0, 1_000));
+        for (HttpResponse<String> r : List.of(
+                stack.get("/v1/ligacoes", null),
+                stack.get("/v1/ligacoes", apiKey),
+                stack.get("/v1/ligacoes", "x".repeat(43)))) {
+            assertError(r, 401, "nao_autorizado");
+            contract.check("/v1/ligacoes", r);
+        }
+    }
+
+    @Test
+    void anotherIntegrationsCallsAreInvisible() {
+        CallTokens.Issued mine = stack.integration();
+        CallTokens.Issued theirs = stack.integration();
+        stack.ingest(List.of(
+                ready(theirs.integration().id(), "ALHEIA", stack.clock.instant().minusSeconds(30))));
+        assertEquals(List.of(), ids(ServerFixture.json(stack.get("/v1/ligacoes", mine.token()))));
+        assertError(stack.get("/v1/ligacoes/ALHEIA", mine.token()), 404, "nao_encontrada");
+        assertError(stack.get("/v1/ligacoes/ALHEIA/audio", mine.token()), 404, "nao_encontrada");
+        assertEquals(List.of("ALHEIA"), ids(ServerFixture.json(stack.get("/v1/ligacoes", theirs.token()))));
+    }
+
+    @Test
+    void aClientFollowingTheRedirectSendsNoAuthorizationToTheRecordingHost() {
+        CallTokens.Issued mine = stack.integration();
+        stack.ingest(List.of(
+                ready(mine.integration().id(), "REDIR", stack.clock.instant().minusSeconds(30))));
+        stack.hostSaw.clear();
+        HttpResponse<String> r = stack.send(
+                stack.following,
+                HttpRequest.newBuilder(stack.uri("/v1/ligacoes/REDIR/audio"))
+                        .header("Authorization", "Bearer " + mine.token())
+                        .build());
+        assertEquals(200, r.statusCode());
+        assertEquals("RIFFREDIR", r.body());
+        assertEquals(1, stack.hostSaw.size(), "the recording host saw one request");
+        Headers seen = stack.hostSaw.peek();
+        assertFalse(seen.contains("Authorization"), "the recording host received " + seen);
+        // The host needs no token: the signature alone is the credential.
+        assertFalse(String.valueOf(seen).contains(mine.token()));
+    }
+
+    /** A client's model of a call: what it reads, ignoring whatever else the object carries. */
+    record ClientCall(String id, String datahistorico, String url_gravacao, String ocorrencia_descricao) {}
+
+    record ClientItem(ClientCall metadata) {}
+
+    record ClientPaging(Integer limite, Integer retornados, String proximo_cursor) {}
+
+    record ClientPage(List<ClientItem> ligacoes, ClientPaging paginacao) {}
+
+    @Test
+    void aClientIgnoringUnknownFieldsKeepsWorkingWhenAFieldIsAdded() throws Exception {
+        CallTokens.Issued mine = stack.integration();
+        long id = mine.integration().id();
+        List<CallRecord> calls = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            calls.add(ready(id, "U" + i, stack.clock.instant().minusSeconds(10 + i)));
+        }
+        stack.ingest(calls);
+        // The same store behind a later server version that adds a field to every object it answers.
+        try (CallsStack later = new CallsStack(NOW, CallRecordsEndToEndTest::withAddedFields)) {
+            List<String> before = sync(stack, mine.token());
+            List<String> after = sync(later, mine.token());
+            assertEquals(List.of("U0", "U1", "U2", "U3", "U4"), before);
+            assertEquals(before, after);
+            JsonNode added = ServerFixture.json(later.get("/v1/ligacoes/U0", mine.token()));
+            assertEquals("novo", added.at("/metadata/campo_novo").asText(), "the field was really added");
+            // A client that refused unknown fields would have broken.
+            ObjectMapper strict = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            assertTrue(failsToRead(
+                    strict, later.get("/v1/ligacoes/U0", mine.token()).body()));
+            assertFalse(failsToRead(
+                    strict, stack.get("/v1/ligacoes/U0", mine.token()).body()));
+        }
+    }
+
+    private static boolean failsToRead(ObjectMapper strict, String body) {
+        try {
+            strict.readerFor(StrictItem.class).readValue(body);
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /** A client that maps exactly the fields of spec 2.1 and refuses anything else. */
+    record StrictCall(
+            String id,
+            String id_ocorrencia,
+            String funcionario_id,
+            String funcionario_nome,
+            String funcionario_email,
+            String url_gravacao,
+            String datahistorico,
+            String horario_inicio,
+            String horario_fim,
+            int duracao_gravacao,
+            String ocorrencia_codigo,
+            String ocorrencia_descricao) {}
+
+    record StrictItem(StrictCall metadata) {}
+
+    /** A client's sync: every page, read into its own model, ids in order. */
+    private static List<String> sync(CallsStack on, String token) throws IOException {
+        List<String> ids = new ArrayList<>();
+        String cursor = null;
+        do {
+            HttpResponse<String> r =
+                    on.get("/v1/ligacoes?limite=2" + (cursor == null ? "" : "&cursor=" + cursor), token);
+            assertEquals(200, r.statusCode(), r.body());
+            ClientPage page = TOLERANT.readValue(r.body(), ClientPage.class);
+            page.ligacoes().forEach(item -> ids.add(item.metadata().id()));
+            cursor = page.paginacao().proximo_cursor();
+        } while (cursor != null);
+        return ids;
+    }
+
+    private static byte[] withAddedFields(byte[] body) {
+        try {
+            JsonNode tree = JSON.readTree(body);
+            if (tree instanceof ObjectNode o) {
+                o.put("campo_raiz_novo", 1);
+                if (o.get("metadata") instanceof ObjectNode m) {
+                    m.put("campo_novo", "novo");
+                }
+                o.path("ligacoes").forEach(item -> ((ObjectNode) item.get("metadata")).put("campo_novo", "novo"));
+                if (o.get("paginacao") instanceof ObjectNode p) {
+                    p.put("total_estimado", 5);
+                }
+            }
+            return JSON.writeValueAsBytes(tree);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void everyErrorCodeOfTheServiceIsAnsweredAsItsOpenApiDocumentSays() {
+        CallTokens.Issued mine = stack.integration();
+        long id = mine.integration().id();
+        stack.ingest(List.of(
+                ready(id, "DOC", stack.clock.instant().minusSeconds(30)),
+                CallsStack.call(id, "DOC-PENDENTE", stack.clock.instant(), null, "receptiva")));
+        String t = mine.token();
+        contract.check("/v1/ligacoes", stack.get("/v1/ligacoes", t));
+        contract.check("/v1/ligacoes/{id}", stack.get("/v1/ligacoes/DOC", t));
+        Set<String> codes = new java.util.TreeSet<>();
+        List<String[]> cases = List.of(
+                new String[] {"/v1/ligacoes", "/v1/ligacoes", null},
+                new String[] {"/v1/ligacoes", "/v1/ligacoes?limite=201", t},
+                new String[] {"/v1/ligacoes", "/v1/ligacoes?desde=ontem", t},
+                new String[] {"/v1/ligacoes", "/v1/ligacoes?agente=", t},
+                new String[] {"/v1/ligacoes/{id}", "/v1/ligacoes/NADA", t},
+                new String[] {"/v1/ligacoes/{id}", "/v1/ligacoes/DOC/outra/coisa", t},
+                new String[] {"/v1/ligacoes/{id}/audio", "/v1/ligacoes/DOC-PENDENTE/audio", t},
+                new String[] {"/v1/ligacoes/{id}/audio", "/v1/ligacoes/NADA/audio", t},
+                new String[] {"/v1/ligacoes/{id}/audio", "/v1/ligacoes/DOC/audio?x=1", t});
+        for (String[] c : cases) {
+            HttpResponse<String> r = stack.get(c[1], c[2]);
+            contract.check(c[0], r);
+            codes.add(ServerFixture.json(r).path("erro").asText());
+        }
+        Set<String> catalogue = EnumSet.allOf(ErrorCode.class).stream()
+                .filter(code -> code.service() == Service.CALL_RECORDS)
+                .map(ErrorCode::wire)
+                .collect(Collectors.toCollection(java.util.TreeSet::new));
+        assertEquals(catalogue, codes, "every code of the call-records catalogue was answered and checked");
+        JsonNode documented = contract.document().at("/components/schemas/Erro/properties/erro/enum");
+        catalogue.forEach(code -> assertTrue(documented.toString().contains("\"" + code + "\""), code));
+        // The 302 is documented with its headers.
+        assertFalse(contract.document()
+                .at("/paths/~1v1~1ligacoes~1{id}~1audio/get/responses/302/headers/Location")
+                .isMissingNode());
+        HttpResponse<String> openapi = stack.get("/v1/openapi.json", null);
+        assertEquals(200, openapi.statusCode());
+    }
+
+    private HttpResponse<String> fetch(String url) {
+        return stack.send(stack.client, HttpRequest.newBuilder(URI.create(url)).build());
+    }
+
+    private static List<String> ids(JsonNode list) {
+        List<String> ids = new ArrayList<>();
+        list.path("ligacoes").forEach(item -> ids.add(item.at("/metadata/id").asText()));
+        return ids;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.cadastro.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.core.calls.CallRecord;
+import dev.cadastro.core.calls.CallTokens;
+import dev.cadastro.core.files.FileStore;
+import dev.cadastro.core.files.LocalFolderFileStore;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The wiring of {@link CadastroServer#start(CadastroServer.Config, CallRecordsOptions)}: the call-records
+ * API and the recording host on listeners of their own, over the server's store, files folder and
+ * keyring, apart from the company-data listener.
+ */
+class CallRecordsServerTest {
+    private final ServerFixture f = ServerFixture.get();
+    private final CallRecordsService calls = f.server.calls().orElseThrow();
+
+    @Test
+    void servesTheCallRecordsApiAndItsRecordingsOnTheirOwnListeners() throws Exception {
+        assertNotEquals(f.server.port(), calls.port());
+        assertNotEquals(calls.port(), calls.recordingsAddress().getPort());
+        assertEquals(
+                "http://" + calls.recordingsAddress().getHostString() + ":"
+                        + calls.recordingsAddress().getPort(),
+                calls.recordingsBaseUrl());
+        CallTokens.Issued issued = f.server
+                .store()
+                .callTokens()
+                .create("server-wiring-" + ProcessHandle.current().pid());
+        long integration = issued.integration().id();
+        CallRecord call = CallsStack.call(
+                integration,
+                "WIRED",
+                f.clock.instant().minusSeconds(60),
+                f.clock.instant().minusSeconds(30),
+                "vendas");
+        FileStore files = new LocalFolderFileStore(f.index.resolveSibling("files"));
+        try (FileStore.Upload u = files.create(call.recordingKey())) {
+            u.stream().write("RIFF-wired".getBytes(StandardCharsets.US_ASCII));
+            u.commit();
+        }
+        f.server.store().calls().ingest(List.of(call));
+
+        String base = "http://127.0.0.1:" + calls.port();
+        HttpClient client = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
+        HttpResponse<String> list = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/v1/ligacoes"))
+                        .header("Authorization", "Bearer " + issued.token())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, list.statusCode(), list.body());
+        assertEquals(
+                "WIRED", ServerFixture.json(list).at("/ligacoes/0/metadata/id").asText());
+        HttpResponse<String> audio = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/v1/ligacoes/WIRED/audio"))
+                        .header("Authorization", "Bearer " + issued.token())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, audio.statusCode());
+        assertEquals("RIFF-wired", audio.body());
+        assertTrue(audio.uri().toString().startsWith(calls.recordingsBaseUrl() + "/calls/" + integration + "/"));
+
+        // The company-data listener does not serve the call-records routes, nor the reverse.
+        assertEquals(
+                404,
+                f.get("/v1/ligacoes", "Authorization", "Bearer " + issued.token())
+                        .statusCode());
+        HttpResponse<String> openapi = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/v1/openapi.json")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(openapi.body().contains("Cadastro call-records service"));
+    }
+}
