@@ -13,7 +13,9 @@
  *   <li>{@link dev.cadastro.providers.ProviderGuard} and {@link dev.cadastro.providers.GuardedProviders}:
  *       every call under a timeout (on a virtual thread that is interrupted when it expires), a
  *       bulkhead and a circuit breaker, all from resilience4j, with every failure turned into the core's
- *       {@code ProviderUnavailableException}.
+ *       {@code ProviderUnavailableException};
+ *   <li>{@link dev.cadastro.providers.JdkWebhookSender}: the push deliveries' POST to a client's
+ *       endpoint, on the JDK's HTTP client, redirects never followed.
  * </ul>
  */
 module dev.cadastro.providers {
@@ -23,6 +25,8 @@ module dev.cadastro.providers {
     requires io.github.resilience4j.circuitbreaker;
     requires io.github.resilience4j.bulkhead;
     requires io.github.resilience4j.timelimiter;
+    // The push deliveries' sender (JdkWebhookSender).
+    requires java.net.http;
 
     exports dev.cadastro.providers;
 }

@@ -79,6 +79,10 @@ CREATE TABLE call_deliveries (
 );
 CREATE INDEX call_deliveries_due ON call_deliveries (next_attempt_at, id) WHERE state = 'pendente';
 CREATE INDEX call_deliveries_integration ON call_deliveries (integration_id, id);
+-- The deliveries in flight (leased), counted per integration at each claim to keep a slow receiver
+-- within its cap; few rows at any time, so the count is cheap.
+CREATE INDEX call_deliveries_leased ON call_deliveries (integration_id)
+    WHERE state = 'pendente' AND lease_owner IS NOT NULL;
 
 -- Ingest ticks: how far each call source has been ingested. A server takes a tick under a lease
 -- (the source may be an outside exchange, so no lock is held while it is read), ingests the changes

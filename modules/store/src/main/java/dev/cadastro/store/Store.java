@@ -4,6 +4,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.cadastro.core.account.Accounts;
 import dev.cadastro.core.account.ApiKeys;
+import dev.cadastro.core.calls.push.DeliveryQueue;
+import dev.cadastro.core.calls.push.PushDestinations;
 import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.ledger.Ledger;
@@ -18,11 +20,13 @@ import dev.cadastro.store.internal.PgAdmissionStore;
 import dev.cadastro.store.internal.PgApiKeys;
 import dev.cadastro.store.internal.PgAuditTrail;
 import dev.cadastro.store.internal.PgCreditReportCache;
+import dev.cadastro.store.internal.PgDeliveryQueue;
 import dev.cadastro.store.internal.PgIdempotencyStore;
 import dev.cadastro.store.internal.PgLedger;
 import dev.cadastro.store.internal.PgMailingJobs;
 import dev.cadastro.store.internal.PgOtpStore;
 import dev.cadastro.store.internal.PgPersonJobs;
+import dev.cadastro.store.internal.PgPushDestinations;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -51,6 +55,8 @@ public final class Store implements AutoCloseable {
     private final CreditReportCache creditReports;
     private final PgAuditTrail personAudit;
     private final PersonJobs personJobs;
+    private final PushDestinations pushDestinations;
+    private final DeliveryQueue deliveryQueue;
     private final Clock clock;
 
     private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
@@ -67,6 +73,8 @@ public final class Store implements AutoCloseable {
         this.creditReports = new PgCreditReportCache(dataSource, ledger);
         this.personAudit = new PgAuditTrail(dataSource, ledger, batchWorkers);
         this.personJobs = new PgPersonJobs(dataSource, ledger);
+        this.pushDestinations = new PgPushDestinations(dataSource);
+        this.deliveryQueue = new PgDeliveryQueue(dataSource);
         this.clock = clock;
     }
 
@@ -151,6 +159,16 @@ public final class Store implements AutoCloseable {
     }
 
     /** The remembered requests of client idempotency keys. */
+    /** The push destination of each integration. */
+    public PushDestinations pushDestinations() {
+        return pushDestinations;
+    }
+
+    /** The push outbox: deliveries claimed by the push workers. */
+    public DeliveryQueue deliveryQueue() {
+        return deliveryQueue;
+    }
+
     public IdempotencyStore idempotency() {
         return idempotency;
     }
