@@ -70,6 +70,11 @@ public final class PushDelivery implements Workers.Handler<Delivery> {
     public void process(Claimed<Delivery> item) {
         Delivery d = item.work();
         WebhookSender.Outcome outcome = attempt(d);
+        if (Thread.currentThread().isInterrupted()) {
+            // The server is stopping: the attempt was cut short, not answered. Record nothing; the
+            // workers hand the delivery back and another server makes this attempt again.
+            return;
+        }
         Instant now = clock.instant();
         boolean recorded;
         if (outcome.delivered()) {
