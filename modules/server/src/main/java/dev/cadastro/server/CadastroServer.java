@@ -62,6 +62,7 @@ public final class CadastroServer implements AutoCloseable {
     private final OtpService otp;
     private final JdkHttpServerRuntime http;
     private final ScheduledExecutorService housekeeping;
+    private volatile PushService push;
 
     private CadastroServer(
             LuceneRegister register,
@@ -180,7 +181,8 @@ public final class CadastroServer implements AutoCloseable {
             Path files,
             MailingOptions mailing,
             ProviderOptions providers,
-            SmsOptions sms) {
+            SmsOptions sms,
+            PushOptions push) {
         public Config {
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
@@ -192,6 +194,7 @@ public final class CadastroServer implements AutoCloseable {
             Objects.requireNonNull(mailing, "mailing");
             Objects.requireNonNull(providers, "providers");
             Objects.requireNonNull(sms, "sms");
+            Objects.requireNonNull(push, "push");
             requestsPerMinute.ifPresent(n -> {
                 if (n < 1) {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
@@ -217,7 +220,8 @@ public final class CadastroServer implements AutoCloseable {
                     index.toAbsolutePath().resolveSibling("files"),
                     MailingOptions.defaults(),
                     ProviderOptions.simulated(),
-                    SmsOptions.under(index.toAbsolutePath().getParent()));
+                    SmsOptions.under(index.toAbsolutePath().getParent()),
+                    PushOptions.defaults());
         }
 
         /** The spec's defaults: 120 requests per minute per key, the system clock. */
@@ -228,17 +232,22 @@ public final class CadastroServer implements AutoCloseable {
 
         public Config withFiles(Path files, MailingOptions mailing) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
         }
 
         public Config withProviders(ProviderOptions providers) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
         }
 
         public Config withSms(SmsOptions sms) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+        }
+
+        public Config withPush(PushOptions push) {
+            return new Config(
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
         }
     }
 
@@ -292,7 +301,16 @@ public final class CadastroServer implements AutoCloseable {
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            return new CadastroServer(register, store, mailing, workers, providers, sms, http, config.clock());
+            CadastroServer server =
+                    new CadastroServer(register, store, mailing, workers, providers, sms, http, config.clock());
+            // Push deliveries (issue 19): started last, closed first.
+            try {
+                server.push = PushService.start(store, config.clock(), config.push(), owner());
+            } catch (RuntimeException e) {
+                server.close();
+                throw e;
+            }
+            return server;
         } catch (IOException e) {
             if (workers != null) {
                 workers.close();
@@ -436,6 +454,9 @@ public final class CadastroServer implements AutoCloseable {
     public void close() {
         housekeeping.shutdownNow();
         try {
+            if (push != null) {
+                push.close();
+            }
             http.close();
             mailingWorkers.close();
             providers.close();

@@ -95,6 +95,9 @@ public final class ServeCommand extends CliCommand {
                     + " CADASTRO_OTP_KEYS is set) (default ${DEFAULT-VALUE}).")
     String smsDir;
 
+    @Mixin
+    PushFlags push;
+
     @Option(
             names = "--calls-port",
             paramLabel = "Q",
@@ -127,7 +130,8 @@ public final class ServeCommand extends CliCommand {
                         Clock.systemUTC())
                 .withFiles(path("--files", files), mailing)
                 .withProviders(providers.options(this::usage))
-                .withSms(providers.sms(path("--sms-dir", smsDir), this::usage)));
+                .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
+                .withPush(push.options(this::usage)));
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
         out().flush();
