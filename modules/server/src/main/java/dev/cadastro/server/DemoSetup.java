@@ -289,4 +289,33 @@ public final class DemoSetup {
         Duration d = Duration.ofNanos(System.nanoTime() - startNanos);
         return String.format("%.1f s", d.toMillis() / 1000.0);
     }
+
+    // --- Push (issue 19): the demo integration's destination points at the demo's loopback receiver. ---
+
+    /** The integration whose calls the demo pushes to its receiver. */
+    public static final String PUSH_INTEGRATION = "demo";
+
+    /**
+     * Points the demo integration's push destination at {@code receiver} (loopback, plain http, both
+     * allowed for the demo only), signed with {@code secret}; says so, or says why not.
+     *
+     * @return whether the destination was set
+     */
+    public boolean ensurePushDestination(
+            Store store, java.net.URI receiver, String token, String secret, Clock clock, PrintStream out) {
+        java.util.Optional<dev.cadastro.core.calls.Integration> integration =
+                store.pushDestinations().integration(PUSH_INTEGRATION);
+        if (integration.isEmpty()) {
+            out.println("push: no integration '" + PUSH_INTEGRATION + "' yet; nothing is pushed");
+            return false;
+        }
+        store.pushDestinations()
+                .set(
+                        new dev.cadastro.core.calls.push.PushDestination(
+                                integration.get(), receiver, DemoReceiver.HEADER, token, true, secret, true),
+                        clock.instant());
+        out.println("push: integration '" + PUSH_INTEGRATION + "' delivers each ready call to " + receiver
+                + " (signed; lines 'push received: ...' below)");
+        return true;
+    }
 }

@@ -65,6 +65,9 @@ public final class DemoCommand extends CliCommand {
     @Mixin
     ProviderFlags providers;
 
+    @Mixin
+    PushFlags push;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = out();
@@ -77,6 +80,11 @@ public final class DemoCommand extends CliCommand {
         demo.ensureIndex(count, out);
         out.println("database: starting the embedded PostgreSQL in " + demo.database() + " ...");
         InetSocketAddress address = new InetSocketAddress(bind, listenPort);
+        // Push (issue 19): a receiver on loopback, started first; loopback and http allowed for it only.
+        String pushSecret = dev.cadastro.core.calls.push.PushDestination.newSecret(new SecureRandom());
+        String pushToken = "Bearer demo-receiver-" + Long.toHexString(new SecureRandom().nextLong());
+        dev.cadastro.server.DemoReceiver receiver =
+                dev.cadastro.server.DemoReceiver.start(pushSecret, pushToken, out, Clock.systemUTC());
         CadastroServer server = CadastroServer.start(new CadastroServer.Config(
                         demo.index(),
                         Database.embedded(demo.database()),
@@ -85,9 +93,11 @@ public final class DemoCommand extends CliCommand {
                         OptionalLong.empty(),
                         Clock.systemUTC())
                 .withProviders(providerOptions)
-                .withSms(providers.sms(demo.home(), this::usage)));
+                .withSms(providers.sms(demo.home(), this::usage))
+                .withPush(push.options(this::usage).withPolicy(true, push.allowPrivate, true)));
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
+            demo.ensurePushDestination(server.store(), receiver.url(), pushToken, pushSecret, Clock.systemUTC(), out);
             printCurlLines(out, server, keys, demo.home());
             out.printf(
                     "cadastro demo: ready in %.1f s; Ctrl-C stops (data stays in %s)%n",
@@ -95,9 +105,13 @@ public final class DemoCommand extends CliCommand {
             out.flush();
         } catch (RuntimeException e) {
             server.close();
+            receiver.close();
             throw e;
         }
-        ServeCommand.awaitShutdown(server);
+        ServeCommand.awaitShutdown(() -> {
+            server.close();
+            receiver.close();
+        });
         return Cli.DONE;
     }
 
