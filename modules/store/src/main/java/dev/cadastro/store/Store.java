@@ -56,7 +56,7 @@ public final class Store implements AutoCloseable {
     private final PgAuditTrail personAudit;
     private final PersonJobs personJobs;
     private final PushDestinations pushDestinations;
-    private final DeliveryQueue deliveryQueue;
+    private final PgDeliveryQueue deliveryQueue;
     private final Clock clock;
 
     private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
@@ -207,6 +207,7 @@ public final class Store implements AutoCloseable {
         try {
             personAudit.close();
             ledger.close();
+            deliveryQueue.close();
             dataSource.close();
         } finally {
             embedded.ifPresent(EmbeddedDatabase::close);

@@ -28,7 +28,7 @@ import javax.sql.DataSource;
  * the end of their lease: no other claim sees them as due until the lease runs out, and no lock
  * outlives the statement. The call and the destination come back in the same statement.
  */
-public final class PgDeliveryQueue implements DeliveryQueue {
+public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
     /** The cap a single {@link #claim} applies: the one-at-a-time path is for tools, not for throughput. */
     private static final int SINGLE_CLAIM_CAP = 1_000_000;
 
@@ -62,9 +62,17 @@ public final class PgDeliveryQueue implements DeliveryQueue {
             + " cd.attempts, cd.ready_at, cd.next_attempt_at, cd.delivered_at, cd.last_status, cd.last_error";
 
     private final DataSource dataSource;
+    private final DeliveredBatcher delivered;
 
     public PgDeliveryQueue(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.delivered = new DeliveredBatcher(dataSource);
+    }
+
+    /** Stops the group commit of delivered outcomes (what is queued is recorded first). */
+    @Override
+    public void close() {
+        delivered.close();
     }
 
     @Override
@@ -149,17 +157,10 @@ public final class PgDeliveryQueue implements DeliveryQueue {
         });
     }
 
+    /** Group-committed with the other deliveries that finished meanwhile ({@link DeliveredBatcher}). */
     @Override
     public boolean delivered(long id, String owner, Instant now, int status) {
-        return Jdbc.autoCommit(dataSource, "record a delivery", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET state = 'entregue',"
-                    + " attempts = attempts + 1, delivered_at = ?, last_status = ?, last_error = NULL,"
-                    + " lease_owner = NULL, lease_until = NULL"
-                    + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
-                Jdbc.set(ps, Jdbc.timestamp(now), status, id, owner);
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return delivered.submit(id, owner, now, status);
     }
 
     @Override
