@@ -50,7 +50,7 @@ public final class JdkWebhookSender implements WebhookSender {
         }
         HttpResponse<Void> response;
         try {
-            response = client.send(b.build(), HttpResponse.BodyHandlers.discarding());
+            response = sendOnce(b.build());
         } catch (HttpConnectTimeoutException e) {
             return failure(Kind.CONNECTION, "conexão não estabelecida no prazo");
         } catch (HttpTimeoutException e) {
@@ -77,6 +77,22 @@ public final class JdkWebhookSender implements WebhookSender {
                 Optional.of(status),
                 retryAfter,
                 kind == Kind.REDIRECT ? "HTTP " + status + " (redirecionamento não seguido)" : "HTTP " + status);
+    }
+
+    /**
+     * Sends, and sends once more on a new connection when a kept-alive connection turns out to have
+     * been closed by the receiver (an I/O error that is neither a timeout nor a refused connection):
+     * receivers close idle connections whenever they like, and that is no failure of theirs. The
+     * request may have arrived the first time; a duplicate is what at-least-once allows.
+     */
+    private HttpResponse<Void> sendOnce(HttpRequest request) throws IOException, InterruptedException {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.discarding());
+        } catch (HttpTimeoutException | ConnectException e) {
+            throw e;
+        } catch (IOException e) {
+            return client.send(request, HttpResponse.BodyHandlers.discarding());
+        }
     }
 
     private static Outcome failure(Kind kind, String detail) {

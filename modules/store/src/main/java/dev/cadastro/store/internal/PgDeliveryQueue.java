@@ -36,17 +36,19 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
             + " SELECT integration_id, count(*) AS n FROM call_deliveries"
             + " WHERE state = 'pendente' AND lease_owner IS NOT NULL AND lease_until > ?"
             + " GROUP BY integration_id),"
-            + " cand AS ("
-            + " SELECT cd.id, cd.integration_id, cd.next_attempt_at FROM call_deliveries cd"
-            + " JOIN call_push_destinations d ON d.integration_id = cd.integration_id"
-            + " WHERE cd.state = 'pendente' AND cd.next_attempt_at <= ? AND d.enabled"
-            + " AND cd.integration_id NOT IN (SELECT integration_id FROM busy WHERE n >= ?)"
-            + " ORDER BY cd.next_attempt_at, cd.id LIMIT ? FOR UPDATE OF cd SKIP LOCKED),"
+            // One lane per enabled destination with room under its cap; each lane is read in its own
+            // index range (call_deliveries_due), so a long backlog of one integration costs the others
+            // nothing and the claim never sorts the whole backlog.
+            + " lanes AS ("
+            + " SELECT d.integration_id, ? - coalesce(b.n, 0) AS room FROM call_push_destinations d"
+            + " LEFT JOIN busy b ON b.integration_id = d.integration_id"
+            + " WHERE d.enabled AND coalesce(b.n, 0) < ?),"
             + " pick AS ("
-            + " SELECT id FROM (SELECT cand.id, cand.next_attempt_at, row_number() OVER (PARTITION BY"
-            + " cand.integration_id ORDER BY cand.next_attempt_at, cand.id) + coalesce(b.n, 0) AS slot"
-            + " FROM cand LEFT JOIN busy b ON b.integration_id = cand.integration_id) r"
-            + " WHERE slot <= ? ORDER BY next_attempt_at, id LIMIT ?)"
+            + " SELECT c.id FROM lanes l CROSS JOIN LATERAL ("
+            + " SELECT cd.id, cd.next_attempt_at FROM call_deliveries cd"
+            + " WHERE cd.integration_id = l.integration_id AND cd.state = 'pendente' AND cd.next_attempt_at <= ?"
+            + " ORDER BY cd.next_attempt_at, cd.id LIMIT least(l.room, ?) FOR UPDATE SKIP LOCKED) c"
+            + " ORDER BY c.next_attempt_at, c.id LIMIT ?)"
             + " UPDATE call_deliveries cd SET lease_owner = ?, lease_until = ?, next_attempt_at = ?"
             + " FROM pick, calls c, call_push_destinations d, call_integrations i"
             + " WHERE cd.id = pick.id AND c.integration_id = cd.integration_id AND c.id = cd.call_id"
@@ -89,10 +91,9 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
         }
         Timestamp at = Jdbc.timestamp(now);
         Timestamp until = Jdbc.timestamp(now.plus(lease));
-        int scan = Math.max(4 * max, 256);
         return Jdbc.autoCommit(dataSource, "claim push deliveries", c -> {
             try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
-                Jdbc.set(ps, at, at, perIntegration, scan, perIntegration, max, owner, until, until);
+                Jdbc.set(ps, at, perIntegration, perIntegration, at, max, max, owner, until, until);
                 List<Claimed<Delivery>> claimed = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {

@@ -118,11 +118,18 @@ public final class PushWorkers implements AutoCloseable {
     }
 
     private void claimLoop() {
+        // With a backlog, slots free up one at a time; claiming each alone costs a statement per
+        // delivery. Once a claim came back full, wait a moment for a quarter of a batch to free up.
+        int gather = Math.max(1, Math.min(options.batch(), options.concurrency()) / 4);
+        boolean backlog = false;
         while (running.get()) {
             int free;
             try {
                 slots.acquire();
                 free = 1 + slots.drainPermits();
+                if (backlog && free < gather && slots.tryAcquire(gather - free, 5, TimeUnit.MILLISECONDS)) {
+                    free = gather + slots.drainPermits();
+                }
             } catch (InterruptedException e) {
                 return;
             }
@@ -143,6 +150,7 @@ public final class PushWorkers implements AutoCloseable {
                 continue;
             }
             slots.release(free - claimed.size());
+            backlog = claimed.size() == Math.min(free, options.batch());
             for (Claimed<Delivery> item : claimed) {
                 inFlight.put(item.id(), Boolean.TRUE);
                 attempts.submit(() -> run(item));
