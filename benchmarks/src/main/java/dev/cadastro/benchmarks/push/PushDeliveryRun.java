@@ -109,8 +109,9 @@ public final class PushDeliveryRun {
                                 Instant.now());
             }
             PushWorkers.Options options = PushWorkers.Options.defaults().withConcurrency(workers, perIntegration);
+            CountingQueue queue = new CountingQueue(store.deliveryQueue());
             PushDelivery push = new PushDelivery(
-                    store.deliveryQueue(),
+                    queue,
                     new JdkWebhookSender(Duration.ofSeconds(5), Clock.systemUTC()),
                     DestinationPolicy.builder()
                             .allowHttp(true)
@@ -136,7 +137,7 @@ public final class PushDeliveryRun {
             produce(jdbc, all, backlog, "b");
             long start = System.nanoTime();
             Instant started = Instant.now();
-            try (PushWorkers w = PushWorkers.start(store.deliveryQueue(), push, "bench", Clock.systemUTC(), options)) {
+            try (PushWorkers w = PushWorkers.start(queue, push, "bench", Clock.systemUTC(), options)) {
                 awaitDelivered(jdbc, backlog, Duration.ofMinutes(10));
             }
             double took = (System.nanoTime() - start) / 1e9;
@@ -155,10 +156,12 @@ public final class PushDeliveryRun {
                     took,
                     received.sum());
             report(jdbc, "backlog", "b%");
+            System.out.println("  " + queue.summary());
+            queue.reset();
 
             // Steady arrivals.
             truncate(jdbc);
-            try (PushWorkers w = PushWorkers.start(store.deliveryQueue(), push, "bench", Clock.systemUTC(), options)) {
+            try (PushWorkers w = PushWorkers.start(queue, push, "bench", Clock.systemUTC(), options)) {
                 long t0 = System.nanoTime();
                 long produced = 0;
                 int tick = 0;
@@ -177,6 +180,7 @@ public final class PushDeliveryRun {
             }
             report(jdbc, "steady", "s%");
             windows(jdbc, "s%");
+            System.out.println("  " + queue.summary());
         } finally {
             receiver.stop(0);
         }
