@@ -76,6 +76,7 @@ import picocli.CommandLine.ParentCommand;
             AdminCommand.Jobs.class,
             SmsInboxCommand.class,
             OtpRotateKeyCommand.class,
+            CallsTokenCommand.class,
             CallsPushCommand.class
         })
 public final class AdminCommand extends CliCommand {
@@ -101,7 +102,7 @@ public final class AdminCommand extends CliCommand {
         return Cli.USAGE;
     }
 
-    /** The clock of this run (tests inject one). */
+    /** The clock of entries and keys, for subcommand groups in their own classes. */
     Clock clock() {
         return clock;
     }
