@@ -6,10 +6,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.files.FileStore;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -100,32 +101,43 @@ public final class JsonlCallFile {
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder))) {
+        // Lines are split on bytes and decoded one by one, so a bad byte is blamed on its own line.
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
             int number = 0;
-            while (true) {
-                String text;
-                try {
-                    text = in.readLine();
-                } catch (CharacterCodingException e) {
-                    throw new CallFileException(number + 1, null, "is not UTF-8 text");
+            for (int b = in.read(); ; b = in.read()) {
+                if (b != '\n' && b != -1) {
+                    bytes.write(b);
+                    continue;
                 }
-                if (text == null) {
+                if (b == -1 && bytes.size() == 0) {
                     break;
                 }
                 number++;
+                String text;
+                try {
+                    text = decoder.decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+                } catch (CharacterCodingException e) {
+                    throw new CallFileException(number, null, "is not UTF-8 text");
+                }
+                bytes.reset();
                 if (number == 1 && text.startsWith("\uFEFF")) {
                     text = text.substring(1);
                 }
-                if (text.isBlank()) {
-                    continue;
+                if (!text.isBlank()) {
+                    Entry entry = new Line(number, fields(number, text)).entry(integrationId, folder);
+                    Integer before = seen.putIfAbsent(entry.call().id(), number);
+                    if (before != null) {
+                        throw new CallFileException(
+                                number,
+                                "id",
+                                "'" + entry.call().id() + "' repeats line " + before + " (one line a call)");
+                    }
+                    entries.add(entry);
                 }
-                Entry entry = new Line(number, fields(number, text)).entry(integrationId, folder);
-                Integer before = seen.putIfAbsent(entry.call().id(), number);
-                if (before != null) {
-                    throw new CallFileException(
-                            number, "id", "'" + entry.call().id() + "' repeats line " + before + " (one line a call)");
+                if (b == -1) {
+                    break;
                 }
-                entries.add(entry);
             }
         }
         return new JsonlCallFile(file, entries);
