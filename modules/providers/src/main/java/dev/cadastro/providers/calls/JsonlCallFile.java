@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.cadastro.core.calls.CallRecord;
+import dev.cadastro.core.calls.CallStore;
 import dev.cadastro.core.files.FileStore;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -176,6 +177,31 @@ public final class JsonlCallFile {
         }
         return copied;
     }
+
+    /**
+     * Imports the file: for each batch of {@code batchSize} calls in the file's order, copies the
+     * archived calls' recordings, then ingests the batch (one transaction each). Run again, it changes
+     * nothing (ingest is idempotent by id); a line whose {@code datahistorico} is later than the stored
+     * one is a reclassification.
+     */
+    public Imported importInto(CallStore store, FileStore recordings, int batchSize) throws IOException {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(recordings, "recordings");
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize " + batchSize + " must be at least 1");
+        }
+        CallStore.IngestResult total = CallStore.IngestResult.NOTHING;
+        int copied = 0;
+        for (int from = 0; from < entries.size(); from += batchSize) {
+            List<Entry> batch = entries.subList(from, Math.min(entries.size(), from + batchSize));
+            copied += new JsonlCallFile(file, batch).copyRecordings(recordings);
+            total = total.plus(store.ingest(batch.stream().map(Entry::call).toList()));
+        }
+        return new Imported(entries.size(), copied, total);
+    }
+
+    /** What {@link #importInto} did: the calls read, the recordings copied, and what the store did. */
+    public record Imported(int calls, int recordingsCopied, CallStore.IngestResult result) {}
 
     /** The line's top-level fields: strings, numbers as text, booleans, null, or a marker for objects and arrays. */
     private static Map<String, Value> fields(int line, String text) {

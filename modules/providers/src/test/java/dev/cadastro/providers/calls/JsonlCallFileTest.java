@@ -173,6 +173,39 @@ class JsonlCallFileTest {
     }
 
     @Test
+    void importingTwiceChangesNothingAndALaterClassificationIsAReclassification() throws Exception {
+        LocalFolderFileStore files = new LocalFolderFileStore(folder.resolve("store"));
+        MemoryCallStore store = new MemoryCallStore(files);
+        String pending = without("arquivada_em").replace("0000001", "0000002");
+        JsonlCallFile first = JsonlCallFile.read(file(GOOD, pending, with("id", "\"third\"")), 4);
+
+        JsonlCallFile.Imported a = first.importInto(store, files, 2);
+        assertEquals(3, a.calls());
+        assertEquals(2, a.recordingsCopied());
+        assertEquals(3, a.result().inserted());
+
+        JsonlCallFile.Imported again = first.importInto(store, files, 2);
+        assertEquals(new dev.cadastro.core.calls.CallStore.IngestResult(0, 0, 0, 3, 0), again.result());
+
+        String reclassified = GOOD.replace("10:15:30.123456", "11:00:00")
+                .replace("\"V01\"", "\"V03\"")
+                .replace("Venda realizada", "Retornar ligação");
+        JsonlCallFile.Imported later = JsonlCallFile.read(
+                        file(
+                                reclassified,
+                                pending.replace("\"duracao", "\"arquivada_em\":\"2026-11-24T10:30:00\",\"duracao")),
+                        4)
+                .importInto(store, files, 100);
+        assertEquals(1, later.result().reclassified());
+        assertEquals(1, later.result().archived());
+        CallRecord now = store.find(4, "20261124-0000001").orElseThrow();
+        assertEquals("Retornar ligação", now.resultDescription());
+        assertEquals("V03", now.resultCode());
+        assertEquals(Instant.parse("2026-11-24T14:00:00Z"), now.classifiedAt());
+        assertTrue(files.open("calls/4/20261124-0000002.wav").isPresent());
+    }
+
+    @Test
     void blankLinesAndAByteOrderMarkAreSkipped() throws Exception {
         Path p = folder.resolve("bom.jsonl");
         Files.write(p, ("\uFEFF" + GOOD + "\n\n   \n" + with("id", "\"b\"") + "\n").getBytes(StandardCharsets.UTF_8));
