@@ -18,6 +18,17 @@ import net.jqwik.api.constraints.Size;
 
 class SimulatedExchangeProperties {
     private static final Instant T0 = Instant.parse("2026-11-24T12:00:00Z");
+    /** Nothing is written there: the property reads {@code calls}, which writes no recording. */
+    private static final java.nio.file.Path FOLDER;
+
+    static {
+        try {
+            FOLDER = Files.createTempDirectory("exchange-properties");
+            FOLDER.toFile().deleteOnExit();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     /**
      * Asked over consecutive intervals, the exchange reports every call of their union, in the union's
@@ -33,7 +44,7 @@ class SimulatedExchangeProperties {
         SimulatedExchange e = new SimulatedExchange(
                 5,
                 SimulatedExchange.Options.defaults().withSeed(seed).withCallsPerMinute(rate),
-                new LocalFolderFileStore(Files.createTempDirectory("exchange")));
+                new LocalFolderFileStore(FOLDER));
         List<Integer> points = new ArrayList<>(new java.util.TreeSet<>(cuts));
         Instant end = T0.plusSeconds(7_201);
         Map<String, CallRecord> merged = new TreeMap<>();
