@@ -62,9 +62,13 @@ class GeneratorRoundTripTest {
                 GeneratorOptions.builder(3_000).seed(99).quirkRate(0.01);
         DumpGenerator.generate(tmp.resolve("a"), options.threads(1).build());
         DumpGenerator.generate(tmp.resolve("b"), options.threads(4).build());
-        try (Stream<Path> files = Files.list(tmp.resolve("a"))) {
-            var names = files.map(p -> p.getFileName().toString()).sorted().toList();
-            assertEquals(37, names.size());
+        try (Stream<Path> files = Files.walk(tmp.resolve("a"))) {
+            var names = files.filter(Files::isRegularFile)
+                    .map(p -> tmp.resolve("a").relativize(p).toString())
+                    .sorted()
+                    .toList();
+            assertEquals(38, names.size(), "the 37 ZIPs of the dump and the PGFN debt ZIP: " + names);
+            assertTrue(names.contains("debt/Dados_abertos_Nao_Previdenciario.zip"), names.toString());
             for (String name : names) {
                 assertArrayEquals(
                         Files.readAllBytes(tmp.resolve("a").resolve(name)),

@@ -23,7 +23,9 @@ CREATE INDEX call_tokens_integration ON call_tokens (integration_id);
 
 CREATE TABLE calls (
     integration_id      bigint      NOT NULL REFERENCES call_integrations (id),
-    id                  text        NOT NULL CHECK (length(id) BETWEEN 1 AND 64),
+    -- Byte order (C collation), so the list's order in PostgreSQL is the order of CallPosition.LIST_ORDER
+    -- (String.compareTo on the ASCII ids) and a keyset comparison never depends on the server's locale.
+    id                  text        COLLATE "C" NOT NULL CHECK (length(id) BETWEEN 1 AND 64),
     occurrence_id       text        NOT NULL,
     agent_id            text,
     agent_login         text        NOT NULL,
@@ -42,6 +44,14 @@ CREATE TABLE calls (
 );
 -- The list: ready calls of one integration, newest first by (classified_at, id).
 CREATE INDEX calls_list ON calls (integration_id, classified_at DESC, id DESC) WHERE archived_at IS NOT NULL;
+-- The same order under each exact filter (agente, fila, resultado), so a filtered page also reads only
+-- its own rows however rare the filtered value is; other filters combined with one are checked on its rows.
+CREATE INDEX calls_list_agent ON calls (integration_id, agent_login, classified_at DESC, id DESC)
+    WHERE archived_at IS NOT NULL;
+CREATE INDEX calls_list_queue ON calls (integration_id, queue, classified_at DESC, id DESC)
+    WHERE archived_at IS NOT NULL;
+CREATE INDEX calls_list_result ON calls (integration_id, result_description, classified_at DESC, id DESC)
+    WHERE archived_at IS NOT NULL;
 
 -- Push destination per integration (at most one).
 CREATE TABLE call_push_destinations (
@@ -62,7 +72,7 @@ CREATE TABLE call_push_destinations (
 CREATE TABLE call_deliveries (
     id               bigserial   PRIMARY KEY,
     integration_id   bigint      NOT NULL REFERENCES call_integrations (id),
-    call_id          text        NOT NULL,
+    call_id          text        COLLATE "C" NOT NULL,
     webhook_id       text        NOT NULL UNIQUE,
     reason           text        NOT NULL CHECK (reason IN ('pronta', 'reclassificada', 'reenvio')),
     state            text        NOT NULL CHECK (state IN ('pendente', 'entregue', 'falhou')),
@@ -82,7 +92,8 @@ CREATE INDEX call_deliveries_integration ON call_deliveries (integration_id, id)
 
 -- Ingest ticks: how far each call source has been ingested. A server takes a tick under a lease
 -- (the source may be an outside exchange, so no lock is held while it is read), ingests the changes
--- in (ingested_until, now], and moves ingested_until forward in the transaction of the last batch.
+-- in (ingested_until, now], and moves ingested_until forward once they committed (a tick that failed
+-- half-way is read again by the next one; ingest is idempotent by call id).
 CREATE TABLE call_ingest_sources (
     source          text        PRIMARY KEY,
     ingested_until  timestamptz NOT NULL,

@@ -38,10 +38,12 @@ import java.util.zip.ZipOutputStream;
 /**
  * Writes a synthetic monthly dump in exactly the Receita Federal's layout: the 37 ZIPs with their real
  * inner file names and extraction date, every field quoted, LF line ends, ISO-8859-1, the lookup tables
- * of a real dump (bundled byte-exact), and realistic distributions: the states' shares of the register,
- * municipalities within a state, CNAE popularity, the status mix, MEI and Simples shares, phones,
- * e-mails, opening dates and capital. The real data's quirks ({@link Quirk}) are injected at {@link
- * GeneratorOptions#quirkRate()}.
+ * of a real dump (bundled byte-exact), and realistic distributions: the states' shares of the register
+ * and the municipalities within a state from cited population figures ({@link Geography}), CNAE
+ * popularity, the status mix, MEI and Simples shares, phones, e-mails, opening dates and capital
+ * (docs/loader.md says what each is based on). The real data's quirks ({@link Quirk}) are injected at
+ * {@link GeneratorOptions#quirkRate()}. Beside the dump, in {@code debt/}, synthetic PGFN active-debt
+ * files flag {@link GeneratorOptions#debtShare()} of the companies ({@link PgfnRows}).
  *
  * <p>Deterministic: each of the ten parts draws from its own generator seeded from the seed and the
  * part number, so the same options write the same bytes whatever the thread count. Memory is constant:
@@ -61,8 +63,9 @@ public final class DumpGenerator {
     }
 
     /**
-     * Writes the dump and hands every establishment a correct loader must load, as it must load it, to
-     * {@code expected} (from several threads at once; null for none).
+     * Writes the dump and hands every establishment a correct loader must load, as it must load it
+     * without the debt folder ({@code divida} false), to {@code expected} (from several threads at once;
+     * null for none).
      */
     public static GeneratedDump generate(Path out, GeneratorOptions options, Consumer<Establishment> expected) {
         Objects.requireNonNull(options, "options");
@@ -91,8 +94,11 @@ public final class DumpGenerator {
                 long establishments = 0;
                 long rows = 0;
                 long companies = 0;
+                long debtCompanies = 0;
+                long debtRows = 0;
                 Map<Quirk, Long> quirks = new EnumMap<>(Quirk.class);
                 List<Path> simples = new ArrayList<>();
+                List<Path> debt = new ArrayList<>();
                 for (Future<PartResult> f : futures) {
                     PartResult r = f.get();
                     establishments += r.establishments;
@@ -100,8 +106,16 @@ public final class DumpGenerator {
                     companies += r.companies;
                     r.quirks.forEach((q, n) -> quirks.merge(q, n, Long::sum));
                     simples.add(r.simples);
+                    debtCompanies += r.debtCompanies;
+                    debtRows += r.debtRows;
+                    if (r.debt != null) {
+                        debt.add(r.debt);
+                    }
                 }
                 writeSimples(out, date, options, simples);
+                if (!debt.isEmpty()) {
+                    PgfnRows.writeZip(out, options, debt, ENTRY_TIME);
+                }
                 return new GeneratedDump(
                         out,
                         date,
@@ -109,6 +123,8 @@ public final class DumpGenerator {
                         rows,
                         companies,
                         quirks,
+                        debtCompanies,
+                        debtRows,
                         Duration.ofNanos(System.nanoTime() - start));
             } finally {
                 pool.shutdownNow();
@@ -161,14 +177,22 @@ public final class DumpGenerator {
         }
     }
 
-    private record PartResult(long establishments, long rows, long companies, Map<Quirk, Long> quirks, Path simples) {}
+    private record PartResult(
+            long establishments,
+            long rows,
+            long companies,
+            Map<Quirk, Long> quirks,
+            Path simples,
+            long debtCompanies,
+            long debtRows,
+            Path debt) {}
 
     /** The fixed tables the distributions draw from. */
     static final class Model {
         final String[] ufs;
         final double[] ufCumulative;
-        final Map<String, String[]> municipios = new HashMap<>();
-        final Map<String, double[]> municipioCumulative = new HashMap<>();
+        final Map<String, String[]> municipios;
+        final Map<String, double[]> municipioCumulative;
         final Map<String, int[]> ddds = new HashMap<>();
         /** The five-digit CEP prefixes of each state, [from, to). */
         final Map<String, int[]> cepRanges = new HashMap<>();
@@ -176,22 +200,16 @@ public final class DumpGenerator {
         final String[] cnaes;
         final double[] cnaeCumulative;
 
-        private Model(String[] ufs, double[] ufCumulative, String[] cnaes, double[] cnaeCumulative) {
-            this.ufs = ufs;
-            this.ufCumulative = ufCumulative;
+        private Model(Geography geography, String[] cnaes, double[] cnaeCumulative) {
+            this.ufs = geography.ufs;
+            this.ufCumulative = geography.ufCumulative;
+            this.municipios = geography.municipios;
+            this.municipioCumulative = geography.municipioCumulative;
             this.cnaes = cnaes;
             this.cnaeCumulative = cnaeCumulative;
         }
 
         static Model load() {
-            String[] ufs = {
-                "SP", "MG", "RJ", "PR", "RS", "BA", "SC", "GO", "PE", "CE", "PA", "ES", "MT", "DF", "MA", "MS", "PB",
-                "RN", "AM", "AL", "PI", "RO", "SE", "TO", "AC", "AP", "RR"
-            };
-            double[] shares = {
-                28.5, 10.8, 8.5, 6.8, 6.4, 5.0, 4.7, 3.5, 3.1, 3.0, 2.2, 2.1, 1.9, 1.8, 1.7, 1.4, 1.3, 1.2, 1.2, 1.0,
-                1.0, 0.8, 0.7, 0.7, 0.3, 0.3, 0.3
-            };
             // Popular main activities first (retail clothing, hairdressers, snack bars, ...), then the rest.
             List<String> popular = List.of(
                     "4781400", "9602501", "5611203", "4712100", "7319002", "4399103", "8219999", "5620104", "4751201",
@@ -211,36 +229,7 @@ public final class DumpGenerator {
             for (int i = 0; i < w.length; i++) {
                 w[i] = 1.0 / Math.pow(i + 1, 0.9);
             }
-            Model m = new Model(ufs, cumulative(shares), all.toArray(String[]::new), cumulative(w));
-            Map<String, List<String>> byUf = new HashMap<>();
-            String ibge = new String(Tables.bundled("municipios-receita-ibge.csv"), StandardCharsets.UTF_8);
-            boolean header = true;
-            for (String line : ibge.split("\r?\n")) {
-                if (header) {
-                    header = false;
-                    continue;
-                }
-                String[] c = line.split(";", -1);
-                if (c.length >= 5 && !c[4].isEmpty()) {
-                    byUf.computeIfAbsent(c[4], k -> new ArrayList<>()).add(c[0]);
-                }
-            }
-            SplittableRandom fixed = new SplittableRandom(42);
-            for (String uf : ufs) {
-                List<String> list = new ArrayList<>(byUf.getOrDefault(uf, List.of()));
-                for (int i = list.size() - 1; i > 0; i--) {
-                    int j = fixed.nextInt(i + 1);
-                    String t = list.get(i);
-                    list.set(i, list.get(j));
-                    list.set(j, t);
-                }
-                double[] mw = new double[list.size()];
-                for (int i = 0; i < mw.length; i++) {
-                    mw[i] = 1.0 / (i + 1);
-                }
-                m.municipios.put(uf, list.toArray(String[]::new));
-                m.municipioCumulative.put(uf, cumulative(mw));
-            }
+            Model m = new Model(Geography.load(), all.toArray(String[]::new), cumulative(w));
             Map<String, List<Integer>> ddd = new HashMap<>();
             for (int d : Ddd.all()) {
                 ddd.computeIfAbsent(Ddd.uf(d), k -> new ArrayList<>()).add(d);
@@ -292,7 +281,7 @@ public final class DumpGenerator {
     }
 
     /** One of the ten parts: Empresas{n}, Estabelecimentos{n}, Socios{n} and its share of Simples. */
-    private static final class Part {
+    static final class Part {
         private static final String[] FIRST = {
             "MARIA",
             "JOSE",
@@ -487,6 +476,10 @@ public final class DumpGenerator {
         private final int maxEpochDay;
         private final Map<Quirk, Long> quirks = new EnumMap<>(Quirk.class);
         private final RowWriter row = new RowWriter();
+        /** Debt draws come from a generator of their own, so they leave the establishments of a seed alone. */
+        private final SplittableRandom debtRng;
+
+        private PgfnRows pgfn;
 
         Part(Path out, int part, long target, GeneratorOptions options, Model model, Consumer<Establishment> expected) {
             this.out = out;
@@ -496,6 +489,7 @@ public final class DumpGenerator {
             this.model = model;
             this.expected = expected;
             this.rng = new SplittableRandom(mix(options.seed() * 31 + part));
+            this.debtRng = new SplittableRandom(mix(options.seed() * 37 + part) ^ 0x9F6E_D0B7L);
             this.date = options.dateCode();
             this.maxEpochDay = (int) options.extractionDate().toEpochDay();
         }
@@ -508,13 +502,19 @@ public final class DumpGenerator {
 
         PartResult run() throws IOException {
             Path simplesTemp = Files.createTempFile(out, "simples-part" + part + "-", ".tmp");
+            Path debtTemp =
+                    options.debtShare() > 0 ? Files.createTempFile(out, "debt-part" + part + "-", ".tmp") : null;
             long written = 0;
             long rows = 0;
             long companies = 0;
             try (ZipOutputStream empresas = openZip(out, Family.EMPRESAS, part, date, options);
                     ZipOutputStream estabelecimentos = openZip(out, Family.ESTABELECIMENTOS, part, date, options);
                     ZipOutputStream socios = openZip(out, Family.SOCIOS, part, date, options);
-                    OutputStream simples = new BufferedOutputStream(Files.newOutputStream(simplesTemp), 1 << 16)) {
+                    OutputStream simples = new BufferedOutputStream(Files.newOutputStream(simplesTemp), 1 << 16);
+                    OutputStream debt = debtTemp == null
+                            ? OutputStream.nullOutputStream()
+                            : new BufferedOutputStream(Files.newOutputStream(debtTemp), 1 << 16)) {
+                pgfn = new PgfnRows(debtRng, debt, options.extractionDate());
                 OutputStream emp = new BufferedOutputStream(empresas, 1 << 16);
                 OutputStream est = new BufferedOutputStream(estabelecimentos, 1 << 16);
                 OutputStream soc = new BufferedOutputStream(socios, 1 << 16);
@@ -537,7 +537,7 @@ public final class DumpGenerator {
                 estabelecimentos.closeEntry();
                 socios.closeEntry();
             }
-            return new PartResult(written, rows, companies, quirks, simplesTemp);
+            return new PartResult(written, rows, companies, quirks, simplesTemp, pgfn.companies, pgfn.rows, debtTemp);
         }
 
         private void count(Quirk q) {
@@ -729,6 +729,7 @@ public final class DumpGenerator {
                 }
             }
             String uf = model.ufs[Model.pick(model.ufCumulative, rng)];
+            pgfn.maybeDebtor(root, razao, uf, options.debtShare());
             long loaded = 0;
             long lines = 0;
             for (int b = 0; b < branches; b++) {

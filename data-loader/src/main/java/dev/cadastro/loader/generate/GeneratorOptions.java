@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param threads writer threads; each writes its own parts (default: available processors, at most
  *     10)
  * @param compressionLevel Deflater level of the ZIPs (1 to 9; default 1, fast)
+ * @param debtShare share of companies written as debtors into synthetic PGFN active-debt files in the
+ *     dump's {@code debt/} folder (0 to 1; default 0.06; 0 writes no debt folder; docs/loader.md gives
+ *     the basis)
  */
 public record GeneratorOptions(
         long establishments,
@@ -22,7 +25,8 @@ public record GeneratorOptions(
         double alphanumericShare,
         LocalDate extractionDate,
         int threads,
-        int compressionLevel) {
+        int compressionLevel,
+        double debtShare) {
 
     public static Builder builder(long establishments) {
         return new Builder(establishments);
@@ -44,6 +48,7 @@ public record GeneratorOptions(
         private LocalDate extractionDate = LocalDate.of(2026, 8, 8);
         private int threads = Math.min(10, Runtime.getRuntime().availableProcessors());
         private int compressionLevel = 1;
+        private double debtShare = 0.06;
 
         private Builder(long establishments) {
             this.establishments = establishments;
@@ -79,6 +84,11 @@ public record GeneratorOptions(
             return this;
         }
 
+        public Builder debtShare(double share) {
+            this.debtShare = share;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the option, the value and the allowed range */
         public GeneratorOptions build() {
             if (establishments < 1 || establishments > 100_000_000) {
@@ -98,12 +108,22 @@ public record GeneratorOptions(
             if (compressionLevel < 1 || compressionLevel > 9) {
                 throw new IllegalArgumentException("compressionLevel " + compressionLevel + " must be between 1 and 9");
             }
+            if (!(debtShare >= 0 && debtShare <= 1)) {
+                throw new IllegalArgumentException("debtShare " + debtShare + " must be between 0 and 1");
+            }
             if (extractionDate.getYear() < 2000 || extractionDate.getYear() > 2099) {
                 throw new IllegalArgumentException(
                         "extractionDate " + extractionDate + " must be in the years 2000 to 2099");
             }
             return new GeneratorOptions(
-                    establishments, seed, quirkRate, alphanumericShare, extractionDate, threads, compressionLevel);
+                    establishments,
+                    seed,
+                    quirkRate,
+                    alphanumericShare,
+                    extractionDate,
+                    threads,
+                    compressionLevel,
+                    debtShare);
         }
     }
 }

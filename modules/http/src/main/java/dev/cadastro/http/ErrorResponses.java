@@ -9,7 +9,6 @@ import dev.cadastro.core.sms.SmsUnavailableException;
 import dev.cadastro.http.internal.Json;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * Renders failures as the envelope of the service that answered.
@@ -108,7 +107,7 @@ public final class ErrorResponses {
             case CALL_RECORDS ->
                 Json.bytes(g -> {
                     g.writeStartObject();
-                    g.writeStringField("erro", code.name().toLowerCase(Locale.ROOT));
+                    g.writeStringField("erro", code.wire());
                     g.writeStringField("mensagem", message);
                     g.writeEndObject();
                 });

@@ -1,5 +1,8 @@
 package dev.cadastro.server;
 
+import dev.cadastro.core.calls.CallIngest;
+import dev.cadastro.core.calls.CallIngestLoop;
+import dev.cadastro.core.calls.CallSource;
 import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.credit.CreditReportService;
@@ -62,6 +65,9 @@ public final class CadastroServer implements AutoCloseable {
     private final OtpService otp;
     private final JdkHttpServerRuntime http;
     private final ScheduledExecutorService housekeeping;
+    // The call-records ingest, once a call source is wired (startCallIngest).
+    private final Clock clock;
+    private CallIngestLoop callIngest;
 
     private CadastroServer(
             LuceneRegister register,
@@ -80,6 +86,7 @@ public final class CadastroServer implements AutoCloseable {
         this.sms = sms;
         this.otp = sms.service(store.otpStore(), clock);
         this.http = http;
+        this.clock = clock;
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
         IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
@@ -432,10 +439,35 @@ public final class CadastroServer implements AutoCloseable {
         return register;
     }
 
+    /**
+     * Starts ingesting calls from {@code sources} into this server's store every {@code interval} (the
+     * spec's refresh is {@link CallIngestLoop#DEFAULT_INTERVAL}), the first tick at once; {@link #close()}
+     * stops it. Servers sharing a database share the sources through the ingest checkpoints' leases.
+     */
+    public CallIngestLoop startCallIngest(List<CallSource> sources, Duration interval) {
+        return startCallIngest(sources, interval, CallIngest.Options.defaults(owner()));
+    }
+
+    /** {@link #startCallIngest(List, Duration)} with other ingest options (the first look-back, the lease). */
+    public synchronized CallIngestLoop startCallIngest(
+            List<CallSource> sources, Duration interval, CallIngest.Options options) {
+        if (callIngest != null) {
+            throw new IllegalStateException("the call ingest of this server is already running");
+        }
+        callIngest = CallIngestLoop.start(
+                new CallIngest(store.calls(), store.ingestCheckpoints(), options), sources, clock, interval);
+        return callIngest;
+    }
+
     @Override
     public void close() {
         housekeeping.shutdownNow();
         try {
+            synchronized (this) {
+                if (callIngest != null) {
+                    callIngest.close();
+                }
+            }
             http.close();
             mailingWorkers.close();
             providers.close();

@@ -15,6 +15,7 @@ import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
+import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.store.Store;
 import java.io.IOException;
@@ -88,10 +89,15 @@ public final class DemoSetup {
         return Files.exists(index().resolve("CURRENT"));
     }
 
-    /** Generates the synthetic dump and loads it into the index, unless an index is already published. */
+    /**
+     * Generates the synthetic dump (with its synthetic PGFN debt files in {@code dump/debt/}) and loads
+     * both into the index, unless an index is already published; says that the debt data is synthetic.
+     */
     public void ensureIndex(long establishments, PrintStream out) {
+        Path debt = dump().resolve(GeneratedDump.DEBT_FOLDER);
         if (hasIndex()) {
             out.println("register: using the index in " + index());
+            out.println(Files.isDirectory(debt) ? SYNTHETIC_DEBT : noDebt());
             return;
         }
         long t0 = System.nanoTime();
@@ -101,18 +107,32 @@ public final class DemoSetup {
             out.println("register: generating a synthetic Receita Federal dump of " + establishments
                     + " establishments in " + dump + " ...");
             deleteTree(dump);
-            DumpGenerator.generate(
+            GeneratedDump generated = DumpGenerator.generate(
                     dump, GeneratorOptions.builder(establishments).seed(SEED).build());
             touch(marker);
-            out.println("register: generated in " + seconds(t0));
+            out.println("register: generated in " + seconds(t0) + ", with synthetic PGFN debt files for "
+                    + generated.debtCompanies() + " of its " + generated.companies() + " companies in " + debt);
         }
         long t1 = System.nanoTime();
         out.println("register: loading the dump into " + index() + " ...");
-        LoadOptions options = LoadOptions.builder(dump).build();
+        LoadOptions options = LoadOptions.builder(dump)
+                .debt(Files.isDirectory(debt) ? debt : null)
+                .build();
         DumpLoader.Result result =
                 DumpLoader.load(options, index(), DumpLoader.buildOptionsFor(options, establishments));
         out.println("register: " + result.published().documents() + " establishments indexed in " + seconds(t1));
+        out.println(options.debt() != null ? SYNTHETIC_DEBT : noDebt());
     }
+
+    /** For a demo home whose dump was generated before the generator wrote debt files. */
+    private String noDebt() {
+        return "register: this index was loaded without PGFN debt files, so divida=true finds nothing; delete "
+                + index() + " and " + dump() + " to regenerate it with synthetic debt";
+    }
+
+    /** What the demo says of its debt flags, on every run. */
+    static final String SYNTHETIC_DEBT = "register: the debt flags (divida=true/false) come from SYNTHETIC PGFN"
+            + " active-debt files written with the demo dump, not from the real PGFN open data";
 
     /**
      * The demo account's keys, one per scope: read from the keys file when it still authenticates

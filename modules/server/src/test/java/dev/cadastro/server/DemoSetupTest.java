@@ -9,12 +9,15 @@ import dev.cadastro.core.account.Authenticator;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.ledger.CreditKind;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.register.LuceneRegister;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -66,5 +69,30 @@ class DemoSetupTest {
         Map<Scope, String> third = demo.ensureAccount(f.server.store(), f.clock, new SecureRandom(), out);
         assertNotEquals(first.get(Scope.EMPRESAS_READ), third.get(Scope.EMPRESAS_READ));
         assertTrue(Files.readString(demo.keysFile()).contains(third.get(Scope.SMS_OTP)));
+    }
+
+    @Test
+    void loadsTheSyntheticDebtFilesSoDividaCountsAreRealAndSaysTheyAreSynthetic() throws Exception {
+        Path home = Files.createTempDirectory(Path.of("target"), "demo-debt-");
+        DemoSetup demo = new DemoSetup(home);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        demo.ensureIndex(20_000, new PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+
+        String text = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(text.contains("SYNTHETIC PGFN"), text);
+        try (LuceneRegister register = LuceneRegister.open(demo.index())) {
+            long all = register.published().documents();
+            long debtors = register.count(RegisterQuery.parse(Map.of("divida", List.of("true"))))
+                    .total();
+            long others = register.count(RegisterQuery.parse(Map.of("divida", List.of("false"))))
+                    .total();
+            assertTrue(debtors > 0, "divida=true finds the synthetic debtors");
+            assertTrue(others > debtors, "most establishments have no debt: " + others + " vs " + debtors);
+            assertEquals(all, debtors + others);
+        }
+
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        demo.ensureIndex(20_000, new PrintStream(again, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(again.toString(java.nio.charset.StandardCharsets.UTF_8).contains("SYNTHETIC PGFN"), "second run");
     }
 }

@@ -4,6 +4,9 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.cadastro.core.account.Accounts;
 import dev.cadastro.core.account.ApiKeys;
+import dev.cadastro.core.calls.CallStore;
+import dev.cadastro.core.calls.CallTokens;
+import dev.cadastro.core.calls.IngestCheckpoints;
 import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.ledger.Ledger;
@@ -17,12 +20,16 @@ import dev.cadastro.store.internal.PgAccounts;
 import dev.cadastro.store.internal.PgAdmissionStore;
 import dev.cadastro.store.internal.PgApiKeys;
 import dev.cadastro.store.internal.PgAuditTrail;
+import dev.cadastro.store.internal.PgCallStore;
+import dev.cadastro.store.internal.PgCallTokens;
 import dev.cadastro.store.internal.PgCreditReportCache;
 import dev.cadastro.store.internal.PgIdempotencyStore;
+import dev.cadastro.store.internal.PgIngestCheckpoints;
 import dev.cadastro.store.internal.PgLedger;
 import dev.cadastro.store.internal.PgMailingJobs;
 import dev.cadastro.store.internal.PgOtpStore;
 import dev.cadastro.store.internal.PgPersonJobs;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -52,6 +59,10 @@ public final class Store implements AutoCloseable {
     private final PgAuditTrail personAudit;
     private final PersonJobs personJobs;
     private final Clock clock;
+    // The call-records service.
+    private final CallStore calls;
+    private final CallTokens callTokens;
+    private final IngestCheckpoints ingestCheckpoints;
 
     private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
         this.embedded = embedded;
@@ -68,6 +79,10 @@ public final class Store implements AutoCloseable {
         this.personAudit = new PgAuditTrail(dataSource, ledger, batchWorkers);
         this.personJobs = new PgPersonJobs(dataSource, ledger);
         this.clock = clock;
+        SecureRandom secure = new SecureRandom();
+        this.calls = new PgCallStore(dataSource, clock, secure);
+        this.callTokens = new PgCallTokens(dataSource, clock, secure);
+        this.ingestCheckpoints = new PgIngestCheckpoints(dataSource);
     }
 
     /**
@@ -148,6 +163,21 @@ public final class Store implements AutoCloseable {
     /** The async person jobs; a delivery commits its charge, its audit row and its new state together. */
     public PersonJobs personJobs() {
         return personJobs;
+    }
+
+    /** The calls of the call-records service; an ingest commits each call's change with its push delivery. */
+    public CallStore calls() {
+        return calls;
+    }
+
+    /** The call-records service's integrations and their bearer tokens. */
+    public CallTokens callTokens() {
+        return callTokens;
+    }
+
+    /** How far each call source was ingested, and which server ingests it now. */
+    public IngestCheckpoints ingestCheckpoints() {
+        return ingestCheckpoints;
     }
 
     /** The remembered requests of client idempotency keys. */

@@ -40,7 +40,7 @@ class ErrorCodeTest {
 
     /** Section 7 of the call-records spec: the {@code erro} strings. */
     private static final List<String> CALL_RECORDS =
-            List.of("nao_autorizado", "nao_encontrada", "rota_inexistente", "indisponivel");
+            List.of("nao_autorizado", "nao_encontrada", "rota_inexistente", "indisponivel", "parametro_invalido");
 
     @Test
     void everySpecCodeIsPresentExactlyOnceAndNothingElse() {

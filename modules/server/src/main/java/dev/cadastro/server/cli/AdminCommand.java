@@ -75,7 +75,8 @@ import picocli.CommandLine.ParentCommand;
             AdminCommand.Statement.class,
             AdminCommand.Jobs.class,
             SmsInboxCommand.class,
-            OtpRotateKeyCommand.class
+            OtpRotateKeyCommand.class,
+            CallsTokenCommand.class
         })
 public final class AdminCommand extends CliCommand {
     private static final DateTimeFormatter WHEN =
@@ -98,6 +99,11 @@ public final class AdminCommand extends CliCommand {
     public Integer call() {
         Cli.usageOnError(spec.commandLine());
         return Cli.USAGE;
+    }
+
+    /** The clock of entries and keys, for subcommand groups in their own classes. */
+    Clock clock() {
+        return clock;
     }
 
     /** One admin subcommand: resolves the store, opens it, runs, closes it. */

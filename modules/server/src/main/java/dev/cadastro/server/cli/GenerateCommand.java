@@ -69,6 +69,16 @@ public final class GenerateCommand extends CliCommand {
                 dump.companies(),
                 quirks,
                 LoadCommand.duration(dump.elapsed())));
+        if (dump.debtDir() != null) {
+            out().println(String.format(
+                    Locale.ROOT,
+                    "wrote %s: synthetic PGFN active-debt files, %,d companies with debt (%,d rows);"
+                            + " load them with --debt %s",
+                    dump.debtDir(),
+                    dump.debtCompanies(),
+                    dump.debtRows(),
+                    dump.debtDir()));
+        }
         return Cli.DONE;
     }
 }

@@ -34,7 +34,8 @@ public final class Migrations {
             "V5__mailing_jobs.sql",
             "V6__credit_report_cache.sql",
             "V7__sms_otp.sql",
-            "V8__person_lookup.sql");
+            "V8__person_lookup.sql",
+            "V9__call_records.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */
     private static final long LOCK = 0x6361_6461_7374_726FL;

@@ -1,0 +1,475 @@
+package dev.cadastro.store.internal;
+
+import dev.cadastro.core.calls.CallFilter;
+import dev.cadastro.core.calls.CallPosition;
+import dev.cadastro.core.calls.CallRecord;
+import dev.cadastro.core.calls.CallStore;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+import javax.sql.DataSource;
+
+/**
+ * Calls on PostgreSQL ({@code calls}) with the push outbox ({@code call_deliveries}) written in the same
+ * transaction.
+ *
+ * <p>An {@link #ingest} is one transaction, sent in chunks of {@value #CHUNK} calls, three statements
+ * each whatever the chunk's size: the new calls are inserted with {@code ON CONFLICT DO NOTHING} (which
+ * waits for a concurrent insert of the same id and then leaves it alone), the known ones are read
+ * {@code FOR UPDATE}, merged by {@link #merge} in Java, and the changed ones written back with one
+ * {@code UPDATE ... FROM unnest(...)}; the delivery rows follow in one more statement. So two servers
+ * ingesting the same call at once serialize on its row, and each change is counted and pushed once.
+ *
+ * <p>What {@link IngestResult} counts: {@code inserted} new calls; {@code reclassified} known calls whose
+ * classification moved to a later one; {@code archived} known calls whose recording was archived now;
+ * {@code unchanged} known calls whose classification and archive stayed (the exchange's other fields may
+ * have been refreshed); {@code deliveriesQueued} outbox rows written. A call given twice in one ingest
+ * counts once, as the merge of its states in the order given.
+ *
+ * <p>{@link #page} is a keyset read on the partial index {@code calls_list}: every page, the first or the
+ * ten-thousandth, is one index range scan of at most {@code limit} matching rows.
+ */
+public final class PgCallStore implements CallStore {
+    /** Calls per statement in an ingest: large enough to amortize the round trips, small enough to plan fast. */
+    static final int CHUNK = 500;
+
+    private static final String COLUMNS = "integration_id, id, occurrence_id, agent_id, agent_login, agent_name,"
+            + " queue, result_code, result_description, classified_at, started_at, duration_seconds, archived_at,"
+            + " recording_key";
+
+    /** The call columns as {@code unnest} gives them from the arrays {@link #bindCalls} sets. */
+    private static final String UNNEST_CALLS = "unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[],"
+            + " ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]::timestamptz[], ?::text[]::timestamptz[],"
+            + " ?::integer[], ?::text[]::timestamptz[], ?::text[]) AS u(integration_id, id, occurrence_id, agent_id,"
+            + " agent_login, agent_name, queue, result_code, result_description, classified_at, started_at,"
+            + " duration_seconds, archived_at, recording_key)";
+
+    private static final Comparator<CallRecord> KEY_ORDER =
+            Comparator.comparingLong(CallRecord::integrationId).thenComparing(CallRecord::id);
+
+    private final DataSource dataSource;
+    private final Clock clock;
+    private final RandomGenerator random;
+
+    /**
+     * @param random the source of the deliveries' {@code webhook-id} values (a {@code SecureRandom} in
+     *     production: receivers deduplicate on them, so they must not collide or be guessable)
+     */
+    public PgCallStore(DataSource dataSource, Clock clock, RandomGenerator random) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.random = Objects.requireNonNull(random, "random");
+    }
+
+    /** What merging an incoming state into a stored call gives. */
+    record Merge(CallRecord merged, boolean reclassified, boolean becameReady) {}
+
+    /**
+     * The rules of {@link CallStore#ingest}: the classification moves only to a later {@code classifiedAt};
+     * the archive time is set once; the exchange's other fields follow any state that is not older.
+     */
+    static Merge merge(CallRecord stored, CallRecord incoming) {
+        Instant archivedAt = stored.archivedAt() != null ? stored.archivedAt() : incoming.archivedAt();
+        boolean becameReady = stored.archivedAt() == null && archivedAt != null;
+        int order = incoming.classifiedAt().compareTo(stored.classifiedAt());
+        if (order < 0) {
+            return new Merge(withArchive(stored, archivedAt), false, becameReady);
+        }
+        CallRecord classification = order > 0 ? incoming : stored;
+        CallRecord merged = new CallRecord(
+                stored.integrationId(),
+                stored.id(),
+                incoming.occurrenceId(),
+                incoming.agentId(),
+                incoming.agentLogin(),
+                incoming.agentName(),
+                incoming.queue(),
+                classification.resultCode(),
+                classification.resultDescription(),
+                classification.classifiedAt(),
+                incoming.startedAt(),
+                incoming.durationSeconds(),
+                archivedAt,
+                incoming.recordingKey());
+        return new Merge(merged, order > 0, becameReady);
+    }
+
+    private static CallRecord withArchive(CallRecord r, Instant archivedAt) {
+        return new CallRecord(
+                r.integrationId(),
+                r.id(),
+                r.occurrenceId(),
+                r.agentId(),
+                r.agentLogin(),
+                r.agentName(),
+                r.queue(),
+                r.resultCode(),
+                r.resultDescription(),
+                r.classifiedAt(),
+                r.startedAt(),
+                r.durationSeconds(),
+                archivedAt,
+                r.recordingKey());
+    }
+
+    private record Key(long integrationId, String id) {
+        static Key of(CallRecord r) {
+            return new Key(r.integrationId(), r.id());
+        }
+    }
+
+    /** A delivery to write: the call, and why it is pushed. */
+    private record Delivery(long integrationId, String callId, String reason) {}
+
+    @Override
+    public IngestResult ingest(List<CallRecord> calls) {
+        Objects.requireNonNull(calls, "calls");
+        if (calls.isEmpty()) {
+            return IngestResult.NOTHING;
+        }
+        // One state per call: later states in the list merge into earlier ones, as if ingested in turn.
+        Map<Key, CallRecord> folded = new LinkedHashMap<>();
+        for (CallRecord r : calls) {
+            folded.merge(
+                    Key.of(Objects.requireNonNull(r, "call")),
+                    r,
+                    (a, b) -> merge(a, b).merged());
+        }
+        List<CallRecord> sorted = new ArrayList<>(folded.values());
+        // Rows are locked in key order, so two concurrent ingests of overlapping calls cannot deadlock.
+        sorted.sort(KEY_ORDER);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        return Jdbc.transaction(dataSource, "ingest " + sorted.size() + " calls", c -> {
+            Map<Long, Boolean> destinations = destinations(c, sorted);
+            IngestResult total = IngestResult.NOTHING;
+            for (int from = 0; from < sorted.size(); from += CHUNK) {
+                total = total.plus(
+                        chunk(c, sorted.subList(from, Math.min(sorted.size(), from + CHUNK)), now, destinations));
+            }
+            return total;
+        });
+    }
+
+    /** The integrations among {@code calls} that have a push destination, enabled or paused: whether they want resends. */
+    private static Map<Long, Boolean> destinations(Connection c, List<CallRecord> calls) throws SQLException {
+        Long[] ids = calls.stream().map(CallRecord::integrationId).distinct().toArray(Long[]::new);
+        Map<Long, Boolean> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT integration_id, resend_reclassified"
+                + " FROM call_push_destinations WHERE integration_id = ANY (?)")) {
+            ps.setArray(1, c.createArrayOf("bigint", ids));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getLong(1), rs.getBoolean(2));
+                }
+            }
+        }
+        return out;
+    }
+
+    private IngestResult chunk(Connection c, List<CallRecord> chunk, Instant now, Map<Long, Boolean> destinations)
+            throws SQLException {
+        Set<Key> inserted = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO calls (" + COLUMNS + ", ingested_at, updated_at)"
+                + " SELECT u.*, ?, ? FROM " + UNNEST_CALLS
+                + " ORDER BY u.integration_id, u.id COLLATE \"C\" ON CONFLICT (integration_id, id) DO NOTHING"
+                + " RETURNING integration_id, id")) {
+            ps.setObject(1, time(now));
+            ps.setObject(2, time(now));
+            bindCalls(c, ps, 3, chunk);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    inserted.add(new Key(rs.getLong(1), rs.getString(2)));
+                }
+            }
+        }
+        List<Delivery> deliveries = new ArrayList<>();
+        List<CallRecord> known = new ArrayList<>();
+        for (CallRecord r : chunk) {
+            if (!inserted.contains(Key.of(r))) {
+                known.add(r);
+            } else if (r.ready() && destinations.containsKey(r.integrationId())) {
+                deliveries.add(new Delivery(r.integrationId(), r.id(), "pronta"));
+            }
+        }
+        int reclassified = 0;
+        int archived = 0;
+        int unchanged = 0;
+        if (!known.isEmpty()) {
+            Map<Key, CallRecord> stored = lockKnown(c, known);
+            List<CallRecord> changed = new ArrayList<>();
+            for (CallRecord incoming : known) {
+                CallRecord before = stored.get(Key.of(incoming));
+                if (before == null) {
+                    throw new IllegalStateException("call " + incoming.id() + " was neither inserted nor found");
+                }
+                Merge m = merge(before, incoming);
+                if (!m.merged().equals(before)) {
+                    changed.add(m.merged());
+                }
+                Boolean resend = destinations.get(incoming.integrationId());
+                if (m.becameReady()) {
+                    archived++;
+                    if (resend != null) {
+                        deliveries.add(new Delivery(incoming.integrationId(), incoming.id(), "pronta"));
+                    }
+                } else if (m.reclassified() && before.ready() && Boolean.TRUE.equals(resend)) {
+                    deliveries.add(new Delivery(incoming.integrationId(), incoming.id(), "reclassificada"));
+                }
+                if (m.reclassified()) {
+                    reclassified++;
+                }
+                if (!m.reclassified() && !m.becameReady()) {
+                    unchanged++;
+                }
+            }
+            update(c, changed, now);
+        }
+        queue(c, deliveries, now);
+        return new IngestResult(inserted.size(), reclassified, archived, unchanged, deliveries.size());
+    }
+
+    private static Map<Key, CallRecord> lockKnown(Connection c, List<CallRecord> known) throws SQLException {
+        Map<Key, CallRecord> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + prefixed("c") + " FROM calls c"
+                + " JOIN unnest(?::bigint[], ?::text[]) AS k(integration_id, id)"
+                + " ON c.integration_id = k.integration_id AND c.id = k.id"
+                + " ORDER BY c.integration_id, c.id FOR UPDATE OF c")) {
+            ps.setArray(
+                    1,
+                    c.createArrayOf(
+                            "bigint",
+                            known.stream().map(CallRecord::integrationId).toArray()));
+            ps.setArray(
+                    2,
+                    c.createArrayOf("text", known.stream().map(CallRecord::id).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    CallRecord r = record(rs);
+                    out.put(Key.of(r), r);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void update(Connection c, List<CallRecord> changed, Instant now) throws SQLException {
+        if (changed.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE calls c SET occurrence_id = u.occurrence_id,"
+                + " agent_id = u.agent_id, agent_login = u.agent_login, agent_name = u.agent_name, queue = u.queue,"
+                + " result_code = u.result_code, result_description = u.result_description,"
+                + " classified_at = u.classified_at, started_at = u.started_at,"
+                + " duration_seconds = u.duration_seconds, archived_at = u.archived_at,"
+                + " recording_key = u.recording_key, updated_at = ?"
+                + " FROM " + UNNEST_CALLS + " WHERE c.integration_id = u.integration_id AND c.id = u.id")) {
+            ps.setObject(1, time(now));
+            bindCalls(c, ps, 2, changed);
+            ps.executeUpdate();
+        }
+    }
+
+    private void queue(Connection c, List<Delivery> deliveries, Instant now) throws SQLException {
+        if (deliveries.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO call_deliveries (integration_id, call_id,"
+                + " webhook_id, reason, state, attempts, next_attempt_at, created_at, ready_at)"
+                + " SELECT u.integration_id, u.call_id, u.webhook_id, u.reason, 'pendente', 0, ?, ?, ?"
+                + " FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[])"
+                + " AS u(integration_id, call_id, webhook_id, reason)")) {
+            ps.setObject(1, time(now));
+            ps.setObject(2, time(now));
+            ps.setObject(3, time(now));
+            ps.setArray(
+                    4,
+                    c.createArrayOf(
+                            "bigint",
+                            deliveries.stream().map(Delivery::integrationId).toArray()));
+            ps.setArray(
+                    5,
+                    c.createArrayOf(
+                            "text", deliveries.stream().map(Delivery::callId).toArray()));
+            ps.setArray(
+                    6,
+                    c.createArrayOf(
+                            "text", deliveries.stream().map(d -> webhookId()).toArray()));
+            ps.setArray(
+                    7,
+                    c.createArrayOf(
+                            "text", deliveries.stream().map(Delivery::reason).toArray()));
+            ps.executeUpdate();
+        }
+    }
+
+    /** {@code msg_} and 128 random bits, base64url: one per delivery, kept across its retries. */
+    private String webhookId() {
+        byte[] bytes = new byte[16];
+        random.nextBytes(bytes);
+        return "msg_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** Sets the 14 array parameters of {@link #UNNEST_CALLS} from {@code first}; the next free index. */
+    private static int bindCalls(Connection c, PreparedStatement ps, int first, List<CallRecord> calls)
+            throws SQLException {
+        int n = calls.size();
+        Object[][] cols = new Object[14][n];
+        for (int i = 0; i < n; i++) {
+            CallRecord r = calls.get(i);
+            cols[0][i] = r.integrationId();
+            cols[1][i] = r.id();
+            cols[2][i] = r.occurrenceId();
+            cols[3][i] = r.agentId();
+            cols[4][i] = r.agentLogin();
+            cols[5][i] = r.agentName();
+            cols[6][i] = r.queue();
+            cols[7][i] = r.resultCode();
+            cols[8][i] = r.resultDescription();
+            cols[9][i] = r.classifiedAt().toString();
+            cols[10][i] = r.startedAt().toString();
+            cols[11][i] = r.durationSeconds();
+            cols[12][i] = r.archivedAt() == null ? null : r.archivedAt().toString();
+            cols[13][i] = r.recordingKey();
+        }
+        for (int col = 0; col < cols.length; col++) {
+            String type = col == 0 ? "bigint" : col == 11 ? "integer" : "text";
+            Array array = c.createArrayOf(type, cols[col]);
+            ps.setArray(first + col, array);
+        }
+        return first + cols.length;
+    }
+
+    @Override
+    public List<CallRecord> page(
+            long integrationId, CallFilter filter, Optional<CallPosition> after, Instant windowStart, int limit) {
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(after, "after");
+        Objects.requireNonNull(windowStart, "windowStart");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit " + limit + " must be at least 1");
+        }
+        PageQuery q = pageQuery(integrationId, filter, after, windowStart, limit);
+        return Jdbc.autoCommit(dataSource, "page calls of integration " + integrationId, c -> {
+            try (PreparedStatement ps = c.prepareStatement(q.sql())) {
+                Jdbc.set(ps, q.params().toArray());
+                List<CallRecord> out = new ArrayList<>(Math.min(limit, 1024));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(record(rs));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    /** The statement of one page and its parameters (public for the store's plan test; the package is not exported). */
+    public record PageQuery(String sql, List<Object> params) {}
+
+    /** The statement {@link #page} runs. */
+    public static PageQuery pageQuery(
+            long integrationId, CallFilter filter, Optional<CallPosition> after, Instant windowStart, int limit) {
+        // One lower bound, the later of the window's start and desde, so the index range starts there.
+        Instant from = filter.since()
+                .filter(s -> s.isAfter(windowStart))
+                .orElse(windowStart)
+                .truncatedTo(ChronoUnit.MICROS);
+        StringBuilder sql = new StringBuilder(256)
+                .append("SELECT ")
+                .append(COLUMNS)
+                .append(" FROM calls WHERE integration_id = ? AND archived_at IS NOT NULL AND classified_at >= ?");
+        List<Object> params = new ArrayList<>(List.of(integrationId, time(from)));
+        filter.until().ifPresent(u -> {
+            sql.append(" AND classified_at <= ?");
+            params.add(time(u));
+        });
+        filter.agent().ifPresent(a -> {
+            sql.append(" AND agent_login = ?");
+            params.add(a);
+        });
+        filter.queue().ifPresent(q -> {
+            sql.append(" AND queue = ?");
+            params.add(q);
+        });
+        filter.result().ifPresent(r -> {
+            sql.append(" AND result_description = ?");
+            params.add(r);
+        });
+        after.ifPresent(p -> {
+            // A row comparison, which the btree takes as the start of its range scan.
+            sql.append(" AND (classified_at, id) < (?, ?)");
+            params.add(time(p.classifiedAt()));
+            params.add(p.id());
+        });
+        sql.append(" ORDER BY classified_at DESC, id DESC LIMIT ?");
+        params.add(limit);
+        return new PageQuery(sql.toString(), params);
+    }
+
+    @Override
+    public Optional<CallRecord> find(long integrationId, String id) {
+        Objects.requireNonNull(id, "id");
+        return Jdbc.autoCommit(dataSource, "find call", c -> {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT " + COLUMNS + " FROM calls WHERE integration_id = ? AND id = ?")) {
+                Jdbc.set(ps, integrationId, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(record(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    private static String prefixed(String alias) {
+        StringBuilder b = new StringBuilder();
+        for (String col : COLUMNS.split(",\\s*")) {
+            if (!b.isEmpty()) {
+                b.append(", ");
+            }
+            b.append(alias).append('.').append(col);
+        }
+        return b.toString();
+    }
+
+    static CallRecord record(ResultSet rs) throws SQLException {
+        OffsetDateTime archived = rs.getObject("archived_at", OffsetDateTime.class);
+        return new CallRecord(
+                rs.getLong("integration_id"),
+                rs.getString("id"),
+                rs.getString("occurrence_id"),
+                rs.getString("agent_id"),
+                rs.getString("agent_login"),
+                rs.getString("agent_name"),
+                rs.getString("queue"),
+                rs.getString("result_code"),
+                rs.getString("result_description"),
+                rs.getObject("classified_at", OffsetDateTime.class).toInstant(),
+                rs.getObject("started_at", OffsetDateTime.class).toInstant(),
+                rs.getInt("duration_seconds"),
+                archived == null ? null : archived.toInstant(),
+                rs.getString("recording_key"));
+    }
+
+    static OffsetDateTime time(Instant instant) {
+        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,197 @@
+package dev.cadastro.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.core.calls.CallIngest;
+import dev.cadastro.core.calls.CallIngestLoop;
+import dev.cadastro.core.calls.CallRecord;
+import dev.cadastro.core.calls.CallSource;
+import dev.cadastro.core.calls.CallStore.IngestResult;
+import dev.cadastro.core.calls.IngestCheckpoints;
+import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.internal.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** The ingest checkpoints' leases and the ingest use case's ticks, on the real embedded PostgreSQL. */
+class CallIngestTest {
+    private static final Instant NOW = Instant.parse("2026-11-20T12:00:00Z");
+    private final Store store = TestDatabase.store();
+    private final IngestCheckpoints checkpoints = store.ingestCheckpoints();
+
+    private static String source() {
+        return "src-" + UUID.randomUUID();
+    }
+
+    /** A source whose calls are set by the test, recording every interval it was asked for. */
+    static final class ListSource implements CallSource {
+        final String name = source();
+        final List<CallRecord> calls = new CopyOnWriteArrayList<>();
+        final List<Instant[]> asked = new CopyOnWriteArrayList<>();
+        volatile RuntimeException failure;
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public List<CallRecord> changes(Instant from, Instant to) {
+            asked.add(new Instant[] {from, to});
+            if (failure != null) {
+                throw failure;
+            }
+            return calls.stream()
+                    .filter(c ->
+                            c.classifiedAt().isAfter(from) && !c.classifiedAt().isAfter(to))
+                    .toList();
+        }
+    }
+
+    private CallIngest ingest(String owner) {
+        return new CallIngest(
+                store.calls(), checkpoints, CallIngest.Options.defaults(owner).withBatchSize(2));
+    }
+
+    @Test
+    void twoOwnersCannotHoldOneSourceUntilTheLeaseRunsOut() {
+        String s = source();
+        Instant start = NOW.minus(Duration.ofDays(7));
+        assertEquals(Optional.of(start), checkpoints.claim(s, "a", NOW, Duration.ofMinutes(5), start));
+        assertEquals(Optional.empty(), checkpoints.claim(s, "b", NOW.plusSeconds(299), Duration.ofMinutes(5), NOW));
+        assertFalse(checkpoints.advance(s, "b", NOW));
+        assertTrue(checkpoints.advance(s, "a", NOW));
+        assertEquals(Optional.of(NOW), checkpoints.claim(s, "a", NOW.plusSeconds(10), Duration.ofMinutes(5), start));
+        // a's renewed lease runs until NOW + 310 s; then b may take the source over.
+        assertEquals(Optional.of(NOW), checkpoints.claim(s, "b", NOW.plusSeconds(310), Duration.ofMinutes(5), start));
+        assertFalse(checkpoints.advance(s, "a", NOW.plusSeconds(60)), "a lost it");
+    }
+
+    @Test
+    void aReleasedSourceIsTakenAtOnceAndTheCheckpointNeverMovesBack() {
+        String s = source();
+        checkpoints.claim(s, "a", NOW, Duration.ofMinutes(5), NOW);
+        assertTrue(checkpoints.advance(s, "a", NOW.plusSeconds(120)));
+        assertTrue(checkpoints.advance(s, "a", NOW.plusSeconds(60)));
+        checkpoints.release(s, "a");
+        assertEquals(Optional.of(NOW.plusSeconds(120)), checkpoints.claim(s, "b", NOW, Duration.ofMinutes(5), NOW));
+    }
+
+    @Test
+    void aTickReadsFromTheCheckpointAndTheFirstOneReadsTheLastSevenDays() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        source.calls.add(CallFixtures.ready(i, "old", NOW.minus(Duration.ofDays(8))));
+        source.calls.add(CallFixtures.ready(i, "week", NOW.minus(Duration.ofDays(6))));
+        source.calls.add(CallFixtures.ready(i, "now", NOW.minusSeconds(1)));
+        CallIngest ingest = ingest("server-1");
+        assertEquals(Optional.of(new IngestResult(2, 0, 0, 0, 0)), ingest.runOnce(source, NOW));
+        assertEquals(NOW.minus(Duration.ofDays(7)), source.asked.get(0)[0]);
+        assertTrue(store.calls().find(i.id(), "old").isEmpty());
+        source.calls.add(CallFixtures.ready(i, "later", NOW.plusSeconds(60)));
+        assertEquals(Optional.of(new IngestResult(1, 0, 0, 0, 0)), ingest.runOnce(source, NOW.plusSeconds(120)));
+        assertEquals(NOW, source.asked.get(1)[0]);
+        assertEquals(NOW.plusSeconds(120), source.asked.get(1)[1]);
+    }
+
+    @Test
+    void aFailedTickLeavesTheCheckpointSoTheNextTickReadsTheSameChangesAgain() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        CallIngest ingest = ingest("server-1");
+        ingest.runOnce(source, NOW); // the checkpoint is now NOW
+        List<CallRecord> batch = new ArrayList<>();
+        for (int k = 0; k < 5; k++) {
+            batch.add(CallFixtures.ready(i, "c" + k, NOW.plusSeconds(10 + k)));
+        }
+        // The last batch of 2 fails on the store (an unknown integration): the first batches committed.
+        batch.add(CallFixtures.ready(new Integration(Long.MAX_VALUE, "gone"), "x", NOW.plusSeconds(30)));
+        source.calls.addAll(batch);
+        assertThrows(StoreException.class, () -> ingest.runOnce(source, NOW.plusSeconds(120)));
+        source.calls.remove(batch.get(5));
+        Optional<IngestResult> again = ingest.runOnce(source, NOW.plusSeconds(240));
+        assertEquals(NOW, source.asked.get(2)[0], "read again from the old checkpoint");
+        assertEquals(5, again.orElseThrow().inserted() + again.orElseThrow().unchanged());
+        source.failure = new IllegalStateException("exchange down");
+        assertThrows(IllegalStateException.class, () -> ingest.runOnce(source, NOW.plusSeconds(360)));
+        source.failure = null;
+        ingest.runOnce(source, NOW.plusSeconds(480));
+        assertEquals(NOW.plusSeconds(240), source.asked.get(4)[0]);
+    }
+
+    @Test
+    void aSourceHeldByAnotherServerIsLeftAlone() throws Exception {
+        ListSource source = new ListSource();
+        checkpoints.claim(source.name(), "other", NOW, Duration.ofMinutes(10), NOW.minusSeconds(60));
+        assertEquals(Optional.empty(), ingest("server-1").runOnce(source, NOW.plusSeconds(60)));
+        assertTrue(source.asked.isEmpty());
+    }
+
+    @Test
+    void anInvalidRecordFromAFileFailsTheWholeIngestNamingTheRecordAndTheRule() {
+        Integration i = CallFixtures.integration();
+        CallRecord good = CallFixtures.ready(i, "g", NOW);
+        CallRecord bad = new CallRecord(
+                i.id(),
+                "b",
+                "b",
+                null,
+                " ",
+                null,
+                "vendas",
+                null,
+                "Venda",
+                NOW,
+                NOW.minusSeconds(5),
+                5,
+                null,
+                "calls/b.wav");
+        InvalidParameterException e =
+                assertThrows(InvalidParameterException.class, () -> ingest("x").ingest(List.of(good, bad)));
+        assertTrue(
+                e.getMessage().contains("record 2 (call b)") && e.getMessage().contains("agentLogin"), e.getMessage());
+        assertTrue(store.calls().find(i.id(), "g").isEmpty());
+        CallRecord escape = new CallRecord(
+                i.id(),
+                "e",
+                "e",
+                null,
+                "a",
+                null,
+                "q",
+                null,
+                "r",
+                NOW,
+                NOW.minusSeconds(5),
+                5,
+                null,
+                "../../etc/passwd");
+        assertEquals("recordingKey", CallIngest.check(escape).orElseThrow().field());
+    }
+
+    @Test
+    void theLoopTicksAtOnceAndAgainOnDemand() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        ManualClock clock = new ManualClock(NOW);
+        source.calls.add(CallFixtures.ready(i, "l1", NOW.minusSeconds(5)));
+        try (CallIngestLoop loop = CallIngestLoop.start(ingest("loop"), List.of(source), clock, Duration.ofHours(1))) {
+            loop.tickNow(); // after the first tick, which runs at once
+            assertTrue(store.calls().find(i.id(), "l1").isPresent());
+            source.calls.add(CallFixtures.ready(i, "l2", NOW.plusSeconds(30)));
+            clock.advance(Duration.ofMinutes(2));
+            loop.tickNow();
+            assertTrue(store.calls().find(i.id(), "l2").isPresent());
+        }
+    }
+}
