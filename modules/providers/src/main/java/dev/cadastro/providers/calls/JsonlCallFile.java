@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.cadastro.core.calls.CallIngest;
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallStore;
 import dev.cadastro.core.files.FileStore;
@@ -51,8 +52,9 @@ import java.util.Optional;
  *   <tr><td>{@code duracao_gravacao}</td><td>required whole seconds, 0 to 86,400</td></tr>
  *   <tr><td>{@code ocorrencia_codigo}</td><td>string or null (receptive queues have no catalogue)</td></tr>
  *   <tr><td>{@code ocorrencia_descricao}</td><td>required, not blank</td></tr>
+ *   <tr><td>texts</td><td>at most {@value dev.cadastro.core.calls.CallIngest#MAX_TEXT} characters</td></tr>
  *   <tr><td>{@code gravacao}</td><td>the WAV file (PCM 16-bit, 8 kHz, mono), relative to the file's folder</td></tr>
- *   <tr><td>{@code arquivada_em}</td><td>date and time the recording was archived</td></tr>
+ *   <tr><td>{@code arquivada_em}</td><td>date and time the recording was archived, not before {@code horario_inicio}</td></tr>
  * </table>
  *
  * Dates and times are ISO 8601 ({@code 2026-11-24T10:15:30.123456}) with an offset or without one
@@ -62,8 +64,8 @@ import java.util.Optional;
  * {@code horario_fim} (derived) or {@code url_gravacao} (signed by this service), are ignored.
  */
 public final class JsonlCallFile {
-    /** The longest call accepted, in seconds: a day. */
-    public static final int MAX_DURATION_SECONDS = 86_400;
+    /** The longest call accepted, in seconds: the ingest's limit, a day. */
+    public static final int MAX_DURATION_SECONDS = CallIngest.MAX_DURATION_SECONDS;
 
     private static final ZoneOffset BRASILIA = ZoneOffset.ofHours(-3);
     private static final DateTimeFormatter DATE_TIME = new DateTimeFormatterBuilder()
@@ -75,6 +77,20 @@ public final class JsonlCallFile {
             .withResolverStyle(java.time.format.ResolverStyle.STRICT)
             .withChronology(java.time.chrono.IsoChronology.INSTANCE);
     private static final JsonFactory JSON = JsonFactory.builder().build();
+    /** The file's name of each field {@link CallIngest#check} names. */
+    private static final Map<String, String> FILE_FIELDS = Map.ofEntries(
+            Map.entry("occurrenceId", "id_ocorrencia"),
+            Map.entry("agentId", "funcionario_id"),
+            Map.entry("agentName", "funcionario_nome"),
+            Map.entry("agentLogin", "agente"),
+            Map.entry("queue", "fila"),
+            Map.entry("resultCode", "ocorrencia_codigo"),
+            Map.entry("resultDescription", "ocorrencia_descricao"),
+            Map.entry("classifiedAt", "datahistorico"),
+            Map.entry("startedAt", "horario_inicio"),
+            Map.entry("durationSeconds", "duracao_gravacao"),
+            Map.entry("archivedAt", "arquivada_em"),
+            Map.entry("recordingKey", "gravacao"));
 
     /** One call of the file, and the recording to copy when it is archived. */
     public record Entry(int line, CallRecord call, Optional<Path> recording) {}
@@ -307,6 +323,9 @@ public final class JsonlCallFile {
                     duration,
                     file == null ? null : archived,
                     WavRecording.key(integrationId, id));
+            // What the store would refuse (text lengths, an archive before the call started) is named here,
+            // before anything is written, with the file's field names.
+            CallIngest.check(call).ifPresent(v -> fail(FILE_FIELDS.getOrDefault(v.field(), v.field()), v.message()));
             return new Entry(number, call, Optional.ofNullable(file));
         }
 

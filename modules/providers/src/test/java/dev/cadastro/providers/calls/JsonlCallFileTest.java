@@ -242,6 +242,8 @@ class JsonlCallFileTest {
             recording absent           | gravacao="rec/none.wav"                      | line 3: field gravacao 'rec/none.wav' is not a file in
             recording absolute         | gravacao="/etc/passwd"                       | line 3: field gravacao '/etc/passwd' must be relative
             recording not a WAV        | gravacao="calls.jsonl"                       | line 3: field gravacao 'calls.jsonl' is not a RIFF/WAVE file
+            login too long             | agente="LONG"                                | line 3: field agente agentLogin has 256 characters; the maximum is 255
+            archived before the start  | arquivada_em="2026-11-24T09:00:00"           | line 3: field arquivada_em archivedAt 2026-11-24T12:00:00Z is before the call started
             field twice                | TWICE fila                                   | line 3: field fila appears twice
             id repeated                | id="20261124-0000001"                        | line 3: field id '20261124-0000001' repeats line 1
             """)
@@ -257,7 +259,7 @@ class JsonlCallFileTest {
             bad = GOOD.replace("{\"id\":\"20261124-0000001\"", "{\"id\":\"x3\",\"fila\":\"a\"");
         } else if (change.contains("=") && !change.startsWith("{")) {
             String field = change.substring(0, change.indexOf('='));
-            bad = with(field, change.substring(change.indexOf('=') + 1));
+            bad = with(field, change.substring(change.indexOf('=') + 1).replace("LONG", "a".repeat(256)));
             if (!field.equals("id")) {
                 bad = bad.replace("20261124-0000001", "x3");
             }
