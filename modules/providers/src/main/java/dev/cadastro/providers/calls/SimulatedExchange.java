@@ -120,7 +120,9 @@ public final class SimulatedExchange implements CallSource {
         if (!from.isBefore(to)) {
             return out;
         }
-        long first = Math.floorDiv(from.minus(MAX_EVENT_DELAY).getEpochSecond(), 60);
+        long first = Math.max(
+                Math.floorDiv(from.minus(MAX_EVENT_DELAY).getEpochSecond(), 60),
+                Math.floorDiv(options.openedAt().getEpochSecond() + 59, 60));
         long last = Math.floorDiv(to.getEpochSecond(), 60);
         for (long minute = first; minute <= last; minute++) {
             for (Call call : slot(minute)) {
@@ -298,11 +300,16 @@ public final class SimulatedExchange implements CallSource {
      *   <li>{@code callsPerMinute} (default 12, from 1 to 999): the average rate;
      *   <li>{@code maxRecordingSeconds} (default {@link WavRecording#MAX_SECONDS}, so no cap): the
      *       longest audio written; a longer call's file holds only its first seconds, while its metadata
-     *       keeps the real duration.
+     *       keeps the real duration;
+     *   <li>{@code openedAt} (default {@link Instant#MIN}, so calls at any time): the exchange has no
+     *       call in a minute that starts before it. A first ingest reads days back (the 7-day window),
+     *       about 120,000 calls at 12 a minute, each with its WAV file; a demo that opens the exchange
+     *       when its integration is created starts with an empty list that fills minute by minute.
      * </ul>
      */
-    public record Options(long seed, int callsPerMinute, int maxRecordingSeconds) {
+    public record Options(long seed, int callsPerMinute, int maxRecordingSeconds, Instant openedAt) {
         public Options {
+            Objects.requireNonNull(openedAt, "openedAt");
             if (callsPerMinute < 1 || callsPerMinute > 999) {
                 throw new IllegalArgumentException(
                         "callsPerMinute " + callsPerMinute + " must be between 1 and 999 (ids have 3 digits a minute)");
@@ -315,7 +322,7 @@ public final class SimulatedExchange implements CallSource {
 
         /** Seed 1, 12 calls a minute, recordings of the calls' full length. */
         public static Options defaults() {
-            return new Options(1, 12, WavRecording.MAX_SECONDS);
+            return new Options(1, 12, WavRecording.MAX_SECONDS, Instant.MIN);
         }
 
         /** The demo's: the defaults with recordings cut to 20 seconds (320 KB), so its folder stays small. */
@@ -324,15 +331,19 @@ public final class SimulatedExchange implements CallSource {
         }
 
         public Options withSeed(long seed) {
-            return new Options(seed, callsPerMinute, maxRecordingSeconds);
+            return new Options(seed, callsPerMinute, maxRecordingSeconds, openedAt);
         }
 
         public Options withCallsPerMinute(int callsPerMinute) {
-            return new Options(seed, callsPerMinute, maxRecordingSeconds);
+            return new Options(seed, callsPerMinute, maxRecordingSeconds, openedAt);
         }
 
         public Options withMaxRecordingSeconds(int maxRecordingSeconds) {
-            return new Options(seed, callsPerMinute, maxRecordingSeconds);
+            return new Options(seed, callsPerMinute, maxRecordingSeconds, openedAt);
+        }
+
+        public Options withOpenedAt(Instant openedAt) {
+            return new Options(seed, callsPerMinute, maxRecordingSeconds, openedAt);
         }
     }
 }

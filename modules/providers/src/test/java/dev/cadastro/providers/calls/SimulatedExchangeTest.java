@@ -277,6 +277,24 @@ class SimulatedExchangeTest {
     }
 
     @Test
+    void anExchangeOpenedAtAMomentHasNoCallBeforeIt() throws Exception {
+        Instant opened = T0.plusSeconds(90);
+        SimulatedExchange e = exchange(1, SimulatedExchange.Options.defaults().withOpenedAt(opened));
+        assertEquals(List.of(), e.calls(T0.minus(Duration.ofDays(7)), opened));
+        List<CallRecord> after = e.calls(T0.minus(Duration.ofDays(7)), T0.plusSeconds(600));
+        assertFalse(after.isEmpty());
+        Instant firstMinute = T0.plusSeconds(120);
+        for (CallRecord c : after) {
+            assertFalse(c.classifiedAt().isBefore(firstMinute), c.id() + " classified before the exchange opened");
+        }
+        Set<CallRecord> always = new HashSet<>(exchange(1, SimulatedExchange.Options.defaults())
+                .calls(T0.minus(Duration.ofDays(7)), T0.plusSeconds(600)));
+        for (CallRecord c : after) {
+            assertTrue(always.contains(c), c.id() + " differs from the same call of an exchange open forever");
+        }
+    }
+
+    @Test
     void theRateIsConfigurable() throws Exception {
         int slow = exchange(1, SimulatedExchange.Options.defaults().withCallsPerMinute(2))
                 .calls(T0, T0.plusSeconds(3_600))
