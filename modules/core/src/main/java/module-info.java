@@ -7,6 +7,7 @@
 module dev.cadastro.core {
     exports dev.cadastro.core.account;
     exports dev.cadastro.core.calls;
+    exports dev.cadastro.core.calls.push;
     exports dev.cadastro.core.company;
     exports dev.cadastro.core.credit;
     exports dev.cadastro.core.enrichment;

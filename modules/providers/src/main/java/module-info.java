@@ -13,7 +13,12 @@
  *   <li>{@link dev.cadastro.providers.ProviderGuard} and {@link dev.cadastro.providers.GuardedProviders}:
  *       every call under a timeout (on a virtual thread that is interrupted when it expires), a
  *       bulkhead and a circuit breaker, all from resilience4j, with every failure turned into the core's
- *       {@code ProviderUnavailableException}.
+ *       {@code ProviderUnavailableException};
+ *   <li>{@link dev.cadastro.providers.JdkWebhookSender}: the push deliveries' POST to a client's
+ *       endpoint, on the JDK's HTTP client, redirects never followed;
+ *   <li>{@link dev.cadastro.providers.calls.SimulatedExchange}: a deterministic, stateless simulated
+ *       telephone exchange for the call-records service, writing WAV recordings; and {@link
+ *       dev.cadastro.providers.calls.JsonlCallFile}, the import of calls exported from a real one.
  * </ul>
  */
 module dev.cadastro.providers {
@@ -23,6 +28,11 @@ module dev.cadastro.providers {
     requires io.github.resilience4j.circuitbreaker;
     requires io.github.resilience4j.bulkhead;
     requires io.github.resilience4j.timelimiter;
+    // The push deliveries' sender (JdkWebhookSender).
+    requires java.net.http;
+    // The calls-file import (JSON Lines) on the streaming parser.
+    requires com.fasterxml.jackson.core;
 
     exports dev.cadastro.providers;
+    exports dev.cadastro.providers.calls;
 }

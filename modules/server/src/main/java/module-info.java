@@ -13,6 +13,8 @@ module dev.cadastro.server {
     requires dev.cadastro.providers;
     // The demo turns the JDK logging backend (where System.Logger and SLF4J end) down to warnings.
     requires java.logging;
+    // The demo's push receiver (DemoReceiver) listens on loopback with the JDK's HTTP server.
+    requires jdk.httpserver;
     // The ./cadastro command line; picocli reads and sets the commands' annotated fields reflectively.
     requires info.picocli;
 

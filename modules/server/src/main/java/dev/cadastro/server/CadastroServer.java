@@ -65,6 +65,7 @@ public final class CadastroServer implements AutoCloseable {
     private final OtpService otp;
     private final JdkHttpServerRuntime http;
     private final ScheduledExecutorService housekeeping;
+    private volatile PushService push;
     // The call-records ingest, once a call source is wired (startCallIngest).
     private final Clock clock;
     private CallIngestLoop callIngest;
@@ -189,7 +190,8 @@ public final class CadastroServer implements AutoCloseable {
             Path files,
             MailingOptions mailing,
             ProviderOptions providers,
-            SmsOptions sms) {
+            SmsOptions sms,
+            PushOptions push) {
         public Config {
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
@@ -201,6 +203,7 @@ public final class CadastroServer implements AutoCloseable {
             Objects.requireNonNull(mailing, "mailing");
             Objects.requireNonNull(providers, "providers");
             Objects.requireNonNull(sms, "sms");
+            Objects.requireNonNull(push, "push");
             requestsPerMinute.ifPresent(n -> {
                 if (n < 1) {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
@@ -226,7 +229,8 @@ public final class CadastroServer implements AutoCloseable {
                     index.toAbsolutePath().resolveSibling("files"),
                     MailingOptions.defaults(),
                     ProviderOptions.simulated(),
-                    SmsOptions.under(index.toAbsolutePath().getParent()));
+                    SmsOptions.under(index.toAbsolutePath().getParent()),
+                    PushOptions.defaults());
         }
 
         /** The spec's defaults: 120 requests per minute per key, the system clock. */
@@ -237,17 +241,22 @@ public final class CadastroServer implements AutoCloseable {
 
         public Config withFiles(Path files, MailingOptions mailing) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
         }
 
         public Config withProviders(ProviderOptions providers) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
         }
 
         public Config withSms(SmsOptions sms) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms);
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+        }
+
+        public Config withPush(PushOptions push) {
+            return new Config(
+                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
         }
     }
 
@@ -318,6 +327,15 @@ public final class CadastroServer implements AutoCloseable {
             CadastroServer server =
                     new CadastroServer(register, store, mailing, workers, providers, sms, http, config.clock());
             server.calls = calls;
+            // The server owns them from here: a failure below closes them through server.close().
+            calls = null;
+            // Push deliveries (issue 19): started last, closed first.
+            try {
+                server.push = PushService.start(store, config.clock(), config.push(), owner());
+            } catch (RuntimeException e) {
+                server.close();
+                throw e;
+            }
             return server;
         } catch (IOException e) {
             if (calls != null) {
@@ -493,6 +511,9 @@ public final class CadastroServer implements AutoCloseable {
     public void close() {
         housekeeping.shutdownNow();
         try {
+            if (push != null) {
+                push.close();
+            }
             synchronized (this) {
                 if (callIngest != null) {
                     callIngest.close();

@@ -9,7 +9,10 @@ import dev.cadastro.core.account.IssuedApiKey;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.calls.CallSource;
+import dev.cadastro.core.calls.Integration;
 import dev.cadastro.core.error.CadastroException;
+import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.loader.DumpLoader;
@@ -17,6 +20,7 @@ import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.providers.calls.SimulatedExchange;
 import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -359,8 +363,49 @@ public final class DemoSetup {
         }
     }
 
+    /**
+     * A simulated telephone exchange feeding the integration {@code name} (created, with a token nobody
+     * sees, when absent: {@code ./cadastro admin calls-token create} issues one to use), writing its WAV
+     * files to {@code recordings}.
+     */
+    public static CallSource simulatedExchange(Store store, String name, FileStore recordings) {
+        Integration integration = store.callTokens()
+                .integration(name)
+                .orElseGet(() -> store.callTokens().create(name).integration());
+        return new SimulatedExchange(integration.id(), SimulatedExchange.Options.demo(), recordings);
+    }
+
     private static String seconds(long startNanos) {
         Duration d = Duration.ofNanos(System.nanoTime() - startNanos);
         return String.format("%.1f s", d.toMillis() / 1000.0);
+    }
+
+    // --- Push (issue 19): the demo integration's destination points at the demo's loopback receiver. ---
+
+    /** The integration whose calls the demo pushes to its receiver. */
+    public static final String PUSH_INTEGRATION = "demo";
+
+    /**
+     * Points the demo integration's push destination at {@code receiver} (loopback, plain http, both
+     * allowed for the demo only), signed with {@code secret}; says so, or says why not.
+     *
+     * @return whether the destination was set
+     */
+    public boolean ensurePushDestination(
+            Store store, java.net.URI receiver, String token, String secret, Clock clock, PrintStream out) {
+        java.util.Optional<dev.cadastro.core.calls.Integration> integration =
+                store.pushDestinations().integration(PUSH_INTEGRATION);
+        if (integration.isEmpty()) {
+            out.println("push: no integration '" + PUSH_INTEGRATION + "' yet; nothing is pushed");
+            return false;
+        }
+        store.pushDestinations()
+                .set(
+                        new dev.cadastro.core.calls.push.PushDestination(
+                                integration.get(), receiver, DemoReceiver.HEADER, token, true, secret, true),
+                        clock.instant());
+        out.println("push: integration '" + PUSH_INTEGRATION + "' delivers each ready call to " + receiver
+                + " (signed; lines 'push received: ...' below)");
+        return true;
     }
 }

@@ -7,6 +7,8 @@ import dev.cadastro.core.account.ApiKeys;
 import dev.cadastro.core.calls.CallStore;
 import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.calls.IngestCheckpoints;
+import dev.cadastro.core.calls.push.DeliveryQueue;
+import dev.cadastro.core.calls.push.PushDestinations;
 import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.ledger.Ledger;
@@ -23,12 +25,14 @@ import dev.cadastro.store.internal.PgAuditTrail;
 import dev.cadastro.store.internal.PgCallStore;
 import dev.cadastro.store.internal.PgCallTokens;
 import dev.cadastro.store.internal.PgCreditReportCache;
+import dev.cadastro.store.internal.PgDeliveryQueue;
 import dev.cadastro.store.internal.PgIdempotencyStore;
 import dev.cadastro.store.internal.PgIngestCheckpoints;
 import dev.cadastro.store.internal.PgLedger;
 import dev.cadastro.store.internal.PgMailingJobs;
 import dev.cadastro.store.internal.PgOtpStore;
 import dev.cadastro.store.internal.PgPersonJobs;
+import dev.cadastro.store.internal.PgPushDestinations;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
@@ -58,6 +62,8 @@ public final class Store implements AutoCloseable {
     private final CreditReportCache creditReports;
     private final PgAuditTrail personAudit;
     private final PersonJobs personJobs;
+    private final PushDestinations pushDestinations;
+    private final PgDeliveryQueue deliveryQueue;
     private final Clock clock;
     // The call-records service.
     private final CallStore calls;
@@ -78,6 +84,8 @@ public final class Store implements AutoCloseable {
         this.creditReports = new PgCreditReportCache(dataSource, ledger);
         this.personAudit = new PgAuditTrail(dataSource, ledger, batchWorkers);
         this.personJobs = new PgPersonJobs(dataSource, ledger);
+        this.pushDestinations = new PgPushDestinations(dataSource);
+        this.deliveryQueue = new PgDeliveryQueue(dataSource);
         this.clock = clock;
         SecureRandom secure = new SecureRandom();
         this.calls = new PgCallStore(dataSource, clock, secure);
@@ -181,6 +189,16 @@ public final class Store implements AutoCloseable {
     }
 
     /** The remembered requests of client idempotency keys. */
+    /** The push destination of each integration. */
+    public PushDestinations pushDestinations() {
+        return pushDestinations;
+    }
+
+    /** The push outbox: deliveries claimed by the push workers. */
+    public DeliveryQueue deliveryQueue() {
+        return deliveryQueue;
+    }
+
     public IdempotencyStore idempotency() {
         return idempotency;
     }
@@ -219,6 +237,7 @@ public final class Store implements AutoCloseable {
         try {
             personAudit.close();
             ledger.close();
+            deliveryQueue.close();
             dataSource.close();
         } finally {
             embedded.ifPresent(EmbeddedDatabase::close);

@@ -76,7 +76,8 @@ import picocli.CommandLine.ParentCommand;
             AdminCommand.Jobs.class,
             SmsInboxCommand.class,
             OtpRotateKeyCommand.class,
-            CallsTokenCommand.class
+            CallsTokenCommand.class,
+            CallsPushCommand.class
         })
 public final class AdminCommand extends CliCommand {
     private static final DateTimeFormatter WHEN =

@@ -76,6 +76,7 @@ public final class Cli implements Callable<Integer> {
                 new LookupCommand(),
                 new SearchCommand(),
                 new AdminCommand(),
+                new CallsCommand(),
                 new CompletionCommand()));
     }
 

@@ -77,6 +77,9 @@ public final class DemoCommand extends CliCommand {
     /** The demo's first ingest reads the exchange's last hours, so the list is not empty at once. */
     static final java.time.Duration DEMO_LOOK_BACK = java.time.Duration.ofHours(2);
 
+    @Mixin
+    PushFlags push;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = out();
@@ -85,11 +88,19 @@ public final class DemoCommand extends CliCommand {
         int listenPort = (int) within("--port", port, 0, 65535);
         dev.cadastro.server.ProviderOptions providerOptions = providers.options(this::usage);
         dev.cadastro.server.CallRecordsOptions callOptions = calls.options(bind, DEFAULT_CALLS_PORT, this::usage);
+        java.time.Duration refresh = calls.refresh(DEMO_REFRESH, this::usage);
         long t0 = System.nanoTime();
         out.println("cadastro demo: home " + demo.home());
         demo.ensureIndex(count, out);
         out.println("database: starting the embedded PostgreSQL in " + demo.database() + " ...");
+        out.println("call records: a simulated exchange ingested every " + refresh.toSeconds()
+                + " s (the first pass reads the last " + DEMO_LOOK_BACK.toHours() + " hours) ...");
         InetSocketAddress address = new InetSocketAddress(bind, listenPort);
+        // Push (issue 19): a receiver on loopback, started first; loopback and http allowed for it only.
+        String pushSecret = dev.cadastro.core.calls.push.PushDestination.newSecret(new SecureRandom());
+        String pushToken = "Bearer demo-receiver-" + Long.toHexString(new SecureRandom().nextLong());
+        dev.cadastro.server.DemoReceiver receiver =
+                dev.cadastro.server.DemoReceiver.start(pushSecret, pushToken, out, Clock.systemUTC());
         CadastroServer server = CadastroServer.start(
                 new CadastroServer.Config(
                                 demo.index(),
@@ -99,12 +110,25 @@ public final class DemoCommand extends CliCommand {
                                 OptionalLong.empty(),
                                 Clock.systemUTC())
                         .withProviders(providerOptions)
-                        .withSms(providers.sms(demo.home(), this::usage)),
+                        .withSms(providers.sms(demo.home(), this::usage))
+                        .withPush(push.options(this::usage).withPolicy(true, push.allowPrivate, true)),
                 callOptions);
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
+            demo.ensurePushDestination(server.store(), receiver.url(), pushToken, pushSecret, Clock.systemUTC(), out);
             printCurlLines(out, server, keys, demo.home());
             String callsToken = demo.ensureCallsToken(server.store());
+            dev.cadastro.core.calls.CallIngestLoop ingest = server.startCallIngest(
+                    List.of(DemoSetup.simulatedExchange(
+                            server.store(),
+                            DemoSetup.CALLS_INTEGRATION,
+                            server.calls().orElseThrow().recordings())),
+                    refresh,
+                    dev.cadastro.core.calls.CallIngest.Options.defaults(
+                                    "demo-" + ProcessHandle.current().pid())
+                            .withFirstLookBack(DEMO_LOOK_BACK));
+            // The first ingest reads the last hours: wait for it, so the curl lines name a real call.
+            ingest.tickNow();
             printCallLines(out, server, callsToken, demo.callsTokenFile());
             out.printf(
                     "cadastro demo: ready in %.1f s; Ctrl-C stops (data stays in %s)%n",
@@ -112,9 +136,13 @@ public final class DemoCommand extends CliCommand {
             out.flush();
         } catch (RuntimeException e) {
             server.close();
+            receiver.close();
             throw e;
         }
-        ServeCommand.awaitShutdown(server);
+        ServeCommand.awaitShutdown(() -> {
+            server.close();
+            receiver.close();
+        });
         return Cli.DONE;
     }
 
@@ -235,7 +263,8 @@ public final class DemoCommand extends CliCommand {
                 + "/v1/ligacoes?limite=50${c:+&cursor=$c}\"); echo \"$r\" | jq -r '.ligacoes[].metadata.id';"
                 + " c=$(echo \"$r\" | jq -r '.paginacao.proximo_cursor // empty'); [ -z \"$c\" ] && break; done");
         out.println("  # filters: an agent's calls since a moment (Brasilia time when no offset is given)");
-        out.println("  curl -s " + auth + " '" + base + "/v1/ligacoes?fila=vendas&desde="
+        out.println("  curl -s " + auth + " '" + base + "/v1/ligacoes?agente="
+                + dev.cadastro.providers.calls.SimulatedExchange.logins().get(0) + "&desde="
                 + java.time.LocalDate.now(java.time.ZoneOffset.ofHours(-3)) + "T00:00:00'");
         out.println("  # one call");
         out.println("  curl -s " + auth + " '" + base + "/v1/ligacoes/" + id + "'");

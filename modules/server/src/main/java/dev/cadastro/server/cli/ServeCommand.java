@@ -98,8 +98,26 @@ public final class ServeCommand extends CliCommand {
     @Mixin
     CallsFlags calls;
 
+    @Mixin
+    PushFlags push;
+
+    @Option(
+            names = "--simulated-exchange",
+            paramLabel = "NAME",
+            description = "With --calls-port: ingest the calls of a simulated telephone exchange into the integration"
+                    + " NAME (created when absent), every --calls-refresh. Without it, calls come from ./cadastro"
+                    + " calls import.")
+    String simulatedExchange;
+
     @Override
     public Integer call() throws Exception {
+        if (simulatedExchange != null && !calls.callsPortGiven()) {
+            throw usage("--simulated-exchange needs --calls-port");
+        }
+        if (simulatedExchange != null && !dev.cadastro.core.calls.Integration.validName(simulatedExchange)) {
+            throw usage("--simulated-exchange " + simulatedExchange
+                    + " must be 1 to 63 lower-case letters, digits, - or _, starting with a letter or digit");
+        }
         if (database != null && spec.commandLine().getParseResult().hasMatchedOption("--embedded-db")) {
             throw usage("give --database URL or --embedded-db DIR, not both");
         }
@@ -113,6 +131,8 @@ public final class ServeCommand extends CliCommand {
                 .withRetention(java.time.Duration.ofDays(within("--export-retention-days", retentionDays, 1, 3650)));
         dev.cadastro.server.CallRecordsOptions callOptions =
                 calls.callsPortGiven() ? calls.options(bind, 0, this::usage) : null;
+        java.time.Duration refresh =
+                calls.refresh(dev.cadastro.core.calls.CallIngestLoop.DEFAULT_INTERVAL, this::usage);
         CadastroServer server = CadastroServer.start(
                 new CadastroServer.Config(
                                 indexDir,
@@ -123,10 +143,18 @@ public final class ServeCommand extends CliCommand {
                                 Clock.systemUTC())
                         .withFiles(path("--files", files), mailing)
                         .withProviders(providers.options(this::usage))
-                        .withSms(providers.sms(path("--sms-dir", smsDir), this::usage)),
+                        .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
+                        .withPush(push.options(this::usage)),
                 callOptions);
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
+        if (simulatedExchange != null) {
+            dev.cadastro.server.CallRecordsService c = server.calls().orElseThrow();
+            server.startCallIngest(
+                    java.util.List.of(dev.cadastro.server.DemoSetup.simulatedExchange(
+                            server.store(), simulatedExchange, c.recordings())),
+                    refresh);
+        }
         server.calls()
                 .ifPresent(c -> out().println("cadastro: serving the call-records API on http://"
                         + hostFor(c.address()) + ":" + c.port() + "/v1/ligacoes (OpenAPI at /v1/openapi.json),"

@@ -58,6 +58,14 @@ public final class StoreOptions {
         return merged;
     }
 
+    /**
+     * The folder of a home's files (export files, recordings): {@code --home}'s {@code files/}, or the
+     * default home's, where serve --files puts them by default.
+     */
+    public Path filesFolder() {
+        return nonBlank("--home", home != null ? home : DEFAULT_HOME).resolve("files");
+    }
+
     /** The database to open; throws a usage error, or a {@link CommandFailure} naming the folder. */
     public Database resolve() {
         int given = (home != null ? 1 : 0) + (embeddedDb != null ? 1 : 0) + (database != null ? 1 : 0);

@@ -1,0 +1,149 @@
+package dev.cadastro.core.calls.push;
+
+import dev.cadastro.core.calls.Integration;
+import java.net.URI;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Where an integration's calls are pushed, as the operator set it (spec 6: the URL, the header and
+ * token the client chose, and what to do with reclassified calls).
+ *
+ * <p>Validated when built: the header name is a token (RFC 9110 5.1) and not one the sender sets
+ * itself; neither the URL nor the header value holds a control character (no CR/LF, so nothing can be
+ * smuggled into the request); the secret, when set, is {@code whsec_} and the base64 of 24 to 64 bytes,
+ * as Standard Webhooks writes it. Where the URL points is {@link DestinationPolicy}'s to check.
+ *
+ * @param resendReclassified whether a ready call that is reclassified is delivered again
+ * @param signingSecret {@code whsec_...}, or null when deliveries are not signed
+ * @param enabled false while the operator paused the destination: its deliveries wait, none is lost
+ */
+public record PushDestination(
+        Integration integration,
+        URI url,
+        String headerName,
+        String headerValue,
+        boolean resendReclassified,
+        String signingSecret,
+        boolean enabled) {
+
+    /** Headers the sender writes itself, or that the HTTP client owns; a client's header cannot be one. */
+    private static final Set<String> RESERVED = Set.of(
+            "content-type",
+            "content-length",
+            "host",
+            "connection",
+            "expect",
+            "upgrade",
+            "transfer-encoding",
+            "te",
+            "trailer",
+            "keep-alive",
+            "webhook-id",
+            "webhook-timestamp",
+            "webhook-signature");
+
+    public PushDestination {
+        Objects.requireNonNull(integration, "integration");
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(headerName, "headerName");
+        Objects.requireNonNull(headerValue, "headerValue");
+        if (!validToken(headerName)) {
+            throw new IllegalArgumentException("header name '" + printable(headerName)
+                    + "' must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)");
+        }
+        if (RESERVED.contains(headerName.toLowerCase(Locale.ROOT))) {
+            throw new IllegalArgumentException("header name '" + headerName + "' is set by the sender itself");
+        }
+        if (!validFieldValue(headerValue)) {
+            throw new IllegalArgumentException(
+                    "the header value must be visible characters, spaces or tabs, without CR, LF or other controls");
+        }
+        if (hasControl(url.toString())) {
+            throw new IllegalArgumentException("the URL must not hold control characters");
+        }
+        if (signingSecret != null) {
+            WebhookSignature.key(signingSecret); // validates
+        }
+    }
+
+    /** The secret, when deliveries are signed. */
+    public Optional<String> secret() {
+        return Optional.ofNullable(signingSecret);
+    }
+
+    public PushDestination paused() {
+        return new PushDestination(integration, url, headerName, headerValue, resendReclassified, signingSecret, false);
+    }
+
+    /** The header value with all but its first 4 characters masked, for the operator's screen. */
+    public String maskedHeaderValue() {
+        return mask(headerValue);
+    }
+
+    /** The secret masked ({@code whsec_abcd…}), or "none". */
+    public String maskedSecret() {
+        return signingSecret == null ? "none" : "whsec_" + mask(signingSecret.substring(6));
+    }
+
+    private static String mask(String s) {
+        return s.length() <= 8 ? "*".repeat(s.length()) : s.substring(0, 4) + "*".repeat(8);
+    }
+
+    /** A new random secret in Standard Webhooks form: {@code whsec_} and the base64 of 32 bytes. */
+    public static String newSecret(java.util.random.RandomGenerator secure) {
+        byte[] key = new byte[32];
+        secure.nextBytes(key);
+        return "whsec_" + Base64.getEncoder().encodeToString(key);
+    }
+
+    @Override
+    public String toString() {
+        return "PushDestination[" + integration.name() + " -> " + url + ", header " + headerName + ": "
+                + maskedHeaderValue() + ", resendReclassified " + resendReclassified + ", secret "
+                + maskedSecret() + ", enabled " + enabled + "]";
+    }
+
+    /** RFC 9110 5.1: a field name is a token, one or more tchar. */
+    static boolean validToken(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean tchar = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+            if (!tchar) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** RFC 9110 5.5, stricter: visible ASCII, space and tab, not empty, no leading or trailing blank. */
+    static boolean validFieldValue(String s) {
+        if (s.isEmpty() || s.charAt(0) == ' ' || s.charAt(s.length() - 1) == ' ') {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c == '\t' || (c >= 0x20 && c < 0x7f))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean hasControl(String s) {
+        return s.chars().anyMatch(c -> c < 0x20 || c == 0x7f);
+    }
+
+    private static String printable(String s) {
+        return s.replaceAll("[\\p{Cntrl}]", "?");
+    }
+}

@@ -1,0 +1,63 @@
+package dev.cadastro.core.calls.push;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Port: sends one webhook request and says what happened. It never follows a redirect, never throws
+ * for the receiver's failures (they are outcomes), and gives up after the request's timeout.
+ */
+public interface WebhookSender {
+
+    /**
+     * One POST.
+     *
+     * @param headers in order; the sender adds {@code Content-Type: application/json}
+     */
+    record Request(URI url, List<Map.Entry<String, String>> headers, byte[] body, Duration timeout) {
+        public Request {
+            Objects.requireNonNull(url, "url");
+            headers = List.copyOf(headers);
+            Objects.requireNonNull(body, "body");
+            Objects.requireNonNull(timeout, "timeout");
+        }
+    }
+
+    /** How an attempt ended. */
+    enum Kind {
+        /** A 2xx status. */
+        DELIVERED,
+        /** Another status (not a redirect). */
+        STATUS,
+        /** A 3xx: not followed, a failure. */
+        REDIRECT,
+        /** No answer within the timeout. */
+        TIMEOUT,
+        /** No connection, a reset, a TLS failure. */
+        CONNECTION
+    }
+
+    /**
+     * @param status the HTTP status when there was an answer
+     * @param retryAfter the receiver's {@code Retry-After}, parsed, when it sent one
+     * @param detail a short safe description for the operator (never the body, never a header value)
+     */
+    record Outcome(Kind kind, Optional<Integer> status, Optional<Duration> retryAfter, String detail) {
+        public Outcome {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(retryAfter, "retryAfter");
+            Objects.requireNonNull(detail, "detail");
+        }
+
+        public boolean delivered() {
+            return kind == Kind.DELIVERED;
+        }
+    }
+
+    Outcome send(Request request);
+}

@@ -1,0 +1,117 @@
+package dev.cadastro.core.calls.push;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DestinationPolicyTest {
+    /** A resolver with fixed answers, so a public-looking name can resolve to loopback. */
+    private static DestinationPolicy.Resolver names(Map<String, List<String>> answers) {
+        return host -> {
+            List<String> a = answers.get(host);
+            if (a == null) {
+                return List.of(InetAddress.getByName(host)); // literals only: no lookup for an address
+            }
+            List<InetAddress> out = new java.util.ArrayList<>();
+            for (String s : a) {
+                out.add(InetAddress.getByName(s));
+            }
+            return out;
+        };
+    }
+
+    private static final DestinationPolicy.Resolver RESOLVER = names(Map.of(
+            "crm.example.com", List.of("203.0.113.10"),
+            "rebind.example.com", List.of("203.0.113.10", "127.0.0.1"),
+            "inside.example.com", List.of("10.1.2.3")));
+
+    @Test
+    void requiresHttpsUnlessHttpIsAllowed() {
+        DestinationPolicy strict =
+                DestinationPolicy.builder().resolver(RESOLVER).build();
+        assertEquals(
+                1, strict.check(URI.create("https://crm.example.com/ligacoes")).size());
+        var e = assertThrows(
+                DestinationRefusedException.class, () -> strict.check(URI.create("http://crm.example.com/x")));
+        assertTrue(e.getMessage().contains("--allow-http"), e.getMessage());
+        assertThrows(DestinationRefusedException.class, () -> strict.check(URI.create("ftp://crm.example.com/x")));
+        DestinationPolicy http =
+                DestinationPolicy.builder().resolver(RESOLVER).allowHttp(true).build();
+        assertEquals(1, http.check(URI.create("http://crm.example.com/x")).size());
+    }
+
+    @Test
+    void refusesPrivateLinkLocalSharedAndUniqueLocalAddressesUnlessAllowed() {
+        DestinationPolicy strict =
+                DestinationPolicy.builder().resolver(RESOLVER).build();
+        for (String host : List.of(
+                "10.0.0.1",
+                "172.16.5.4",
+                "172.31.255.255",
+                "192.168.1.1",
+                "100.64.0.1",
+                "169.254.169.254",
+                "[fe80::1]",
+                "[fd00::1]",
+                "0.0.0.0",
+                "[::ffff:10.0.0.1]",
+                "inside.example.com")) {
+            var e = assertThrows(
+                    DestinationRefusedException.class,
+                    () -> strict.check(URI.create("https://" + host + "/hook")),
+                    host);
+            assertTrue(e.getMessage().contains("private"), e.getMessage());
+        }
+        DestinationPolicy open = DestinationPolicy.builder()
+                .resolver(RESOLVER)
+                .allowPrivate(true)
+                .build();
+        assertEquals(1, open.check(URI.create("https://10.0.0.1/hook")).size());
+        assertEquals(1, open.check(URI.create("https://127.0.0.1/hook")).size());
+        // Public neighbours of the private ranges pass.
+        assertEquals(1, strict.check(URI.create("https://172.32.0.1/hook")).size());
+        assertEquals(1, strict.check(URI.create("https://100.128.0.1/hook")).size());
+    }
+
+    @Test
+    void refusesANameThatResolvesToLoopbackAmongOtherAddressesUnlessLoopbackIsAllowed() {
+        DestinationPolicy strict =
+                DestinationPolicy.builder().resolver(RESOLVER).build();
+        var e = assertThrows(
+                DestinationRefusedException.class, () -> strict.check(URI.create("https://rebind.example.com/h")));
+        assertTrue(e.getMessage().contains("127.0.0.1") && e.getMessage().contains("loopback"), e.getMessage());
+        assertThrows(DestinationRefusedException.class, () -> strict.check(URI.create("https://127.0.0.1/h")));
+        assertThrows(DestinationRefusedException.class, () -> strict.check(URI.create("https://[::1]/h")));
+        DestinationPolicy loopback = DestinationPolicy.builder()
+                .resolver(RESOLVER)
+                .allowLoopback(true)
+                .build();
+        assertEquals(
+                2, loopback.check(URI.create("https://rebind.example.com/h")).size());
+        // Loopback alone does not open the private ranges.
+        assertThrows(DestinationRefusedException.class, () -> loopback.check(URI.create("https://10.0.0.1/h")));
+    }
+
+    @Test
+    void refusesMulticastAlwaysAndNamesThatDoNotResolve() {
+        DestinationPolicy open = DestinationPolicy.builder()
+                .resolver(host -> {
+                    if (host.equals("nowhere.invalid")) {
+                        throw new UnknownHostException(host);
+                    }
+                    return List.of(InetAddress.getByName(host));
+                })
+                .allowPrivate(true)
+                .build();
+        assertThrows(DestinationRefusedException.class, () -> open.check(URI.create("https://224.0.0.1/h")));
+        assertThrows(DestinationRefusedException.class, () -> open.check(URI.create("https://nowhere.invalid/h")));
+        assertThrows(DestinationRefusedException.class, () -> open.check(URI.create("https://user:pw@1.1.1.1/h")));
+    }
+}

@@ -1,0 +1,87 @@
+package dev.cadastro.server;
+
+import dev.cadastro.core.calls.CallRecord;
+import dev.cadastro.core.calls.push.DestinationPolicy;
+import dev.cadastro.core.calls.push.PushDelivery;
+import dev.cadastro.core.calls.push.PushWorkers;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The push of calls to the integrations' endpoints (issue 19) on this server: whether its workers
+ * run, where destinations may point, how many attempts run at once, the receivers' timeout, and the
+ * recording link each body carries.
+ *
+ * @param enabled whether this server runs push workers (any number of servers may)
+ * @param allowHttp accept plain-http destinations ({@code --push-allow-http})
+ * @param allowPrivate accept private, link-local and loopback addresses ({@code --push-allow-private})
+ * @param allowLoopback accept loopback addresses only (the demo's receiver)
+ * @param recordingUrl the {@code url_gravacao} of a call in the body (the permanent signed link)
+ */
+public record PushOptions(
+        boolean enabled,
+        boolean allowHttp,
+        boolean allowPrivate,
+        boolean allowLoopback,
+        PushWorkers.Options workers,
+        Duration timeout,
+        Function<CallRecord, String> recordingUrl) {
+    public PushOptions {
+        Objects.requireNonNull(workers, "workers");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(recordingUrl, "recordingUrl");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("push timeout " + timeout + " must be positive");
+        }
+        if (workers.lease().compareTo(timeout.multipliedBy(2)) < 0) {
+            workers = workers.withLease(timeout.multipliedBy(6));
+        }
+    }
+
+    /**
+     * Workers on, https and public addresses only, the default concurrency and the 10 s timeout; the
+     * recording link is the call's recording key until the call-records service's link signer is wired
+     * with {@link #withRecordingUrl}.
+     */
+    public static PushOptions defaults() {
+        return new PushOptions(
+                true,
+                false,
+                false,
+                false,
+                PushWorkers.Options.defaults(),
+                PushDelivery.DEFAULT_TIMEOUT,
+                CallRecord::recordingKey);
+    }
+
+    /** No push workers on this server (deliveries wait for a server that runs them). */
+    public PushOptions disabled() {
+        return new PushOptions(false, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+    }
+
+    public PushOptions withPolicy(boolean allowHttp, boolean allowPrivate, boolean allowLoopback) {
+        return new PushOptions(enabled, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+    }
+
+    public PushOptions withWorkers(PushWorkers.Options workers) {
+        return new PushOptions(enabled, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+    }
+
+    public PushOptions withTimeout(Duration timeout) {
+        return new PushOptions(enabled, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+    }
+
+    public PushOptions withRecordingUrl(Function<CallRecord, String> recordingUrl) {
+        return new PushOptions(enabled, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+    }
+
+    /** The address checks these options ask for, on the system resolver. */
+    public DestinationPolicy policy() {
+        return DestinationPolicy.builder()
+                .allowHttp(allowHttp)
+                .allowPrivate(allowPrivate)
+                .allowLoopback(allowLoopback)
+                .build();
+    }
+}

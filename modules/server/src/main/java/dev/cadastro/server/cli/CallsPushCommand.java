@@ -1,0 +1,317 @@
+package dev.cadastro.server.cli;
+
+import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.calls.push.DeliveryState;
+import dev.cadastro.core.calls.push.DeliveryStatus;
+import dev.cadastro.core.calls.push.DestinationPolicy;
+import dev.cadastro.core.calls.push.DestinationRefusedException;
+import dev.cadastro.core.calls.push.PushDestination;
+import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.server.cli.admin.StoreOptions;
+import dev.cadastro.store.Store;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code ./cadastro admin calls-push ...}: an integration's push destination (spec 6) and its
+ * deliveries. The destination is checked when set with the same address rules the workers apply
+ * before every attempt; a generated signing secret is printed once; {@code show} masks the header
+ * value and the secret.
+ */
+@Command(
+        name = "calls-push",
+        synopsisSubcommandLabel = "SUBCOMMAND",
+        description = "The push of each ready call to an integration's endpoint: destination and deliveries.",
+        subcommands = {
+            HelpCommand.class,
+            CallsPushCommand.Set.class,
+            CallsPushCommand.Show.class,
+            CallsPushCommand.Pause.class,
+            CallsPushCommand.Resume.class,
+            CallsPushCommand.Replay.class,
+            CallsPushCommand.Deliveries.class
+        })
+final class CallsPushCommand extends CliCommand {
+    private static final DateTimeFormatter WHEN =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(CostRules.ZONE);
+
+    @ParentCommand
+    AdminCommand admin;
+
+    @Mixin
+    StoreOptions store;
+
+    @Override
+    public Integer call() {
+        Cli.usageOnError(spec.commandLine());
+        return Cli.USAGE;
+    }
+
+    /** One calls-push subcommand on an existing integration: opens the store, runs, closes it. */
+    abstract static class OnIntegration extends CliCommand {
+        @ParentCommand
+        CallsPushCommand parent;
+
+        @Mixin
+        StoreOptions store;
+
+        @Option(names = "--integration", paramLabel = "NAME", required = true, description = "The integration's name.")
+        String integrationName;
+
+        @Override
+        public final Integer call() {
+            try (Store opened =
+                    Store.open(store.or(parent.store).or(parent.admin.store).resolve(), clock())) {
+                Integration integration = opened.pushDestinations()
+                        .integration(integrationName)
+                        .orElseThrow(() -> new CommandFailure("integration '" + integrationName
+                                + "' does not exist (./cadastro admin calls-token create --integration NAME"
+                                + " creates it)"));
+                run(opened, integration, out());
+            }
+            return Cli.DONE;
+        }
+
+        abstract void run(Store store, Integration integration, PrintStream out);
+
+        Clock clock() {
+            return parent.admin.clock();
+        }
+
+        PushDestination destination(Store store, Integration integration) {
+            return store.pushDestinations()
+                    .get(integration.id())
+                    .orElseThrow(() -> new CommandFailure("integration '" + integration.name()
+                            + "' has no push destination (./cadastro admin calls-push set sets one)"));
+        }
+    }
+
+    @Command(
+            name = "set",
+            description = "Set (create or replace) the integration's push destination, checked now: https and a"
+                    + " public address unless allowed.")
+    static final class Set extends OnIntegration {
+        @Option(names = "--url", paramLabel = "URL", required = true, description = "Where each call is POSTed.")
+        String url;
+
+        @Option(
+                names = "--header",
+                paramLabel = "NAME:VALUE",
+                required = true,
+                description = "The authentication header the client chose, e.g. 'Authorization:Bearer abc'.")
+        String header;
+
+        @Option(
+                names = "--resend-reclassified",
+                paramLabel = "yes|no",
+                defaultValue = "yes",
+                description = "Deliver a call again when it is reclassified (default ${DEFAULT-VALUE}).")
+        String resend;
+
+        @Option(names = "--secret", paramLabel = "whsec_...", description = "Sign deliveries with this secret.")
+        String secret;
+
+        @Option(
+                names = "--generate-secret",
+                description = "Sign deliveries with a new random secret, printed this once.")
+        boolean generateSecret;
+
+        @Option(names = "--allow-http", description = "Accept a plain-http URL (the server needs --push-allow-http).")
+        boolean allowHttp;
+
+        @Option(
+                names = "--allow-private",
+                description = "Accept a private, link-local or loopback address (the server needs"
+                        + " --push-allow-private).")
+        boolean allowPrivate;
+
+        @Override
+        void run(Store store, Integration integration, PrintStream out) {
+            if (secret != null && generateSecret) {
+                throw usage("give --secret or --generate-secret, not both");
+            }
+            boolean resendReclassified = switch (resend.toLowerCase(Locale.ROOT)) {
+                case "yes", "sim" -> true;
+                case "no", "nao", "não" -> false;
+                default -> throw usage("--resend-reclassified " + resend + " must be yes or no");
+            };
+            int colon = header.indexOf(':');
+            if (colon < 1) {
+                throw usage("--header must be NAME:VALUE, e.g. 'Authorization:Bearer abc'");
+            }
+            URI uri;
+            try {
+                uri = new URI(url);
+            } catch (URISyntaxException e) {
+                throw usage("--url " + e.getMessage());
+            }
+            String key = generateSecret ? PushDestination.newSecret(new SecureRandom()) : secret;
+            PushDestination d;
+            try {
+                d = new PushDestination(
+                        integration,
+                        uri,
+                        header.substring(0, colon).strip(),
+                        header.substring(colon + 1).strip(),
+                        resendReclassified,
+                        key,
+                        true);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+            try {
+                DestinationPolicy.builder()
+                        .allowHttp(allowHttp)
+                        .allowPrivate(allowPrivate)
+                        .build()
+                        .check(uri);
+            } catch (DestinationRefusedException e) {
+                throw new CommandFailure(e.getMessage());
+            }
+            store.pushDestinations().set(d, clock().instant());
+            out.println("integration " + integration.name() + ": push to " + uri + " with header "
+                    + d.headerName() + ", reclassified calls " + (resendReclassified ? "resent" : "not resent")
+                    + ", " + (key == null ? "unsigned" : "signed") + ", enabled");
+            if (generateSecret) {
+                out.println("signing secret (shown once; Standard Webhooks, verify webhook-signature with it): " + key);
+            }
+        }
+    }
+
+    @Command(name = "show", description = "Show the integration's push destination (header value and secret masked).")
+    static final class Show extends OnIntegration {
+        @Override
+        void run(Store store, Integration integration, PrintStream out) {
+            PushDestination d = destination(store, integration);
+            out.println("integration:          " + integration.name());
+            out.println("url:                  " + d.url());
+            out.println("header:               " + d.headerName() + ": " + d.maskedHeaderValue());
+            out.println("resend reclassified:  " + (d.resendReclassified() ? "yes" : "no"));
+            out.println("signing secret:       " + d.maskedSecret());
+            out.println("state:                " + (d.enabled() ? "enabled" : "paused"));
+        }
+    }
+
+    @Command(name = "pause", description = "Pause deliveries: they wait, pending, until resume.")
+    static final class Pause extends OnIntegration {
+        @Override
+        void run(Store store, Integration integration, PrintStream out) {
+            destination(store, integration);
+            store.pushDestinations().pause(integration.id(), clock().instant());
+            out.println("integration " + integration.name() + ": push paused");
+        }
+    }
+
+    @Command(name = "resume", description = "Resume deliveries.")
+    static final class Resume extends OnIntegration {
+        @Override
+        void run(Store store, Integration integration, PrintStream out) {
+            destination(store, integration);
+            store.pushDestinations().resume(integration.id(), clock().instant());
+            out.println("integration " + integration.name() + ": push resumed");
+        }
+    }
+
+    @Command(
+            name = "replay",
+            description = "Send a failed (falhou) delivery again with a fresh set of attempts and the same"
+                    + " webhook-id: one by --delivery ID, or every failed one with --failed.")
+    static final class Replay extends OnIntegration {
+        @Option(names = "--delivery", paramLabel = "ID", description = "The delivery, as deliveries lists it.")
+        Long delivery;
+
+        @Option(names = "--failed", description = "Every falhou delivery of the integration.")
+        boolean failed;
+
+        @Override
+        void run(Store store, Integration integration, PrintStream out) {
+            if ((delivery != null) == failed) {
+                throw usage("give --delivery ID or --failed");
+            }
+            Instant now = clock().instant();
+            if (failed) {
+                int n = store.deliveryQueue().replayFailed(integration.id(), now);
+                out.println("integration " + integration.name() + ": " + n + " failed deliveries queued again");
+                return;
+            }
+            Optional<DeliveryStatus> d = store.deliveryQueue().find(delivery);
+            if (d.isEmpty() || !d.get().integration().equals(integration.name())) {
+                throw new CommandFailure("integration '" + integration.name() + "' has no delivery " + delivery);
+            }
+            if (!store.deliveryQueue().replay(delivery, now)) {
+                throw new CommandFailure("delivery " + delivery + " is "
+                        + d.get().state().wire() + ", not falhou; only a failed delivery is replayed");
+            }
+            out.println("delivery " + delivery + " (call " + d.get().callId() + ", "
+                    + d.get().webhookId() + ") queued again");
+        }
+    }
+
+    @Command(name = "deliveries", description = "The integration's deliveries, newest first.")
+    static final class Deliveries extends OnIntegration {
+        @Option(names = "--state", paramLabel = "STATE", description = "Only pendente, entregue or falhou.")
+        String state;
+
+        @Option(
+                names = "--limit",
+                paramLabel = "N",
+                defaultValue = "50",
+                description = "At most N (default ${DEFAULT-VALUE}).")
+        long limit;
+
+        @Override
+        void run(Store store, Integration integration, PrintStream out) {
+            Optional<DeliveryState> s;
+            try {
+                s = Optional.ofNullable(state).map(DeliveryState::ofWire);
+            } catch (IllegalArgumentException e) {
+                throw usage("--state " + e.getMessage());
+            }
+            List<DeliveryStatus> all =
+                    store.deliveryQueue().list(integration.id(), s, (int) within("--limit", limit, 1, 10_000));
+            out.printf(
+                    Locale.ROOT,
+                    "%-8s %-24s %-10s %-14s %-9s %-19s %-19s %s%n",
+                    "ID",
+                    "CALL",
+                    "STATE",
+                    "REASON",
+                    "ATTEMPTS",
+                    "READY",
+                    "NEXT/DELIVERED",
+                    "LAST");
+            for (DeliveryStatus d : all) {
+                Instant when = d.deliveredAt().orElse(d.nextAttemptAt());
+                String last = d.lastStatus().map(x -> "HTTP " + x).orElse("")
+                        + d.lastError()
+                                .filter(e -> !e.startsWith("HTTP"))
+                                .map(e -> (d.lastStatus().isPresent() ? " " : "") + e)
+                                .orElse("");
+                out.printf(
+                        Locale.ROOT,
+                        "%-8d %-24s %-10s %-14s %-9d %-19s %-19s %s%n",
+                        d.id(),
+                        d.callId(),
+                        d.state().wire(),
+                        d.reason().wire(),
+                        d.attempts(),
+                        WHEN.format(d.readyAt()),
+                        WHEN.format(when),
+                        last);
+            }
+        }
+    }
+}

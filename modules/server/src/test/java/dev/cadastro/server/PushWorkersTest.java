@@ -1,0 +1,149 @@
+package dev.cadastro.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.calls.push.DestinationPolicy;
+import dev.cadastro.core.calls.push.PushDelivery;
+import dev.cadastro.core.calls.push.PushDestination;
+import dev.cadastro.core.calls.push.PushWorkers;
+import dev.cadastro.core.calls.push.RetrySchedule;
+import dev.cadastro.http.callrecords.CallJson;
+import dev.cadastro.providers.JdkWebhookSender;
+import dev.cadastro.store.Store;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The push workers on the system clock: fairness between integrations, and two servers on one database. */
+class PushWorkersTest {
+    private static final DestinationPolicy LOOPBACK =
+            DestinationPolicy.builder().allowHttp(true).allowLoopback(true).build();
+
+    private static PushWorkers workers(Store store, String owner, PushWorkers.Options options) {
+        PushDelivery push = new PushDelivery(
+                store.deliveryQueue(),
+                new JdkWebhookSender(Duration.ofSeconds(2), Clock.systemUTC()),
+                LOOPBACK,
+                RetrySchedule.standard(new SplittableRandom()),
+                call -> CallJson.wrapped(call, "https://gravacoes.example/" + call.id()),
+                Clock.systemUTC(),
+                PushDelivery.DEFAULT_TIMEOUT);
+        return PushWorkers.start(store.deliveryQueue(), push, owner, Clock.systemUTC(), options);
+    }
+
+    private static void destination(Store store, Integration integration, LoopbackReceiver receiver) {
+        store.pushDestinations()
+                .set(
+                        new PushDestination(
+                                integration,
+                                receiver.url("/" + integration.name()),
+                                "X-Api-Key",
+                                "k",
+                                false,
+                                null,
+                                true),
+                        Instant.now());
+    }
+
+    private static void await(String what, java.util.function.BooleanSupplier done, Duration within)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + within + ": " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void aReceiverThatSleepsTenSecondsDoesNotDelayAnotherIntegrationsDeliveries() throws Exception {
+        PushFixture db = PushFixture.fresh();
+        AtomicInteger slowInFlight = new AtomicInteger();
+        AtomicInteger slowMaxInFlight = new AtomicInteger();
+        try (Store store = db.open(Clock.systemUTC());
+                LoopbackReceiver slow = new LoopbackReceiver(r -> {
+                    slowMaxInFlight.accumulateAndGet(slowInFlight.incrementAndGet(), Math::max);
+                    return new LoopbackReceiver.Reply(200, Map.of(), 10_000);
+                });
+                LoopbackReceiver fast = LoopbackReceiver.ok()) {
+            Integration a = db.integration("slow-a");
+            Integration b = db.integration("fast-b");
+            destination(store, a, slow);
+            destination(store, b, fast);
+            Instant now = Instant.now();
+            // A's deliveries are older: first in the queue's order.
+            for (int i = 0; i < 60; i++) {
+                db.readyCall(PushFixture.call(a, "A-" + i, now), now.minusSeconds(60));
+            }
+            for (int i = 0; i < 40; i++) {
+                db.readyCall(PushFixture.call(b, "B-" + i, now), now);
+            }
+            PushWorkers.Options options =
+                    PushWorkers.Options.defaults().withConcurrency(16, 4).withPoll(Duration.ofMillis(50));
+            long start = System.nanoTime();
+            try (PushWorkers w = workers(store, "server-1", options)) {
+                await(
+                        "B's 40 deliveries",
+                        () -> db.count("integration_id = " + b.id() + " AND state = 'entregue'") == 40,
+                        Duration.ofSeconds(8));
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "B waited " + took);
+                assertEquals(
+                        0,
+                        db.count("integration_id = " + a.id() + " AND state = 'entregue'"),
+                        "A's receiver is still asleep");
+                assertEquals(40, fast.received().size());
+                assertTrue(slowMaxInFlight.get() <= 4, "A held " + slowMaxInFlight.get() + " workers, cap 4");
+                assertTrue(
+                        slow.received().size() >= 1 && slow.received().size() <= 4,
+                        "A in flight: " + slow.received().size());
+            }
+        }
+    }
+
+    @Test
+    void twoServersOnOneDatabaseNeverDeliverTheSameAttemptTwice() throws Exception {
+        PushFixture db = PushFixture.fresh();
+        Map<String, AtomicInteger> perWebhookId = new ConcurrentHashMap<>();
+        try (Store one = db.open(Clock.systemUTC());
+                Store two = db.open(Clock.systemUTC());
+                LoopbackReceiver receiver = new LoopbackReceiver(r -> {
+                    perWebhookId
+                            .computeIfAbsent(r.header("webhook-id"), k -> new AtomicInteger())
+                            .incrementAndGet();
+                    return LoopbackReceiver.Reply.status(200);
+                })) {
+            Integration crm = db.integration("crm");
+            Integration other = db.integration("outro");
+            destination(one, crm, receiver);
+            destination(one, other, receiver);
+            Instant now = Instant.now();
+            int n = 600;
+            for (int i = 0; i < n; i++) {
+                db.readyCall(PushFixture.call(i % 2 == 0 ? crm : other, "C-" + i, now), now);
+            }
+            PushWorkers.Options options = PushWorkers.Options.defaults().withPoll(Duration.ofMillis(20));
+            try (PushWorkers a = workers(one, "server-a", options);
+                    PushWorkers b = workers(two, "server-b", options)) {
+                await("all delivered", () -> db.count("state = 'entregue'") == n, Duration.ofSeconds(60));
+            }
+            assertEquals(n, perWebhookId.size());
+            Map<Integer, Long> histogram = perWebhookId.values().stream()
+                    .collect(Collectors.groupingBy(AtomicInteger::get, Collectors.counting()));
+            assertEquals(Map.of(1, (long) n), histogram, "requests per webhook-id");
+            assertEquals(n, db.count("attempts = 1"));
+            Map<String, Long> byPath = receiver.received().stream()
+                    .collect(Collectors.groupingBy(LoopbackReceiver.Received::path, Collectors.counting()));
+            assertEquals(Map.of("/crm", (long) n / 2, "/outro", (long) n / 2), byPath);
+        }
+    }
+}

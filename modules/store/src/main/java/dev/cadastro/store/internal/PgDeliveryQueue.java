@@ -1,0 +1,267 @@
+package dev.cadastro.store.internal;
+
+import dev.cadastro.core.calls.CallRecord;
+import dev.cadastro.core.calls.push.Delivery;
+import dev.cadastro.core.calls.push.DeliveryQueue;
+import dev.cadastro.core.calls.push.DeliveryReason;
+import dev.cadastro.core.calls.push.DeliveryState;
+import dev.cadastro.core.calls.push.DeliveryStatus;
+import dev.cadastro.core.work.Claimed;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The push outbox on PostgreSQL ({@code call_deliveries}).
+ *
+ * <p>A claim is one statement in auto-commit: it picks due rows with {@code FOR UPDATE SKIP LOCKED}
+ * (so servers never wait on each other's rows), keeps each integration within its in-flight cap
+ * (counting the live leases of every server), and moves the picked rows' {@code next_attempt_at} to
+ * the end of their lease: no other claim sees them as due until the lease runs out, and no lock
+ * outlives the statement. The call and the destination come back in the same statement.
+ */
+public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
+    /** The cap a single {@link #claim} applies: the one-at-a-time path is for tools, not for throughput. */
+    private static final int SINGLE_CLAIM_CAP = 1_000_000;
+
+    private static final String CLAIM = "WITH busy AS ("
+            + " SELECT integration_id, count(*) AS n FROM call_deliveries"
+            + " WHERE state = 'pendente' AND lease_owner IS NOT NULL AND lease_until > ?"
+            + " GROUP BY integration_id),"
+            // One lane per enabled destination with room under its cap; each lane is read in its own
+            // index range (call_deliveries_due), so a long backlog of one integration costs the others
+            // nothing and the claim never sorts the whole backlog.
+            + " lanes AS ("
+            + " SELECT d.integration_id, ? - coalesce(b.n, 0) AS room FROM call_push_destinations d"
+            + " LEFT JOIN busy b ON b.integration_id = d.integration_id"
+            + " WHERE d.enabled AND coalesce(b.n, 0) < ?),"
+            + " pick AS ("
+            + " SELECT c.id FROM lanes l CROSS JOIN LATERAL ("
+            + " SELECT cd.id, cd.next_attempt_at FROM call_deliveries cd"
+            + " WHERE cd.integration_id = l.integration_id AND cd.state = 'pendente' AND cd.next_attempt_at <= ?"
+            + " ORDER BY cd.next_attempt_at, cd.id LIMIT least(l.room, ?) FOR UPDATE SKIP LOCKED) c"
+            + " ORDER BY c.next_attempt_at, c.id LIMIT ?)"
+            + " UPDATE call_deliveries cd SET lease_owner = ?, lease_until = ?, next_attempt_at = ?"
+            + " FROM pick, calls c, call_push_destinations d, call_integrations i"
+            + " WHERE cd.id = pick.id AND c.integration_id = cd.integration_id AND c.id = cd.call_id"
+            + " AND d.integration_id = cd.integration_id AND i.id = cd.integration_id"
+            + " RETURNING cd.id AS delivery_id, cd.webhook_id, cd.reason, cd.attempts, cd.ready_at, cd.lease_until,"
+            + " c.integration_id, c.id AS call_id, c.occurrence_id, c.agent_id, c.agent_login, c.agent_name,"
+            + " c.queue, c.result_code, c.result_description, c.classified_at, c.started_at,"
+            + " c.duration_seconds, c.archived_at, c.recording_key,"
+            + " i.name AS integration_name, d.url, d.header_name, d.header_value, d.resend_reclassified,"
+            + " d.signing_secret, d.enabled";
+
+    private static final String STATUS_COLUMNS = "cd.id, i.name, cd.call_id, cd.webhook_id, cd.reason, cd.state,"
+            + " cd.attempts, cd.ready_at, cd.next_attempt_at, cd.delivered_at, cd.last_status, cd.last_error";
+
+    private final DataSource dataSource;
+    private final DeliveredBatcher delivered;
+
+    public PgDeliveryQueue(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.delivered = new DeliveredBatcher(dataSource);
+    }
+
+    /** Stops the group commit of delivered outcomes (what is queued is recorded first). */
+    @Override
+    public void close() {
+        delivered.close();
+    }
+
+    @Override
+    public Optional<Claimed<Delivery>> claim(String owner, Instant now, Duration lease) {
+        List<Claimed<Delivery>> one = claimMany(owner, now, lease, 1, SINGLE_CLAIM_CAP);
+        return one.isEmpty() ? Optional.empty() : Optional.of(one.getFirst());
+    }
+
+    @Override
+    public List<Claimed<Delivery>> claimMany(String owner, Instant now, Duration lease, int max, int perIntegration) {
+        if (max < 1 || perIntegration < 1) {
+            throw new IllegalArgumentException(
+                    "max " + max + " and perIntegration " + perIntegration + " must be at least 1");
+        }
+        Timestamp at = Jdbc.timestamp(now);
+        Timestamp until = Jdbc.timestamp(now.plus(lease));
+        return Jdbc.autoCommit(dataSource, "claim push deliveries", c -> {
+            try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
+                Jdbc.set(ps, at, perIntegration, perIntegration, at, max, max, owner, until, until);
+                List<Claimed<Delivery>> claimed = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        int attempt = rs.getInt("attempts") + 1;
+                        Delivery d = new Delivery(
+                                rs.getLong("delivery_id"),
+                                rs.getString("webhook_id"),
+                                DeliveryReason.ofWire(rs.getString("reason")),
+                                attempt,
+                                rs.getTimestamp("ready_at").toInstant(),
+                                call(rs),
+                                PgPushDestinations.destination(rs));
+                        claimed.add(new Claimed<>(
+                                d.id(), d, owner, rs.getTimestamp("lease_until").toInstant(), attempt));
+                    }
+                }
+                return claimed;
+            }
+        });
+    }
+
+    private static CallRecord call(ResultSet rs) throws SQLException {
+        return new CallRecord(
+                rs.getLong("integration_id"),
+                rs.getString("call_id"),
+                rs.getString("occurrence_id"),
+                rs.getString("agent_id"),
+                rs.getString("agent_login"),
+                rs.getString("agent_name"),
+                rs.getString("queue"),
+                rs.getString("result_code"),
+                rs.getString("result_description"),
+                rs.getTimestamp("classified_at").toInstant(),
+                rs.getTimestamp("started_at").toInstant(),
+                rs.getInt("duration_seconds"),
+                instant(rs.getTimestamp("archived_at")),
+                rs.getString("recording_key"));
+    }
+
+    @Override
+    public boolean renew(long id, String owner, Instant now, Duration lease) {
+        return Jdbc.autoCommit(dataSource, "renew a delivery's lease", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET lease_until = ?,"
+                    + " next_attempt_at = ? WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
+                Timestamp until = Jdbc.timestamp(now.plus(lease));
+                Jdbc.set(ps, until, until, id, owner);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public void handBack(long id, String owner) {
+        Jdbc.autoCommit(dataSource, "hand a delivery back", c -> {
+            // Due at once: created_at is in the past, and the attempt was not made, so it is not counted.
+            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET lease_owner = NULL,"
+                    + " lease_until = NULL, next_attempt_at = created_at"
+                    + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
+                Jdbc.set(ps, id, owner);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** Group-committed with the other deliveries that finished meanwhile ({@link DeliveredBatcher}). */
+    @Override
+    public boolean delivered(long id, String owner, Instant now, int status) {
+        return delivered.submit(id, owner, now, status);
+    }
+
+    @Override
+    public boolean retryAt(long id, String owner, Instant next, Optional<Integer> status, String error) {
+        return Jdbc.autoCommit(dataSource, "record a failed attempt", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET attempts = attempts + 1,"
+                    + " next_attempt_at = ?, last_status = ?, last_error = ?, lease_owner = NULL, lease_until = NULL"
+                    + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
+                Jdbc.set(ps, Jdbc.timestamp(next), status.orElse(null), error, id, owner);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public boolean failed(long id, String owner, Instant now, Optional<Integer> status, String error) {
+        return Jdbc.autoCommit(dataSource, "record a failed delivery", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET state = 'falhou',"
+                    + " attempts = attempts + 1, next_attempt_at = ?, last_status = ?, last_error = ?,"
+                    + " lease_owner = NULL, lease_until = NULL"
+                    + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
+                Jdbc.set(ps, Jdbc.timestamp(now), status.orElse(null), error, id, owner);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public boolean replay(long id, Instant now) {
+        return Jdbc.autoCommit(dataSource, "replay a delivery", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET state = 'pendente',"
+                    + " attempts = 0, next_attempt_at = ? WHERE id = ? AND state = 'falhou'")) {
+                Jdbc.set(ps, Jdbc.timestamp(now), id);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public int replayFailed(long integrationId, Instant now) {
+        return Jdbc.autoCommit(dataSource, "replay failed deliveries", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET state = 'pendente',"
+                    + " attempts = 0, next_attempt_at = ? WHERE integration_id = ? AND state = 'falhou'")) {
+                Jdbc.set(ps, Jdbc.timestamp(now), integrationId);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public List<DeliveryStatus> list(long integrationId, Optional<DeliveryState> state, int limit) {
+        return Jdbc.autoCommit(dataSource, "list deliveries", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + STATUS_COLUMNS + " FROM call_deliveries cd"
+                    + " JOIN call_integrations i ON i.id = cd.integration_id WHERE cd.integration_id = ?"
+                    + " AND (?::text IS NULL OR cd.state = ?) ORDER BY cd.id DESC LIMIT ?")) {
+                String s = state.map(DeliveryState::wire).orElse(null);
+                Jdbc.set(ps, integrationId, s, s, limit);
+                List<DeliveryStatus> all = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        all.add(status(rs));
+                    }
+                }
+                return all;
+            }
+        });
+    }
+
+    @Override
+    public Optional<DeliveryStatus> find(long id) {
+        return Jdbc.autoCommit(dataSource, "find delivery", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + STATUS_COLUMNS + " FROM call_deliveries cd"
+                    + " JOIN call_integrations i ON i.id = cd.integration_id WHERE cd.id = ?")) {
+                Jdbc.set(ps, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(status(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    private static DeliveryStatus status(ResultSet rs) throws SQLException {
+        int lastStatus = rs.getInt(11);
+        boolean noStatus = rs.wasNull();
+        return new DeliveryStatus(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                DeliveryReason.ofWire(rs.getString(5)),
+                DeliveryState.ofWire(rs.getString(6)),
+                rs.getInt(7),
+                rs.getTimestamp(8).toInstant(),
+                rs.getTimestamp(9).toInstant(),
+                Optional.ofNullable(instant(rs.getTimestamp(10))),
+                noStatus ? Optional.empty() : Optional.of(lastStatus),
+                Optional.ofNullable(rs.getString(12)));
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}
