@@ -115,7 +115,6 @@ public final class DemoCommand extends CliCommand {
                 callOptions);
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
-            demo.ensurePushDestination(server.store(), receiver.url(), pushToken, pushSecret, Clock.systemUTC(), out);
             printCurlLines(out, server, keys, demo.home());
             String callsToken = demo.ensureCallsToken(server.store());
             dev.cadastro.core.calls.CallIngestLoop ingest = server.startCallIngest(
@@ -129,6 +128,8 @@ public final class DemoCommand extends CliCommand {
                             .withFirstLookBack(DEMO_LOOK_BACK));
             // The first ingest reads the last hours: wait for it, so the curl lines name a real call.
             ingest.tickNow();
+            // Push once the integration exists and its history is in: new calls from here on are pushed.
+            demo.ensurePushDestination(server.store(), receiver.url(), pushToken, pushSecret, Clock.systemUTC(), out);
             printCallLines(out, server, callsToken, demo.callsTokenFile());
             out.printf(
                     "cadastro demo: ready in %.1f s; Ctrl-C stops (data stays in %s)%n",
