@@ -331,7 +331,13 @@ public final class CadastroServer implements AutoCloseable {
             calls = null;
             // Push deliveries (issue 19): started last, closed first.
             try {
-                server.push = PushService.start(store, config.clock(), config.push(), owner());
+                PushOptions push = config.push();
+                if (server.calls != null) {
+                    // url_gravacao in each body: the same permanent signed link GET /v1/ligacoes/{id} gives.
+                    var links = server.calls.links();
+                    push = push.withRecordingUrl(links::permanent);
+                }
+                server.push = PushService.start(store, config.clock(), push, owner());
             } catch (RuntimeException e) {
                 server.close();
                 throw e;

@@ -124,4 +124,9 @@ public final class CallRecordsService implements AutoCloseable {
             recordingHost.close();
         }
     }
+
+    /** The recording links this service signs, for the push bodies' {@code url_gravacao}. */
+    public RecordingLinks links() {
+        return links;
+    }
 }
