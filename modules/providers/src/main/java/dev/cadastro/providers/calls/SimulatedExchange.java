@@ -325,9 +325,12 @@ public final class SimulatedExchange implements CallSource {
             return new Options(1, 12, WavRecording.MAX_SECONDS, Instant.MIN);
         }
 
-        /** The demo's: the defaults with recordings cut to 20 seconds (320 KB), so its folder stays small. */
+        /**
+         * The demo's: 6 calls a minute with recordings cut to 5 seconds (80 KB), so a demo left running
+         * writes about 30 MB of audio an hour, and its first pass over the last two hours about 60 MB.
+         */
         public static Options demo() {
-            return defaults().withMaxRecordingSeconds(20);
+            return defaults().withCallsPerMinute(6).withMaxRecordingSeconds(5);
         }
 
         public Options withSeed(long seed) {
