@@ -42,7 +42,7 @@ import java.util.Optional;
  * <table>
  *   <caption>Fields</caption>
  *   <tr><th>field</th><th>rule</th></tr>
- *   <tr><td>{@code id}</td><td>required; 1 to 64 letters, digits, {@code . - _}; once in the file</td></tr>
+ *   <tr><td>{@code id}</td><td>required; 1 to 64 letters, digits, {@code . - _}, without {@code ..}; once in the file</td></tr>
  *   <tr><td>{@code id_ocorrencia}</td><td>string, 1 to 64 characters; {@code id} when absent or null</td></tr>
  *   <tr><td>{@code funcionario_id}, {@code funcionario_nome}</td><td>string or null (null: the agent left)</td></tr>
  *   <tr><td>{@code agente}</td><td>required: the agent's login</td></tr>
@@ -281,7 +281,8 @@ public final class JsonlCallFile {
             if (!CallRecord.validId(id)) {
                 fail(
                         "id",
-                        "'" + id + "' must be 1 to " + CallRecord.MAX_ID_LENGTH + " letters, digits, '.', '-' or '_'");
+                        "'" + id + "' must be 1 to " + CallRecord.MAX_ID_LENGTH
+                                + " letters, digits, '.', '-' or '_', without '..'");
             }
             String occurrence = optional("id_ocorrencia");
             if (occurrence != null && (occurrence.isBlank() || occurrence.length() > CallRecord.MAX_ID_LENGTH)) {

@@ -222,6 +222,7 @@ class JsonlCallFileTest {
             id missing                 | WITHOUT id                                   | line 3: field id is required
             id null                    | id=null                                      | line 3: field id is required
             id with a slash            | id="a/b"                                     | line 3: field id 'a/b' must be 1 to 64 letters
+            id with two dots           | id="a..b"                                    | line 3: field id 'a..b' must be 1 to 64 letters, digits, '.', '-' or '_', without '..'
             id a number                | id=12                                        | line 3: field id must be a string; got a number
             login missing              | WITHOUT agente                               | line 3: field agente is required
             login blank                | agente="  "                                  | line 3: field agente must not be blank
