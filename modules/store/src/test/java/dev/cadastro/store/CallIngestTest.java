@@ -130,6 +130,21 @@ class CallIngestTest {
     }
 
     @Test
+    void aTickAtANanosecondInstantLeavesNoGapBeforeTheNextOne() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        CallIngest ingest = ingest("server-1");
+        ingest.runOnce(source, NOW);
+        // The tick's clock reads 700 ns past the minute; the call is classified 1 µs past it. Stored as
+        // given, the checkpoint would round up to that microsecond and the call would fall between ticks.
+        source.calls.add(CallFixtures.ready(i, "edge", NOW.plusSeconds(120).plusNanos(1_000)));
+        ingest.runOnce(source, NOW.plusSeconds(120).plusNanos(700));
+        ingest.runOnce(source, NOW.plusSeconds(240));
+        assertTrue(store.calls().find(i.id(), "edge").isPresent(), "the call is in one of the two windows");
+        assertEquals(NOW.plusSeconds(120), source.asked.get(2)[0]);
+    }
+
+    @Test
     void aSourceHeldByAnotherServerIsLeftAlone() throws Exception {
         ListSource source = new ListSource();
         checkpoints.claim(source.name(), "other", NOW, Duration.ofMinutes(10), NOW.minusSeconds(60));

@@ -299,4 +299,14 @@ class CallStoreTest {
         assertTrue(calls.find(mine.id(), "t2").isEmpty());
         assertNotEquals(mine.id(), theirs.id());
     }
+
+    @Test
+    void anUntilBoundWithNanosecondsIsCutNotRoundedUp() {
+        Integration i = integration();
+        Instant t = Instant.parse("2026-11-20T12:00:01Z");
+        calls.ingest(List.of(ready(i, "at", t)));
+        CallFilter until = new CallFilter(
+                Optional.empty(), Optional.of(t.minusNanos(400)), Optional.empty(), Optional.empty(), Optional.empty());
+        assertEquals(List.of(), calls.page(i.id(), until, Optional.empty(), t.minusSeconds(3600), 10));
+    }
 }

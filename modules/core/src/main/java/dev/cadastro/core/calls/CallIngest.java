@@ -4,6 +4,7 @@ import dev.cadastro.core.document.Violation;
 import dev.cadastro.core.error.InvalidParameterException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -187,10 +188,16 @@ public final class CallIngest {
      * advances the checkpoint to {@code now}; the source's invalid records are logged and skipped (one
      * bad record must not stop a contact center's feed).
      *
+     * @param now the tick's time; cut to the microsecond, the precision of the checkpoints
      * @return what was ingested, or empty when another server holds the source
      * @throws Exception what the source or the store threw; the checkpoint did not move
      */
-    public Optional<CallStore.IngestResult> runOnce(CallSource source, Instant now) throws Exception {
+    public Optional<CallStore.IngestResult> runOnce(CallSource source, Instant tickTime) throws Exception {
+        // The checkpoints keep microseconds, and a driver rounds a finer instant to the nearest one: a
+        // checkpoint stored from a tick 700 ns past a microsecond would be rounded up, and a call classified
+        // in that microsecond would fall after this window but before the next one. Cut first, so the window
+        // the source is asked for ends exactly where the checkpoint is stored.
+        Instant now = tickTime.truncatedTo(ChronoUnit.MICROS);
         String name = source.name();
         Optional<Instant> claimed =
                 checkpoints.claim(name, options.owner(), now, options.lease(), now.minus(options.firstLookBack()));

@@ -469,7 +469,12 @@ public final class PgCallStore implements CallStore {
                 rs.getString("recording_key"));
     }
 
+    /**
+     * An instant as the driver binds it, cut to the microsecond. PostgreSQL keeps microseconds and the
+     * driver rounds a finer instant to the nearest one, which may be later than the instant: a checkpoint
+     * or a list's {@code ate} bound rounded up would take in a call that is after it.
+     */
     static OffsetDateTime time(Instant instant) {
-        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+        return OffsetDateTime.ofInstant(instant.truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
     }
 }
