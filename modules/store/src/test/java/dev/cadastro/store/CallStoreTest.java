@@ -309,4 +309,43 @@ class CallStoreTest {
                 Optional.empty(), Optional.of(t.minusNanos(400)), Optional.empty(), Optional.empty(), Optional.empty());
         assertEquals(List.of(), calls.page(i.id(), until, Optional.empty(), t.minusSeconds(3600), 10));
     }
+
+    @Test
+    void twoIngestsWhoseChunksOverlapInOppositeOrdersNeverDeadlock() throws Exception {
+        Integration i = integration();
+        Instant at = Instant.parse("2026-11-20T12:00:00Z");
+        for (int round = 0; round < 6; round++) {
+            String p = "r" + round + "-";
+            calls.ingest(List.of(ready(i, p + "k", at)));
+            // A is one chunk (k, 498 new, z); B is two (k and 499 new, then z): without one lock order
+            // across the batch, A holds z's insert and waits for k while B holds k and waits for z.
+            List<CallRecord> a = new ArrayList<>();
+            List<CallRecord> b = new ArrayList<>();
+            a.add(ready(i, p + "k", at));
+            b.add(ready(i, p + "k", at));
+            for (int n = 0; n < 499; n++) {
+                if (n < 498) {
+                    a.add(ready(i, p + String.format("m%03d", n), at));
+                }
+                b.add(ready(i, p + String.format("n%03d", n), at));
+            }
+            a.add(ready(i, p + "z", at));
+            b.add(ready(i, p + "z", at));
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+            try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+                java.util.concurrent.Future<IngestResult> fa = pool.submit(() -> {
+                    start.await();
+                    return calls.ingest(a);
+                });
+                java.util.concurrent.Future<IngestResult> fb = pool.submit(() -> {
+                    start.await();
+                    return calls.ingest(b);
+                });
+                IngestResult ra = fa.get();
+                IngestResult rb = fb.get();
+                assertEquals(498 + 499 + 1, ra.inserted() + rb.inserted(), "round " + round);
+            }
+            assertTrue(calls.find(i.id(), p + "z").isPresent());
+        }
+    }
 }

@@ -4,6 +4,7 @@ import dev.cadastro.core.calls.CallFilter;
 import dev.cadastro.core.calls.CallPosition;
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallStore;
+import dev.cadastro.store.StoreException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,6 +40,13 @@ import javax.sql.DataSource;
  * {@code UPDATE ... FROM unnest(...)}; the delivery rows follow in one more statement. So two servers
  * ingesting the same call at once serialize on its row, and each change is counted and pushed once.
  *
+ * <p>Locks follow one order across the whole batch: the transaction first takes a transaction-scoped
+ * advisory lock on each of the batch's integrations, in key order, so two ingests of one integration
+ * take turns (one source feeds an integration, so they rarely meet). Row locks alone would not do: a
+ * batch of several chunks holds the inserts of its second chunk while another batch that is one chunk
+ * waits on them holding a row of the first. Should PostgreSQL still report a deadlock or a serialization
+ * failure, the whole transaction is run again (ingest is idempotent), up to {@value #ATTEMPTS} times.
+ *
  * <p>What {@link IngestResult} counts: {@code inserted} new calls; {@code reclassified} known calls whose
  * classification moved to a later one; {@code archived} known calls whose recording was archived now;
  * {@code unchanged} known calls whose classification and archive stayed (the exchange's other fields may
@@ -51,6 +59,12 @@ import javax.sql.DataSource;
 public final class PgCallStore implements CallStore {
     /** Calls per statement in an ingest: large enough to amortize the round trips, small enough to plan fast. */
     static final int CHUNK = 500;
+
+    /** Runs of one ingest transaction when PostgreSQL reports a deadlock or a serialization failure. */
+    static final int ATTEMPTS = 5;
+
+    /** The advisory-lock class of ingests (the two-key form, apart from the one-key locks used elsewhere). */
+    private static final int INGEST_LOCK_CLASS = 0x43_41_4C_4C; // "CALL"
 
     private static final String COLUMNS = "integration_id, id, occurrence_id, agent_id, agent_login, agent_name,"
             + " queue, result_code, result_description, classified_at, started_at, duration_seconds, archived_at,"
@@ -155,18 +169,46 @@ public final class PgCallStore implements CallStore {
                     (a, b) -> merge(a, b).merged());
         }
         List<CallRecord> sorted = new ArrayList<>(folded.values());
-        // Rows are locked in key order, so two concurrent ingests of overlapping calls cannot deadlock.
+        // Rows are locked in key order within a chunk; across chunks, the integrations' advisory locks (taken
+        // first, see the class comment) keep two ingests of overlapping calls from deadlocking.
         sorted.sort(KEY_ORDER);
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        return Jdbc.transaction(dataSource, "ingest " + sorted.size() + " calls", c -> {
-            Map<Long, Boolean> destinations = destinations(c, sorted);
-            IngestResult total = IngestResult.NOTHING;
-            for (int from = 0; from < sorted.size(); from += CHUNK) {
-                total = total.plus(
-                        chunk(c, sorted.subList(from, Math.min(sorted.size(), from + CHUNK)), now, destinations));
+        String what = "ingest " + sorted.size() + " calls";
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return Jdbc.transaction(dataSource, what, c -> {
+                    lockIntegrations(c, sorted);
+                    Map<Long, Boolean> destinations = destinations(c, sorted);
+                    IngestResult total = IngestResult.NOTHING;
+                    for (int from = 0; from < sorted.size(); from += CHUNK) {
+                        total = total.plus(chunk(
+                                c, sorted.subList(from, Math.min(sorted.size(), from + CHUNK)), now, destinations));
+                    }
+                    return total;
+                });
+            } catch (StoreException e) {
+                String state = e.getCause() instanceof SQLException sql ? sql.getSQLState() : null;
+                if (("40P01".equals(state) || "40001".equals(state)) && attempt < ATTEMPTS) {
+                    continue;
+                }
+                throw e;
             }
-            return total;
-        });
+        }
+    }
+
+    /** Takes the batch's integrations' advisory locks, in one global order: the lock keys, ascending. */
+    private static void lockIntegrations(Connection c, List<CallRecord> calls) throws SQLException {
+        int[] keys = calls.stream()
+                .mapToInt(r -> (int) r.integrationId())
+                .distinct()
+                .sorted()
+                .toArray();
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
+            for (int key : keys) {
+                Jdbc.set(ps, INGEST_LOCK_CLASS, key);
+                ps.execute();
+            }
+        }
     }
 
     /** The integrations among {@code calls} that have a push destination, enabled or paused: whether they want resends. */
