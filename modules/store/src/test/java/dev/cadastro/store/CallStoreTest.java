@@ -18,6 +18,7 @@ import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallStore;
 import dev.cadastro.core.calls.CallStore.IngestResult;
 import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.error.InvalidParameterException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -171,10 +172,11 @@ class CallStoreTest {
         for (int k = 0; k < 1_200; k++) { // three chunks
             batch.add(ready(i, String.format("F%05d", k), T.plusMillis(k)));
         }
-        // The last row (in key order too) names an integration that does not exist: a foreign-key violation.
+        // The last row (in key order too) names an integration that does not exist: a foreign-key violation,
+        // reported as the data's fault, so a caller can set the record aside.
         Integration missing = new Integration(Long.MAX_VALUE, "missing");
         batch.add(ready(missing, "zzz", T));
-        assertThrows(StoreException.class, () -> calls.ingest(batch));
+        assertThrows(InvalidParameterException.class, () -> calls.ingest(batch));
         assertEquals(1, CallFixtures.count("SELECT count(*) FROM calls WHERE integration_id = ?", i.id()));
         assertEquals(Optional.of(known), calls.find(i.id(), "K"), "the archive of a known call was rolled back");
         assertTrue(deliveries(i).isEmpty());

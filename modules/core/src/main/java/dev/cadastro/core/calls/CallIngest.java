@@ -18,6 +18,10 @@ import java.util.regex.Pattern;
  * deliveries) and only then advances the checkpoint: a tick that fails half-way leaves the checkpoint
  * where it was, and the next tick reads the same changes again, which ingest absorbs (it is idempotent by
  * call id).
+ *
+ * <p>A record the source gives that cannot be ingested (it breaks {@link #check}, or the store refuses
+ * it) is skipped and kept with {@link IngestCheckpoints#reject}, so one bad record never blocks its
+ * source and is never lost either.
  */
 public final class CallIngest {
     private static final System.Logger LOG = System.getLogger(CallIngest.class.getName());
@@ -29,6 +33,13 @@ public final class CallIngest {
     public static final int MAX_DURATION_SECONDS = 86_400;
 
     private static final Pattern RECORDING_KEY = Pattern.compile("[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*");
+
+    /** The first instant of year 1 and of year 10,000: PostgreSQL's text form of a time outside them is not ISO 8601. */
+    private static final Instant FIRST_TIME =
+            java.time.LocalDate.of(1, 1, 1).atStartOfDay().toInstant(java.time.ZoneOffset.UTC);
+
+    private static final Instant END_OF_TIME =
+            java.time.LocalDate.of(10_000, 1, 1).atStartOfDay().toInstant(java.time.ZoneOffset.UTC);
 
     /**
      * How ingest runs.
@@ -95,7 +106,10 @@ public final class CallIngest {
 
     /**
      * What is wrong with a record beyond what {@link CallRecord}'s constructor already refuses, or empty
-     * when it may be ingested. The violation names the field and the rule.
+     * when it may be ingested. The violation names the field and the rule. Everything the store would
+     * refuse for the record alone is refused here: text with control characters (PostgreSQL refuses the
+     * NUL character in text; the others have no place in a name or a result either) and times outside the
+     * years 1 to 9999.
      */
     public static Optional<Violation> check(CallRecord r) {
         if (r.integrationId() < 1) {
@@ -110,6 +124,12 @@ public final class CallIngest {
                 .or(() -> text("resultCode", r.resultCode(), false));
         if (text.isPresent()) {
             return text;
+        }
+        Optional<Violation> times = time("classifiedAt", r.classifiedAt())
+                .or(() -> time("startedAt", r.startedAt()))
+                .or(() -> r.archivedAt() == null ? Optional.empty() : time("archivedAt", r.archivedAt()));
+        if (times.isPresent()) {
+            return times;
         }
         if (r.durationSeconds() > MAX_DURATION_SECONDS) {
             return bad(
@@ -146,6 +166,23 @@ public final class CallIngest {
         }
         if (value.length() > MAX_TEXT) {
             return bad(field, "maximum", field + " has " + value.length() + " characters; the maximum is " + MAX_TEXT);
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char ch = value.charAt(i);
+            if (Character.isISOControl(ch)) {
+                return bad(
+                        field,
+                        "no-control-characters",
+                        field + " must not contain control characters; U+" + String.format("%04X", (int) ch)
+                                + " is character " + (i + 1));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Violation> time(String field, Instant value) {
+        if (value.isBefore(FIRST_TIME) || !value.isBefore(END_OF_TIME)) {
+            return bad(field, "year", field + " " + value + " is outside the years 1 to 9999");
         }
         return Optional.empty();
     }
@@ -185,12 +222,14 @@ public final class CallIngest {
 
     /**
      * One tick for one source: claims its checkpoint, ingests its changes in (checkpoint, now] and
-     * advances the checkpoint to {@code now}; the source's invalid records are logged and skipped (one
-     * bad record must not stop a contact center's feed).
+     * advances the checkpoint to {@code now}. Invalid records, and records the store refuses, are skipped
+     * and kept with {@link IngestCheckpoints#reject} (one bad record must not stop a contact center's
+     * feed); the tick's log line counts them.
      *
      * @param now the tick's time; cut to the microsecond, the precision of the checkpoints
      * @return what was ingested, or empty when another server holds the source
-     * @throws Exception what the source or the store threw; the checkpoint did not move
+     * @throws Exception what the source or the store threw (other than refusing a record); the checkpoint
+     *     did not move
      */
     public Optional<CallStore.IngestResult> runOnce(CallSource source, Instant tickTime) throws Exception {
         // The checkpoints keep microseconds, and a driver rounds a finer instant to the nearest one: a
@@ -209,23 +248,16 @@ public final class CallIngest {
             if (!now.isAfter(from)) {
                 return Optional.of(CallStore.IngestResult.NOTHING);
             }
-            List<CallRecord> changes = source.changes(from, now);
-            List<CallRecord> valid = new ArrayList<>(changes.size());
-            for (CallRecord r : changes) {
-                Optional<Violation> v = check(r);
-                if (v.isPresent()) {
-                    LOG.log(
-                            System.Logger.Level.WARNING,
-                            "source {0}: call {1} skipped: {2} (rule {3})",
-                            name,
-                            r.id(),
-                            v.get().message(),
-                            v.get().rule());
-                } else {
-                    valid.add(r);
-                }
+            Tally tally = new Tally();
+            ingestChanges(name, source.changes(from, now), now, tally);
+            if (tally.rejected > 0) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "source {0}: {1} ingested, {2} record(s) rejected and kept with the rejects",
+                        name,
+                        tally.result,
+                        tally.rejected);
             }
-            CallStore.IngestResult result = ingestChecked(valid);
             if (!checkpoints.advance(name, options.owner(), now)) {
                 LOG.log(
                         System.Logger.Level.WARNING,
@@ -233,9 +265,53 @@ public final class CallIngest {
                                 + " the calls are ingested, the checkpoint is left to it",
                         name);
             }
-            return Optional.of(result);
+            return Optional.of(tally.result);
         } finally {
             checkpoints.release(name, options.owner());
         }
+    }
+
+    /** What a tick did so far: the store's counts and the records rejected. */
+    private static final class Tally {
+        CallStore.IngestResult result = CallStore.IngestResult.NOTHING;
+        int rejected;
+    }
+
+    /**
+     * Ingests one slice's changes in batches, skipping and keeping what cannot be ingested. A batch the
+     * store refuses ({@link InvalidParameterException}: a record the check let through but the database
+     * does not take) is retried record by record, so only the refused record is rejected; any other
+     * failure (the database is down) is thrown, and the tick ends without advancing.
+     */
+    private void ingestChanges(String source, List<CallRecord> changes, Instant at, Tally tally) {
+        List<CallRecord> valid = new ArrayList<>(changes.size());
+        for (CallRecord r : changes) {
+            Optional<Violation> v = check(r);
+            if (v.isPresent()) {
+                reject(source, r, v.get().message() + " (rule " + v.get().rule() + ")", at, tally);
+            } else {
+                valid.add(r);
+            }
+        }
+        for (int from = 0; from < valid.size(); from += options.batchSize()) {
+            List<CallRecord> batch = valid.subList(from, Math.min(valid.size(), from + options.batchSize()));
+            try {
+                tally.result = tally.result.plus(store.ingest(batch));
+            } catch (InvalidParameterException refused) {
+                for (CallRecord r : batch) {
+                    try {
+                        tally.result = tally.result.plus(store.ingest(List.of(r)));
+                    } catch (InvalidParameterException e) {
+                        reject(source, r, "the store refused it: " + e.getMessage(), at, tally);
+                    }
+                }
+            }
+        }
+    }
+
+    private void reject(String source, CallRecord r, String reason, Instant at, Tally tally) {
+        LOG.log(System.Logger.Level.WARNING, "source {0}: call {1} rejected: {2}", source, r.id(), reason);
+        checkpoints.reject(source, r, reason, at);
+        tally.rejected++;
     }
 }

@@ -49,7 +49,9 @@ class JsonlCallFileTest {
     }
 
     private static String with(String field, String json) {
-        return GOOD.replaceFirst("\"" + field + "\":(\"[^\"]*\"|[^,}]*)", "\"" + field + "\":" + json);
+        return GOOD.replaceFirst(
+                "\"" + field + "\":(\"[^\"]*\"|[^,}]*)",
+                java.util.regex.Matcher.quoteReplacement("\"" + field + "\":" + json));
     }
 
     private static String without(String field) {
@@ -223,6 +225,9 @@ class JsonlCallFileTest {
             id null                    | id=null                                      | line 3: field id is required
             id with a slash            | id="a/b"                                     | line 3: field id 'a/b' must be 1 to 64 letters
             id with two dots           | id="a..b"                                    | line 3: field id 'a..b' must be 1 to 64 letters, digits, '.', '-' or '_', without '..'
+            login with a NUL           | agente="a\\u0000b"                           | line 3: field agente agentLogin must not contain control characters
+            name with a control char   | funcionario_nome="Jo\\u0007o"                | line 3: field funcionario_nome agentName must not contain control characters
+            classified after 9999      | datahistorico="+10000-11-24T10:15:30Z"       | line 3: field datahistorico classifiedAt +10000-11-24T10:15:30Z is outside the years 1 to 9999
             id a number                | id=12                                        | line 3: field id must be a string; got a number
             login missing              | WITHOUT agente                               | line 3: field agente is required
             login blank                | agente="  "                                  | line 3: field agente must not be blank

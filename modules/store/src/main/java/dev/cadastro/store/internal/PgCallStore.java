@@ -4,6 +4,7 @@ import dev.cadastro.core.calls.CallFilter;
 import dev.cadastro.core.calls.CallPosition;
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallStore;
+import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.store.StoreException;
 import java.sql.Array;
 import java.sql.Connection;
@@ -14,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -47,6 +49,11 @@ import javax.sql.DataSource;
  * waits on them holding a row of the first. Should PostgreSQL still report a deadlock or a serialization
  * failure, the whole transaction is run again (ingest is idempotent), up to {@value #ATTEMPTS} times.
  *
+ * <p>A batch PostgreSQL refuses for its data (SQLSTATE classes 22, data exception, and 23, integrity,
+ * such as an unknown integration) is reported as an {@link InvalidParameterException}, so a caller can
+ * retry it record by record and set the refused record aside; any other failure is a {@link
+ * StoreException}.
+ *
  * <p>What {@link IngestResult} counts: {@code inserted} new calls; {@code reclassified} known calls whose
  * classification moved to a later one; {@code archived} known calls whose recording was archived now;
  * {@code unchanged} known calls whose classification and archive stayed (the exchange's other fields may
@@ -65,6 +72,14 @@ public final class PgCallStore implements CallStore {
 
     /** The advisory-lock class of ingests (the two-key form, apart from the one-key locks used elsewhere). */
     private static final int INGEST_LOCK_CLASS = 0x43_41_4C_4C; // "CALL"
+
+    /**
+     * How times are bound: PostgreSQL's own ISO form, always with seconds and microseconds and an explicit
+     * UTC offset (Instant.toString drops zero seconds and writes years past 9999 with a sign PostgreSQL
+     * does not read).
+     */
+    private static final DateTimeFormatter BIND_TIME =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSxxx", java.util.Locale.ROOT);
 
     private static final String COLUMNS = "integration_id, id, occurrence_id, agent_id, agent_login, agent_name,"
             + " queue, result_code, result_description, classified_at, started_at, duration_seconds, archived_at,"
@@ -190,6 +205,9 @@ public final class PgCallStore implements CallStore {
                 String state = e.getCause() instanceof SQLException sql ? sql.getSQLState() : null;
                 if (("40P01".equals(state) || "40001".equals(state)) && attempt < ATTEMPTS) {
                     continue;
+                }
+                if (state != null && (state.startsWith("22") || state.startsWith("23"))) {
+                    throw InvalidParameterException.of("calls", "store-refused", e.getMessage());
                 }
                 throw e;
             }
@@ -386,10 +404,10 @@ public final class PgCallStore implements CallStore {
             cols[6][i] = r.queue();
             cols[7][i] = r.resultCode();
             cols[8][i] = r.resultDescription();
-            cols[9][i] = r.classifiedAt().toString();
-            cols[10][i] = r.startedAt().toString();
+            cols[9][i] = bindTime(r.classifiedAt());
+            cols[10][i] = bindTime(r.startedAt());
             cols[11][i] = r.durationSeconds();
-            cols[12][i] = r.archivedAt() == null ? null : r.archivedAt().toString();
+            cols[12][i] = r.archivedAt() == null ? null : bindTime(r.archivedAt());
             cols[13][i] = r.recordingKey();
         }
         for (int col = 0; col < cols.length; col++) {
@@ -518,5 +536,10 @@ public final class PgCallStore implements CallStore {
      */
     static OffsetDateTime time(Instant instant) {
         return OffsetDateTime.ofInstant(instant.truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
+    }
+
+    /** An instant as an element of a {@code text[]} cast to {@code timestamptz[]}: see {@link #BIND_TIME}. */
+    static String bindTime(Instant instant) {
+        return BIND_TIME.format(time(instant));
     }
 }
