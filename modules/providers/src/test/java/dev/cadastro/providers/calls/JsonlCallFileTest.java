@@ -299,4 +299,47 @@ class JsonlCallFileTest {
         CallFileException e = assertThrows(CallFileException.class, () -> JsonlCallFile.read(p, 1));
         assertEquals("line 2: is not UTF-8 text", e.getMessage());
     }
+
+    /** A WAV outside the import folder, and the import folder ({@code folder/import}) holding the file. */
+    private Path outsideRecording() throws Exception {
+        Files.createDirectories(folder.resolve("elsewhere"));
+        Files.write(folder.resolve("elsewhere/private.wav"), wav);
+        return Files.createDirectories(folder.resolve("import"));
+    }
+
+    @Test
+    void aRecordingOutsideTheFilesFolderThroughDotDotIsRefused() throws Exception {
+        Path in = outsideRecording();
+        Path p = Files.writeString(in.resolve("calls.jsonl"), with("gravacao", "\"../elsewhere/private.wav\"") + "\n");
+        CallFileException e = assertThrows(CallFileException.class, () -> JsonlCallFile.read(p, 1));
+        assertEquals("gravacao", e.field().orElseThrow(), e.getMessage());
+        assertTrue(e.getMessage().contains("outside"), e.getMessage());
+    }
+
+    @Test
+    void aRecordingThatIsASymbolicLinkIsRefusedEvenWhenItPointsInside() throws Exception {
+        Path in = outsideRecording();
+        Files.createSymbolicLink(in.resolve("out.wav"), folder.resolve("elsewhere/private.wav"));
+        Files.write(in.resolve("real.wav"), wav);
+        Files.createSymbolicLink(in.resolve("in.wav"), in.resolve("real.wav"));
+        for (String link : List.of("out.wav", "in.wav")) {
+            Path p = Files.writeString(in.resolve("calls.jsonl"), with("gravacao", "\"" + link + "\"") + "\n");
+            CallFileException e = assertThrows(CallFileException.class, () -> JsonlCallFile.read(p, 1), link);
+            assertEquals("gravacao", e.field().orElseThrow(), e.getMessage());
+            assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
+        }
+        Path ok = Files.writeString(in.resolve("calls.jsonl"), with("gravacao", "\"real.wav\"") + "\n");
+        assertEquals(1, JsonlCallFile.read(ok, 1).entries().size(), "the same file, not through a link, is read");
+    }
+
+    @Test
+    void aRecordingWithBytesAfterItsDataIsRefusedSoNothingElseIsServed() throws Exception {
+        byte[] padded = java.util.Arrays.copyOf(wav, wav.length + 21);
+        System.arraycopy("TOP SECRET, NOT AUDIO".getBytes(StandardCharsets.US_ASCII), 0, padded, wav.length, 21);
+        Files.write(folder.resolve("rec/padded.wav"), padded);
+        CallFileException e = assertThrows(
+                CallFileException.class, () -> JsonlCallFile.read(file(with("gravacao", "\"rec/padded.wav\"")), 1));
+        assertEquals("gravacao", e.field().orElseThrow(), e.getMessage());
+        assertTrue(e.getMessage().contains("21 bytes after"), e.getMessage());
+    }
 }
