@@ -193,7 +193,8 @@ public final class CallIngest {
 
     /**
      * Checks every record, then ingests them in batches of {@link Options#batchSize()} (each one
-     * transaction). Nothing is written when any record is invalid.
+     * transaction). Nothing is written when any record is invalid; should the store fail part-way (a lost
+     * connection), the batches before it stay committed, and ingesting the same records again is safe.
      *
      * @throws InvalidParameterException naming the record's position and id, the field and the rule
      */

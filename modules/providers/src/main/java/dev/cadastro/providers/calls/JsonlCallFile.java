@@ -231,9 +231,11 @@ public final class JsonlCallFile {
 
     /**
      * Imports the file: for each batch of {@code batchSize} calls in the file's order, copies the
-     * archived calls' recordings, then ingests the batch (one transaction each). Run again, it changes
-     * nothing (ingest is idempotent by id); a line whose {@code datahistorico} is later than the stored
-     * one is a reclassification.
+     * archived calls' recordings, then ingests the batch (one transaction each). Every line was checked
+     * when the file was read, so a failure here is the store's or the files folder's: the batches before
+     * it stay committed, and importing again is the remedy. Run again, it changes nothing (ingest is
+     * idempotent by id); a line whose {@code datahistorico} is later than the stored one is a
+     * reclassification.
      */
     public Imported importInto(CallStore store, FileStore recordings, int batchSize) throws IOException {
         Objects.requireNonNull(store, "store");
