@@ -33,7 +33,7 @@ class CallIngestTest {
     }
 
     /** A source whose calls are set by the test, recording every interval it was asked for. */
-    static final class ListSource implements CallSource {
+    static class ListSource implements CallSource {
         final String name = source();
         final List<CallRecord> calls = new CopyOnWriteArrayList<>();
         final List<Instant[]> asked = new CopyOnWriteArrayList<>();
@@ -59,7 +59,10 @@ class CallIngestTest {
 
     private CallIngest ingest(String owner) {
         return new CallIngest(
-                store.calls(), checkpoints, CallIngest.Options.defaults(owner).withBatchSize(2));
+                store.calls(),
+                checkpoints,
+                CallIngest.Options.defaults(owner).withBatchSize(2).withSlice(Duration.ofDays(7)),
+                new ManualClock(NOW));
     }
 
     @Test
@@ -241,6 +244,75 @@ class CallIngestTest {
                         "SELECT count(*) FROM call_ingest_rejects WHERE source = ? AND call_id = 's2'", source.name()));
         ingest.runOnce(source, NOW.plusSeconds(240));
         assertEquals(NOW.plusSeconds(120), source.asked.get(2)[0]);
+    }
+
+    @Test
+    void aLongIntervalIsReadInSlicesEachCommittedWithItsCheckpointAndTheLeaseRenewed() throws Exception {
+        Integration i = CallFixtures.integration();
+        ManualClock clock = new ManualClock(NOW);
+        List<Optional<Instant>> otherClaims = new CopyOnWriteArrayList<>();
+        ListSource source = new ListSource() {
+            @Override
+            public List<CallRecord> changes(Instant from, Instant to) {
+                // Each slice takes 40 minutes of real time: after the first hour the lease first taken
+                // would have run out, but each slice renewed it.
+                clock.advance(Duration.ofMinutes(40));
+                otherClaims.add(checkpoints.claim(name, "other", clock.instant(), Duration.ofHours(1), NOW));
+                if (asked.size() == 3) {
+                    asked.add(new Instant[] {from, to});
+                    throw new IllegalStateException("exchange down in the fourth slice");
+                }
+                return super.changes(from, to);
+            }
+        };
+        for (int h = 0; h < 5; h++) {
+            source.calls.add(CallFixtures.ready(
+                    i, "h" + h, NOW.minus(Duration.ofHours(5 - h)).plusSeconds(30)));
+        }
+        CallIngest ingest = new CallIngest(
+                store.calls(),
+                checkpoints,
+                CallIngest.Options.defaults("slicer")
+                        .withFirstLookBack(Duration.ofHours(5))
+                        .withLease(Duration.ofHours(1))
+                        .withSlice(Duration.ofHours(1)),
+                clock);
+        assertThrows(IllegalStateException.class, () -> ingest.runOnce(source, NOW));
+        assertEquals(4, source.asked.size());
+        for (int k = 0; k < 4; k++) {
+            assertEquals(NOW.minus(Duration.ofHours(5 - k)), source.asked.get(k)[0], "slice " + k);
+            assertEquals(NOW.minus(Duration.ofHours(4 - k)), source.asked.get(k)[1], "slice " + k);
+        }
+        assertTrue(otherClaims.stream().allMatch(Optional::isEmpty), "no one took the source while slices ran");
+        assertTrue(store.calls().find(i.id(), "h2").isPresent());
+        assertTrue(store.calls().find(i.id(), "h3").isEmpty());
+        assertEquals(
+                Optional.of(NOW.minus(Duration.ofHours(2))),
+                checkpoints.claim(source.name(), "slicer", clock.instant(), Duration.ofHours(1), NOW),
+                "the three slices that committed moved the checkpoint");
+    }
+
+    @Test
+    void theSafetyLagLeavesTheLastMinutesToTheNextTick() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        CallIngest ingest = new CallIngest(
+                store.calls(),
+                checkpoints,
+                CallIngest.Options.defaults("lagged")
+                        .withSafetyLag(Duration.ofMinutes(5))
+                        .withSlice(Duration.ofDays(7)),
+                new ManualClock(NOW));
+        ingest.runOnce(source, NOW);
+        source.calls.add(CallFixtures.ready(i, "early", NOW.plusSeconds(30)));
+        source.calls.add(CallFixtures.ready(i, "late", NOW.plusSeconds(590)));
+        assertEquals(
+                1, ingest.runOnce(source, NOW.plusSeconds(600)).orElseThrow().inserted());
+        assertEquals(NOW.plusSeconds(300), source.asked.get(source.asked.size() - 1)[1]);
+        assertTrue(store.calls().find(i.id(), "late").isEmpty());
+        assertEquals(
+                1, ingest.runOnce(source, NOW.plusSeconds(900)).orElseThrow().inserted());
+        assertTrue(store.calls().find(i.id(), "late").isPresent());
     }
 
     @Test
