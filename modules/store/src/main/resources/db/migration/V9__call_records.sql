@@ -109,3 +109,16 @@ CREATE TABLE call_ingest_sources (
     lease_owner     text,
     lease_until     timestamptz
 );
+
+-- Records a source gave that could not be ingested (they broke a rule, or the store refused them):
+-- skipped so the source moves on, and kept here with why, so none is lost. The record is kept as text,
+-- control characters escaped (\uXXXX), since a NUL character is one reason to be here.
+CREATE TABLE call_ingest_rejects (
+    id           bigserial   PRIMARY KEY,
+    source       text        NOT NULL,
+    call_id      text        NOT NULL,
+    reason       text        NOT NULL,
+    record       text        NOT NULL,
+    rejected_at  timestamptz NOT NULL
+);
+CREATE INDEX call_ingest_rejects_source ON call_ingest_rejects (source, rejected_at);

@@ -509,7 +509,7 @@ public final class CadastroServer implements AutoCloseable {
             throw new IllegalStateException("the call ingest of this server is already running");
         }
         callIngest = CallIngestLoop.start(
-                new CallIngest(store.calls(), store.ingestCheckpoints(), options), sources, clock, interval);
+                new CallIngest(store.calls(), store.ingestCheckpoints(), options, clock), sources, clock, interval);
         return callIngest;
     }
 

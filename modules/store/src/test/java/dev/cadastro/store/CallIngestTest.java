@@ -16,7 +16,6 @@ import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.internal.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -34,7 +33,7 @@ class CallIngestTest {
     }
 
     /** A source whose calls are set by the test, recording every interval it was asked for. */
-    static final class ListSource implements CallSource {
+    static class ListSource implements CallSource {
         final String name = source();
         final List<CallRecord> calls = new CopyOnWriteArrayList<>();
         final List<Instant[]> asked = new CopyOnWriteArrayList<>();
@@ -60,7 +59,10 @@ class CallIngestTest {
 
     private CallIngest ingest(String owner) {
         return new CallIngest(
-                store.calls(), checkpoints, CallIngest.Options.defaults(owner).withBatchSize(2));
+                store.calls(),
+                checkpoints,
+                CallIngest.Options.defaults(owner).withBatchSize(2).withSlice(Duration.ofDays(7)),
+                new ManualClock(NOW));
     }
 
     @Test
@@ -110,23 +112,207 @@ class CallIngestTest {
         ListSource source = new ListSource();
         CallIngest ingest = ingest("server-1");
         ingest.runOnce(source, NOW); // the checkpoint is now NOW
-        List<CallRecord> batch = new ArrayList<>();
         for (int k = 0; k < 5; k++) {
-            batch.add(CallFixtures.ready(i, "c" + k, NOW.plusSeconds(10 + k)));
+            source.calls.add(CallFixtures.ready(i, "c" + k, NOW.plusSeconds(10 + k)));
         }
-        // The last batch of 2 fails on the store (an unknown integration): the first batches committed.
-        batch.add(CallFixtures.ready(new Integration(Long.MAX_VALUE, "gone"), "x", NOW.plusSeconds(30)));
-        source.calls.addAll(batch);
-        assertThrows(StoreException.class, () -> ingest.runOnce(source, NOW.plusSeconds(120)));
-        source.calls.remove(batch.get(5));
+        source.failure = new IllegalStateException("exchange down");
+        assertThrows(IllegalStateException.class, () -> ingest.runOnce(source, NOW.plusSeconds(120)));
+        source.failure = null;
         Optional<IngestResult> again = ingest.runOnce(source, NOW.plusSeconds(240));
         assertEquals(NOW, source.asked.get(2)[0], "read again from the old checkpoint");
-        assertEquals(5, again.orElseThrow().inserted() + again.orElseThrow().unchanged());
-        source.failure = new IllegalStateException("exchange down");
-        assertThrows(IllegalStateException.class, () -> ingest.runOnce(source, NOW.plusSeconds(360)));
-        source.failure = null;
+        assertEquals(5, again.orElseThrow().inserted());
         ingest.runOnce(source, NOW.plusSeconds(480));
-        assertEquals(NOW.plusSeconds(240), source.asked.get(4)[0]);
+        assertEquals(NOW.plusSeconds(240), source.asked.get(3)[0]);
+    }
+
+    @Test
+    void aTickAtANanosecondInstantLeavesNoGapBeforeTheNextOne() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        CallIngest ingest = ingest("server-1");
+        ingest.runOnce(source, NOW);
+        // The tick's clock reads 700 ns past the minute; the call is classified 1 µs past it. Stored as
+        // given, the checkpoint would round up to that microsecond and the call would fall between ticks.
+        source.calls.add(CallFixtures.ready(i, "edge", NOW.plusSeconds(120).plusNanos(1_000)));
+        ingest.runOnce(source, NOW.plusSeconds(120).plusNanos(700));
+        ingest.runOnce(source, NOW.plusSeconds(240));
+        assertTrue(store.calls().find(i.id(), "edge").isPresent(), "the call is in one of the two windows");
+        assertEquals(NOW.plusSeconds(120), source.asked.get(2)[0]);
+    }
+
+    private static CallRecord withLogin(CallRecord r, String login) {
+        return new CallRecord(
+                r.integrationId(),
+                r.id(),
+                r.occurrenceId(),
+                r.agentId(),
+                login,
+                r.agentName(),
+                r.queue(),
+                r.resultCode(),
+                r.resultDescription(),
+                r.classifiedAt(),
+                r.startedAt(),
+                r.durationSeconds(),
+                r.archivedAt(),
+                r.recordingKey());
+    }
+
+    private static CallRecord classifiedAt(CallRecord r, Instant at) {
+        return new CallRecord(
+                r.integrationId(),
+                r.id(),
+                r.occurrenceId(),
+                r.agentId(),
+                r.agentLogin(),
+                r.agentName(),
+                r.queue(),
+                r.resultCode(),
+                r.resultDescription(),
+                at,
+                r.startedAt(),
+                r.durationSeconds(),
+                r.archivedAt(),
+                r.recordingKey());
+    }
+
+    @Test
+    void theCheckRefusesWhatPostgresqlCannotKeep() {
+        CallRecord r = CallFixtures.ready(new Integration(1, "x"), "r", NOW);
+        assertEquals(
+                "agentLogin",
+                CallIngest.check(withLogin(r, "a\u0000b")).orElseThrow().field());
+        assertEquals(
+                "agentLogin",
+                CallIngest.check(withLogin(r, "a\nb")).orElseThrow().field());
+        assertEquals(
+                "agentLogin",
+                CallIngest.check(withLogin(r, "a\u009bb")).orElseThrow().field());
+        Instant y10k = Instant.parse("+10000-01-01T00:00:00Z");
+        assertEquals(
+                "classifiedAt",
+                CallIngest.check(classifiedAt(r, y10k)).orElseThrow().field());
+        CallRecord archivedLate =
+                CallFixtures.call(new Integration(1, "x"), "r", NOW, y10k, "Venda", "ana.silva", "vendas");
+        assertEquals("archivedAt", CallIngest.check(archivedLate).orElseThrow().field());
+        CallRecord fine = CallFixtures.call(new Integration(1, "x"), "r", NOW, NOW, "Venda", "ana.silva", "vendas");
+        CallRecord startedBc = new CallRecord(
+                1, "r", "r", null, "a", null, "q", null, "d", NOW, Instant.parse("0000-12-31T23:59:59Z"), 1, null, "k");
+        assertEquals("startedAt", CallIngest.check(startedBc).orElseThrow().field());
+        assertEquals(Optional.empty(), CallIngest.check(fine));
+    }
+
+    @Test
+    void aPoisonRecordIsSkippedAndRecordedAndTheSourceMovesOn() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        CallIngest ingest = ingest("server-1");
+        ingest.runOnce(source, NOW);
+        source.calls.add(CallFixtures.ready(i, "p1", NOW.plusSeconds(10)));
+        source.calls.add(withLogin(CallFixtures.ready(i, "nul", NOW.plusSeconds(11)), "ana\u0000silva"));
+        source.calls.add(CallFixtures.ready(i, "p2", NOW.plusSeconds(12)));
+        assertEquals(
+                2, ingest.runOnce(source, NOW.plusSeconds(120)).orElseThrow().inserted());
+        assertTrue(store.calls().find(i.id(), "nul").isEmpty());
+        assertEquals(
+                1,
+                CallFixtures.count(
+                        "SELECT count(*) FROM call_ingest_rejects WHERE source = ? AND call_id = 'nul'"
+                                + " AND reason LIKE '%agentLogin%' AND record LIKE '%ana\\\\u0000silva%'",
+                        source.name()));
+        ingest.runOnce(source, NOW.plusSeconds(240));
+        assertEquals(NOW.plusSeconds(120), source.asked.get(2)[0], "the checkpoint moved past the bad record");
+    }
+
+    @Test
+    void aRecordTheStoreStillRefusesIsRejectedAloneAndTheRestOfItsBatchIsIngested() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        CallIngest ingest = ingest("server-1");
+        ingest.runOnce(source, NOW);
+        // The check cannot know the integration does not exist; the store's foreign key refuses the call.
+        source.calls.add(CallFixtures.ready(i, "s1", NOW.plusSeconds(10)));
+        source.calls.add(CallFixtures.ready(new Integration(Long.MAX_VALUE, "gone"), "s2", NOW.plusSeconds(11)));
+        source.calls.add(CallFixtures.ready(i, "s3", NOW.plusSeconds(12)));
+        assertEquals(
+                2, ingest.runOnce(source, NOW.plusSeconds(120)).orElseThrow().inserted());
+        assertTrue(store.calls().find(i.id(), "s1").isPresent());
+        assertTrue(store.calls().find(i.id(), "s3").isPresent());
+        assertEquals(
+                1,
+                CallFixtures.count(
+                        "SELECT count(*) FROM call_ingest_rejects WHERE source = ? AND call_id = 's2'", source.name()));
+        ingest.runOnce(source, NOW.plusSeconds(240));
+        assertEquals(NOW.plusSeconds(120), source.asked.get(2)[0]);
+    }
+
+    @Test
+    void aLongIntervalIsReadInSlicesEachCommittedWithItsCheckpointAndTheLeaseRenewed() throws Exception {
+        Integration i = CallFixtures.integration();
+        ManualClock clock = new ManualClock(NOW);
+        List<Optional<Instant>> otherClaims = new CopyOnWriteArrayList<>();
+        ListSource source = new ListSource() {
+            @Override
+            public List<CallRecord> changes(Instant from, Instant to) {
+                // Each slice takes 40 minutes of real time: after the first hour the lease first taken
+                // would have run out, but each slice renewed it.
+                clock.advance(Duration.ofMinutes(40));
+                otherClaims.add(checkpoints.claim(name, "other", clock.instant(), Duration.ofHours(1), NOW));
+                if (asked.size() == 3) {
+                    asked.add(new Instant[] {from, to});
+                    throw new IllegalStateException("exchange down in the fourth slice");
+                }
+                return super.changes(from, to);
+            }
+        };
+        for (int h = 0; h < 5; h++) {
+            source.calls.add(CallFixtures.ready(
+                    i, "h" + h, NOW.minus(Duration.ofHours(5 - h)).plusSeconds(30)));
+        }
+        CallIngest ingest = new CallIngest(
+                store.calls(),
+                checkpoints,
+                CallIngest.Options.defaults("slicer")
+                        .withFirstLookBack(Duration.ofHours(5))
+                        .withLease(Duration.ofHours(1))
+                        .withSlice(Duration.ofHours(1)),
+                clock);
+        assertThrows(IllegalStateException.class, () -> ingest.runOnce(source, NOW));
+        assertEquals(4, source.asked.size());
+        for (int k = 0; k < 4; k++) {
+            assertEquals(NOW.minus(Duration.ofHours(5 - k)), source.asked.get(k)[0], "slice " + k);
+            assertEquals(NOW.minus(Duration.ofHours(4 - k)), source.asked.get(k)[1], "slice " + k);
+        }
+        assertTrue(otherClaims.stream().allMatch(Optional::isEmpty), "no one took the source while slices ran");
+        assertTrue(store.calls().find(i.id(), "h2").isPresent());
+        assertTrue(store.calls().find(i.id(), "h3").isEmpty());
+        assertEquals(
+                Optional.of(NOW.minus(Duration.ofHours(2))),
+                checkpoints.claim(source.name(), "slicer", clock.instant(), Duration.ofHours(1), NOW),
+                "the three slices that committed moved the checkpoint");
+    }
+
+    @Test
+    void theSafetyLagLeavesTheLastMinutesToTheNextTick() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        CallIngest ingest = new CallIngest(
+                store.calls(),
+                checkpoints,
+                CallIngest.Options.defaults("lagged")
+                        .withSafetyLag(Duration.ofMinutes(5))
+                        .withSlice(Duration.ofDays(7)),
+                new ManualClock(NOW));
+        ingest.runOnce(source, NOW);
+        source.calls.add(CallFixtures.ready(i, "early", NOW.plusSeconds(30)));
+        source.calls.add(CallFixtures.ready(i, "late", NOW.plusSeconds(590)));
+        assertEquals(
+                1, ingest.runOnce(source, NOW.plusSeconds(600)).orElseThrow().inserted());
+        assertEquals(NOW.plusSeconds(300), source.asked.get(source.asked.size() - 1)[1]);
+        assertTrue(store.calls().find(i.id(), "late").isEmpty());
+        assertEquals(
+                1, ingest.runOnce(source, NOW.plusSeconds(900)).orElseThrow().inserted());
+        assertTrue(store.calls().find(i.id(), "late").isPresent());
     }
 
     @Test

@@ -18,6 +18,7 @@ import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallStore;
 import dev.cadastro.core.calls.CallStore.IngestResult;
 import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.error.InvalidParameterException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -171,10 +172,11 @@ class CallStoreTest {
         for (int k = 0; k < 1_200; k++) { // three chunks
             batch.add(ready(i, String.format("F%05d", k), T.plusMillis(k)));
         }
-        // The last row (in key order too) names an integration that does not exist: a foreign-key violation.
+        // The last row (in key order too) names an integration that does not exist: a foreign-key violation,
+        // reported as the data's fault, so a caller can set the record aside.
         Integration missing = new Integration(Long.MAX_VALUE, "missing");
         batch.add(ready(missing, "zzz", T));
-        assertThrows(StoreException.class, () -> calls.ingest(batch));
+        assertThrows(InvalidParameterException.class, () -> calls.ingest(batch));
         assertEquals(1, CallFixtures.count("SELECT count(*) FROM calls WHERE integration_id = ?", i.id()));
         assertEquals(Optional.of(known), calls.find(i.id(), "K"), "the archive of a known call was rolled back");
         assertTrue(deliveries(i).isEmpty());
@@ -298,5 +300,54 @@ class CallStoreTest {
         assertEquals(T, calls.find(mine.id(), "same-id").orElseThrow().classifiedAt());
         assertTrue(calls.find(mine.id(), "t2").isEmpty());
         assertNotEquals(mine.id(), theirs.id());
+    }
+
+    @Test
+    void anUntilBoundWithNanosecondsIsCutNotRoundedUp() {
+        Integration i = integration();
+        Instant t = Instant.parse("2026-11-20T12:00:01Z");
+        calls.ingest(List.of(ready(i, "at", t)));
+        CallFilter until = new CallFilter(
+                Optional.empty(), Optional.of(t.minusNanos(400)), Optional.empty(), Optional.empty(), Optional.empty());
+        assertEquals(List.of(), calls.page(i.id(), until, Optional.empty(), t.minusSeconds(3600), 10));
+    }
+
+    @Test
+    void twoIngestsWhoseChunksOverlapInOppositeOrdersNeverDeadlock() throws Exception {
+        Integration i = integration();
+        Instant at = Instant.parse("2026-11-20T12:00:00Z");
+        for (int round = 0; round < 6; round++) {
+            String p = "r" + round + "-";
+            calls.ingest(List.of(ready(i, p + "k", at)));
+            // A is one chunk (k, 498 new, z); B is two (k and 499 new, then z): without one lock order
+            // across the batch, A holds z's insert and waits for k while B holds k and waits for z.
+            List<CallRecord> a = new ArrayList<>();
+            List<CallRecord> b = new ArrayList<>();
+            a.add(ready(i, p + "k", at));
+            b.add(ready(i, p + "k", at));
+            for (int n = 0; n < 499; n++) {
+                if (n < 498) {
+                    a.add(ready(i, p + String.format("m%03d", n), at));
+                }
+                b.add(ready(i, p + String.format("n%03d", n), at));
+            }
+            a.add(ready(i, p + "z", at));
+            b.add(ready(i, p + "z", at));
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+            try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+                java.util.concurrent.Future<IngestResult> fa = pool.submit(() -> {
+                    start.await();
+                    return calls.ingest(a);
+                });
+                java.util.concurrent.Future<IngestResult> fb = pool.submit(() -> {
+                    start.await();
+                    return calls.ingest(b);
+                });
+                IngestResult ra = fa.get();
+                IngestResult rb = fb.get();
+                assertEquals(498 + 499 + 1, ra.inserted() + rb.inserted(), "round " + round);
+            }
+            assertTrue(calls.find(i.id(), p + "z").isPresent());
+        }
     }
 }

@@ -130,4 +130,29 @@ class CallTokensTest {
         assertTrue(all.containsAll(List.of(a.tokenId(), b.tokenId())));
         assertEquals(List.of(), tokens.list(Optional.of(name())));
     }
+
+    @Test
+    void concurrentRotationsLeaveExactlyOneActiveToken() throws Exception {
+        for (int round = 0; round < 6; round++) {
+            String name = name();
+            tokens.create(name);
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(4);
+            List<java.util.concurrent.Future<CallTokens.Issued>> rotations = new java.util.ArrayList<>();
+            try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+                for (int t = 0; t < 4; t++) {
+                    rotations.add(pool.submit(() -> {
+                        start.await();
+                        return tokens.rotate(name);
+                    }));
+                }
+                for (var r : rotations) {
+                    r.get();
+                }
+            }
+            long active = tokens.list(Optional.of(name)).stream()
+                    .filter(t -> t.revokedAt().isEmpty())
+                    .count();
+            assertEquals(1, active, "round " + round);
+        }
+    }
 }

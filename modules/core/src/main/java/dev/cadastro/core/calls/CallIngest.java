@@ -2,8 +2,10 @@ package dev.cadastro.core.calls;
 
 import dev.cadastro.core.document.Violation;
 import dev.cadastro.core.error.InvalidParameterException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -12,11 +14,16 @@ import java.util.regex.Pattern;
 
 /**
  * Use case: calls into the {@link CallStore}, from a file of records ({@link #ingest}) or from a {@link
- * CallSource} tick by tick ({@link #runOnce}). A tick claims the source's checkpoint under a lease, reads
- * the changes since the checkpoint, ingests them in batches (each batch one transaction with its push
- * deliveries) and only then advances the checkpoint: a tick that fails half-way leaves the checkpoint
- * where it was, and the next tick reads the same changes again, which ingest absorbs (it is idempotent by
- * call id).
+ * CallSource} tick by tick ({@link #runOnce}). A tick claims the source's checkpoint under a lease and
+ * reads the changes since the checkpoint one slice of source time at a time ({@link Options#slice()}):
+ * each slice is ingested in batches (each batch one transaction with its push deliveries), then the
+ * checkpoint advances to the slice's end and the lease is renewed. A tick that fails half-way leaves the
+ * checkpoint at the last slice that committed, and the next tick reads the rest again, which ingest
+ * absorbs (it is idempotent by call id).
+ *
+ * <p>A record the source gives that cannot be ingested (it breaks {@link #check}, or the store refuses
+ * it) is skipped and kept with {@link IngestCheckpoints#reject}, so one bad record never blocks its
+ * source and is never lost either.
  */
 public final class CallIngest {
     private static final System.Logger LOG = System.getLogger(CallIngest.class.getName());
@@ -29,19 +36,35 @@ public final class CallIngest {
 
     private static final Pattern RECORDING_KEY = Pattern.compile("[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*");
 
+    /** The first instant of year 1 and of year 10,000: PostgreSQL's text form of a time outside them is not ISO 8601. */
+    private static final Instant FIRST_TIME =
+            java.time.LocalDate.of(1, 1, 1).atStartOfDay().toInstant(java.time.ZoneOffset.UTC);
+
+    private static final Instant END_OF_TIME =
+            java.time.LocalDate.of(10_000, 1, 1).atStartOfDay().toInstant(java.time.ZoneOffset.UTC);
+
     /**
      * How ingest runs.
      *
      * @param owner this server's name in the checkpoints' leases, unique among the servers on one database
      * @param firstLookBack how far back a source that was never ingested is read the first time
      * @param batchSize calls per transaction
-     * @param lease how long a tick may hold a source before another server may take it over
+     * @param lease how long a tick may hold a source before another server may take it over; renewed
+     *     after each slice, so it needs to cover one slice's read and ingest, not the whole tick
+     * @param slice the longest interval of source time read at once: a long first look-back or a source
+     *     that was down for days is read and committed slice by slice, the checkpoint advancing after each
+     * @param safetyLag how far behind the tick's time the window ends: zero for a source that reports each
+     *     change as it happens (the simulated exchange); a few minutes for an exchange whose events appear
+     *     late, so an event stamped before the checkpoint but reported after it is still read
      */
-    public record Options(String owner, Duration firstLookBack, int batchSize, Duration lease) {
+    public record Options(
+            String owner, Duration firstLookBack, int batchSize, Duration lease, Duration slice, Duration safetyLag) {
         public Options {
             Objects.requireNonNull(owner, "owner");
             Objects.requireNonNull(firstLookBack, "firstLookBack");
             Objects.requireNonNull(lease, "lease");
+            Objects.requireNonNull(slice, "slice");
+            Objects.requireNonNull(safetyLag, "safetyLag");
             if (owner.isBlank()) {
                 throw new IllegalArgumentException("owner must not be blank");
             }
@@ -54,38 +77,59 @@ public final class CallIngest {
             if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
                 throw new IllegalArgumentException("lease " + lease + " must be at least 1 second");
             }
+            if (slice.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("slice " + slice + " must be at least 1 second");
+            }
+            if (safetyLag.isNegative() || safetyLag.compareTo(Duration.ofDays(1)) > 0) {
+                throw new IllegalArgumentException("safetyLag " + safetyLag + " must be between 0 and 1 day");
+            }
         }
 
-        /** For {@code owner}: the 7-day window read back the first time, batches of 1,000, a 10-minute lease. */
+        /**
+         * For {@code owner}: the 7-day window read back the first time, batches of 1,000, a 10-minute lease,
+         * slices of an hour, no safety lag.
+         */
         public static Options defaults(String owner) {
-            return new Options(owner, Duration.ofDays(7), 1_000, Duration.ofMinutes(10));
+            return new Options(
+                    owner, Duration.ofDays(7), 1_000, Duration.ofMinutes(10), Duration.ofHours(1), Duration.ZERO);
         }
 
         public Options withOwner(String newOwner) {
-            return new Options(newOwner, firstLookBack, batchSize, lease);
+            return new Options(newOwner, firstLookBack, batchSize, lease, slice, safetyLag);
         }
 
         public Options withFirstLookBack(Duration d) {
-            return new Options(owner, d, batchSize, lease);
+            return new Options(owner, d, batchSize, lease, slice, safetyLag);
         }
 
         public Options withBatchSize(int n) {
-            return new Options(owner, firstLookBack, n, lease);
+            return new Options(owner, firstLookBack, n, lease, slice, safetyLag);
         }
 
         public Options withLease(Duration d) {
-            return new Options(owner, firstLookBack, batchSize, d);
+            return new Options(owner, firstLookBack, batchSize, d, slice, safetyLag);
+        }
+
+        public Options withSlice(Duration d) {
+            return new Options(owner, firstLookBack, batchSize, lease, d, safetyLag);
+        }
+
+        public Options withSafetyLag(Duration d) {
+            return new Options(owner, firstLookBack, batchSize, lease, slice, d);
         }
     }
 
     private final CallStore store;
     private final IngestCheckpoints checkpoints;
     private final Options options;
+    private final Clock clock;
 
-    public CallIngest(CallStore store, IngestCheckpoints checkpoints, Options options) {
+    /** @param clock read to renew a tick's lease between slices (the tick's own time is given to {@link #runOnce}) */
+    public CallIngest(CallStore store, IngestCheckpoints checkpoints, Options options, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
         this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
         this.options = Objects.requireNonNull(options, "options");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     public Options options() {
@@ -94,7 +138,10 @@ public final class CallIngest {
 
     /**
      * What is wrong with a record beyond what {@link CallRecord}'s constructor already refuses, or empty
-     * when it may be ingested. The violation names the field and the rule.
+     * when it may be ingested. The violation names the field and the rule. Everything the store would
+     * refuse for the record alone is refused here: text with control characters (PostgreSQL refuses the
+     * NUL character in text; the others have no place in a name or a result either) and times outside the
+     * years 1 to 9999.
      */
     public static Optional<Violation> check(CallRecord r) {
         if (r.integrationId() < 1) {
@@ -109,6 +156,12 @@ public final class CallIngest {
                 .or(() -> text("resultCode", r.resultCode(), false));
         if (text.isPresent()) {
             return text;
+        }
+        Optional<Violation> times = time("classifiedAt", r.classifiedAt())
+                .or(() -> time("startedAt", r.startedAt()))
+                .or(() -> r.archivedAt() == null ? Optional.empty() : time("archivedAt", r.archivedAt()));
+        if (times.isPresent()) {
+            return times;
         }
         if (r.durationSeconds() > MAX_DURATION_SECONDS) {
             return bad(
@@ -146,6 +199,23 @@ public final class CallIngest {
         if (value.length() > MAX_TEXT) {
             return bad(field, "maximum", field + " has " + value.length() + " characters; the maximum is " + MAX_TEXT);
         }
+        for (int i = 0; i < value.length(); i++) {
+            char ch = value.charAt(i);
+            if (Character.isISOControl(ch)) {
+                return bad(
+                        field,
+                        "no-control-characters",
+                        field + " must not contain control characters; U+" + String.format("%04X", (int) ch)
+                                + " is character " + (i + 1));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Violation> time(String field, Instant value) {
+        if (value.isBefore(FIRST_TIME) || !value.isBefore(END_OF_TIME)) {
+            return bad(field, "year", field + " " + value + " is outside the years 1 to 9999");
+        }
         return Optional.empty();
     }
 
@@ -155,7 +225,8 @@ public final class CallIngest {
 
     /**
      * Checks every record, then ingests them in batches of {@link Options#batchSize()} (each one
-     * transaction). Nothing is written when any record is invalid.
+     * transaction). Nothing is written when any record is invalid; should the store fail part-way (a lost
+     * connection), the batches before it stay committed, and ingesting the same records again is safe.
      *
      * @throws InvalidParameterException naming the record's position and id, the field and the rule
      */
@@ -183,52 +254,113 @@ public final class CallIngest {
     }
 
     /**
-     * One tick for one source: claims its checkpoint, ingests its changes in (checkpoint, now] and
-     * advances the checkpoint to {@code now}; the source's invalid records are logged and skipped (one
-     * bad record must not stop a contact center's feed).
+     * One tick for one source: claims its checkpoint and ingests its changes in (checkpoint, {@code now} -
+     * {@link Options#safetyLag()}], one {@link Options#slice()} of source time at a time, advancing the
+     * checkpoint after each slice commits and renewing the lease before the next. Invalid records, and
+     * records the store refuses, are skipped and kept with {@link IngestCheckpoints#reject} (one bad
+     * record must not stop a contact center's feed); the tick's log line counts them.
      *
+     * @param now the tick's time; cut to the microsecond, the precision of the checkpoints
      * @return what was ingested, or empty when another server holds the source
-     * @throws Exception what the source or the store threw; the checkpoint did not move
+     * @throws Exception what the source or the store threw (other than refusing a record); the checkpoint
+     *     stays at the end of the last slice that committed
      */
     public Optional<CallStore.IngestResult> runOnce(CallSource source, Instant now) throws Exception {
+        // The checkpoints keep microseconds, and a driver rounds a finer instant to the nearest one: a
+        // checkpoint stored from a tick 700 ns past a microsecond would be rounded up, and a call classified
+        // in that microsecond would fall after this window but before the next one. Cut first, so the window
+        // the source is asked for ends exactly where the checkpoint is stored.
+        Instant tick = now.truncatedTo(ChronoUnit.MICROS);
+        Instant end = tick.minus(options.safetyLag());
         String name = source.name();
         Optional<Instant> claimed =
-                checkpoints.claim(name, options.owner(), now, options.lease(), now.minus(options.firstLookBack()));
+                checkpoints.claim(name, options.owner(), tick, options.lease(), tick.minus(options.firstLookBack()));
         if (claimed.isEmpty()) {
             return Optional.empty();
         }
+        Tally tally = new Tally();
         try {
             Instant from = claimed.get();
-            if (!now.isAfter(from)) {
-                return Optional.of(CallStore.IngestResult.NOTHING);
-            }
-            List<CallRecord> changes = source.changes(from, now);
-            List<CallRecord> valid = new ArrayList<>(changes.size());
-            for (CallRecord r : changes) {
-                Optional<Violation> v = check(r);
-                if (v.isPresent()) {
+            while (from.isBefore(end)) {
+                Instant to = from.plus(options.slice()).isBefore(end) ? from.plus(options.slice()) : end;
+                ingestChanges(name, source.changes(from, to), tick, tally);
+                if (!checkpoints.advance(name, options.owner(), to)) {
                     LOG.log(
                             System.Logger.Level.WARNING,
-                            "source {0}: call {1} skipped: {2} (rule {3})",
+                            "source {0}: the lease ran out during the tick and another server took the source;"
+                                    + " the calls up to {1} are ingested, the checkpoint is left to it",
                             name,
-                            r.id(),
-                            v.get().message(),
-                            v.get().rule());
-                } else {
-                    valid.add(r);
+                            to);
+                    break;
+                }
+                from = to;
+                if (from.isBefore(end)
+                        && checkpoints
+                                .claim(name, options.owner(), clock.instant(), options.lease(), from)
+                                .isEmpty()) {
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "source {0}: another server took the source at {1}; it goes on from there",
+                            name,
+                            from);
+                    break;
                 }
             }
-            CallStore.IngestResult result = ingestChecked(valid);
-            if (!checkpoints.advance(name, options.owner(), now)) {
+            if (tally.rejected > 0) {
                 LOG.log(
                         System.Logger.Level.WARNING,
-                        "source {0}: the lease ran out during the tick and another server took the source;"
-                                + " the calls are ingested, the checkpoint is left to it",
-                        name);
+                        "source {0}: {1} ingested, {2} record(s) rejected and kept with the rejects",
+                        name,
+                        tally.result,
+                        tally.rejected);
             }
-            return Optional.of(result);
+            return Optional.of(tally.result);
         } finally {
             checkpoints.release(name, options.owner());
         }
+    }
+
+    /** What a tick did so far: the store's counts and the records rejected. */
+    private static final class Tally {
+        CallStore.IngestResult result = CallStore.IngestResult.NOTHING;
+        int rejected;
+    }
+
+    /**
+     * Ingests one slice's changes in batches, skipping and keeping what cannot be ingested. A batch the
+     * store refuses ({@link InvalidParameterException}: a record the check let through but the database
+     * does not take) is retried record by record, so only the refused record is rejected; any other
+     * failure (the database is down) is thrown, and the tick ends without advancing.
+     */
+    private void ingestChanges(String source, List<CallRecord> changes, Instant at, Tally tally) {
+        List<CallRecord> valid = new ArrayList<>(changes.size());
+        for (CallRecord r : changes) {
+            Optional<Violation> v = check(r);
+            if (v.isPresent()) {
+                reject(source, r, v.get().message() + " (rule " + v.get().rule() + ")", at, tally);
+            } else {
+                valid.add(r);
+            }
+        }
+        for (int from = 0; from < valid.size(); from += options.batchSize()) {
+            List<CallRecord> batch = valid.subList(from, Math.min(valid.size(), from + options.batchSize()));
+            try {
+                tally.result = tally.result.plus(store.ingest(batch));
+            } catch (InvalidParameterException refused) {
+                for (CallRecord r : batch) {
+                    try {
+                        tally.result = tally.result.plus(store.ingest(List.of(r)));
+                    } catch (InvalidParameterException e) {
+                        reject(source, r, "the store refused it: " + e.getMessage(), at, tally);
+                    }
+                }
+            }
+        }
+    }
+
+    private void reject(String source, CallRecord r, String reason, Instant at, Tally tally) {
+        LOG.log(System.Logger.Level.WARNING, "source {0}: call {1} rejected: {2}", source, r.id(), reason);
+        checkpoints.reject(source, r, reason, at);
+        tally.rejected++;
     }
 }

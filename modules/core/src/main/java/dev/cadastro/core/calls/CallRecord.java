@@ -14,7 +14,9 @@ import java.util.Optional;
  * <p>Instants are cut to microseconds on construction, the precision the store keeps, so a record
  * compares equal to itself after a round trip and the list's keyset compares exact values.
  *
- * @param id the call protocol: unique within the integration, immutable, never reused
+ * @param id the call protocol: unique within the integration, immutable, never reused; 1 to {@value
+ *     #MAX_ID_LENGTH} letters, digits, {@code .}, {@code -} or {@code _}, never containing {@code ..}
+ *     (it names the recording's file, so it must be a plain file-name segment)
  * @param occurrenceId the attendance id ({@code id_ocorrencia}); equal to {@code id} today
  * @param agentId the internal agent id, or null when the agent left the registry
  * @param agentLogin the agent's login at the exchange
@@ -58,7 +60,7 @@ public record CallRecord(
         Objects.requireNonNull(recordingKey, "recordingKey");
         if (!validId(id)) {
             throw new IllegalArgumentException("call id must be 1 to " + MAX_ID_LENGTH
-                    + " letters, digits, '.', '-' or '_'; got " + id.length() + " characters");
+                    + " letters, digits, '.', '-' or '_', without '..'; got " + id.length() + " characters");
         }
         if (durationSeconds < 0) {
             throw new IllegalArgumentException("durationSeconds " + durationSeconds + " is negative");
@@ -68,12 +70,15 @@ public record CallRecord(
         archivedAt = archivedAt == null ? null : archivedAt.truncatedTo(ChronoUnit.MICROS);
     }
 
-    /** Whether {@code id} is an acceptable call id: safe in a path segment and in a file name. */
+    /**
+     * Whether {@code id} is an acceptable call id: safe in a path segment and in a file name, so no
+     * {@code ..} anywhere in it (the recording's key is built from the id, and a key never holds {@code ..}).
+     */
     public static boolean validId(String id) {
         return id != null
                 && id.matches("[A-Za-z0-9._-]{1," + MAX_ID_LENGTH + "}")
                 && !id.equals(".")
-                && !id.equals("..");
+                && !id.contains("..");
     }
 
     /** The end of the conversation: start plus duration ({@code horario_fim}). */

@@ -28,6 +28,10 @@ public interface CallStore {
      *       a push destination; a {@code reclassificada} one when a ready call is reclassified and the
      *       destination resends reclassified calls.
      * </ul>
+     *
+     * @throws dev.cadastro.core.error.InvalidParameterException when the store refuses a call's data that
+     *     {@link CallIngest#check} let through (an integration that does not exist, say); nothing of the
+     *     batch is written, and the caller may retry it call by call to find the refused one
      */
     IngestResult ingest(List<CallRecord> calls);
 

@@ -29,4 +29,13 @@ public interface IngestCheckpoints {
 
     /** Ends {@code owner}'s lease on {@code source} now, so the next claim by anyone succeeds at once. */
     void release(String source, String owner);
+
+    /**
+     * Keeps a record of {@code source} that cannot be ingested, with why, so the source moves past it
+     * without losing it: an operator reads the rejects, fixes the exchange's data and replays it.
+     *
+     * @param reason which rule it broke, or what the store said when it refused it
+     * @param at the tick that rejected it
+     */
+    void reject(String source, CallRecord call, String reason, Instant at);
 }

@@ -12,12 +12,18 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -42,7 +48,7 @@ import java.util.Optional;
  * <table>
  *   <caption>Fields</caption>
  *   <tr><th>field</th><th>rule</th></tr>
- *   <tr><td>{@code id}</td><td>required; 1 to 64 letters, digits, {@code . - _}; once in the file</td></tr>
+ *   <tr><td>{@code id}</td><td>required; 1 to 64 letters, digits, {@code . - _}, without {@code ..}; once in the file</td></tr>
  *   <tr><td>{@code id_ocorrencia}</td><td>string, 1 to 64 characters; {@code id} when absent or null</td></tr>
  *   <tr><td>{@code funcionario_id}, {@code funcionario_nome}</td><td>string or null (null: the agent left)</td></tr>
  *   <tr><td>{@code agente}</td><td>required: the agent's login</td></tr>
@@ -53,7 +59,8 @@ import java.util.Optional;
  *   <tr><td>{@code ocorrencia_codigo}</td><td>string or null (receptive queues have no catalogue)</td></tr>
  *   <tr><td>{@code ocorrencia_descricao}</td><td>required, not blank</td></tr>
  *   <tr><td>texts</td><td>at most {@value dev.cadastro.core.calls.CallIngest#MAX_TEXT} characters</td></tr>
- *   <tr><td>{@code gravacao}</td><td>the WAV file (PCM 16-bit, 8 kHz, mono), relative to the file's folder</td></tr>
+ *   <tr><td>{@code gravacao}</td><td>the WAV file (PCM 16-bit, 8 kHz, mono, nothing after its audio), relative
+ *       to the file's folder and inside it once every link is resolved; not a symbolic link itself</td></tr>
  *   <tr><td>{@code arquivada_em}</td><td>date and time the recording was archived, not before {@code horario_inicio}</td></tr>
  * </table>
  *
@@ -184,21 +191,51 @@ public final class JsonlCallFile {
             if (e.recording().isEmpty()) {
                 continue;
             }
-            try (FileStore.Upload upload = store.create(e.call().recordingKey());
-                    InputStream in = Files.newInputStream(e.recording().get())) {
-                in.transferTo(upload.stream());
-                upload.commit();
+            Path path = e.recording().get();
+            // One open file, not followed through a link, checked and copied: what is copied is what was
+            // checked, even if the name is pointed elsewhere after the file was read.
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+                WavRecording.Check check = checkRecording(channel);
+                if (!check.ok()) {
+                    throw new CallFileException(e.line(), "gravacao", "'" + path + "' " + check.problem());
+                }
+                try (FileStore.Upload upload = store.create(e.call().recordingKey())) {
+                    copy(channel, check.end(), upload.stream());
+                    upload.commit();
+                }
             }
             copied++;
         }
         return copied;
     }
 
+    /** Checks the recording open on {@code channel} from its first byte; the channel stays open. */
+    private static WavRecording.Check checkRecording(FileChannel channel) throws IOException {
+        channel.position(0);
+        InputStream in = Channels.newInputStream(channel); // not closed: closing it would close the channel
+        return WavRecording.check(new BufferedInputStream(in, 4096), channel.size());
+    }
+
+    /** Copies exactly the first {@code length} bytes of the channel. */
+    private static void copy(FileChannel channel, long length, OutputStream out) throws IOException {
+        WritableByteChannel target = Channels.newChannel(out);
+        long done = 0;
+        while (done < length) {
+            long n = channel.transferTo(done, length - done, target);
+            if (n <= 0) {
+                throw new IOException("the recording ended after " + done + " of its " + length + " bytes");
+            }
+            done += n;
+        }
+    }
+
     /**
      * Imports the file: for each batch of {@code batchSize} calls in the file's order, copies the
-     * archived calls' recordings, then ingests the batch (one transaction each). Run again, it changes
-     * nothing (ingest is idempotent by id); a line whose {@code datahistorico} is later than the stored
-     * one is a reclassification.
+     * archived calls' recordings, then ingests the batch (one transaction each). Every line was checked
+     * when the file was read, so a failure here is the store's or the files folder's: the batches before
+     * it stay committed, and importing again is the remedy. Run again, it changes nothing (ingest is
+     * idempotent by id); a line whose {@code datahistorico} is later than the stored one is a
+     * reclassification.
      */
     public Imported importInto(CallStore store, FileStore recordings, int batchSize) throws IOException {
         Objects.requireNonNull(store, "store");
@@ -281,7 +318,8 @@ public final class JsonlCallFile {
             if (!CallRecord.validId(id)) {
                 fail(
                         "id",
-                        "'" + id + "' must be 1 to " + CallRecord.MAX_ID_LENGTH + " letters, digits, '.', '-' or '_'");
+                        "'" + id + "' must be 1 to " + CallRecord.MAX_ID_LENGTH
+                                + " letters, digits, '.', '-' or '_', without '..'");
             }
             String occurrence = optional("id_ocorrencia");
             if (occurrence != null && (occurrence.isBlank() || occurrence.length() > CallRecord.MAX_ID_LENGTH)) {
@@ -406,18 +444,33 @@ public final class JsonlCallFile {
                 fail("gravacao", "'" + name + "' must be relative to the file's folder " + folder);
             }
             Path file = folder.resolve(relative).normalize();
-            if (!Files.isRegularFile(file)) {
+            if (Files.isSymbolicLink(file)) {
+                fail("gravacao", "'" + name + "' is a symbolic link; recordings must be plain files in " + folder);
+            }
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                 fail("gravacao", "'" + name + "' is not a file in " + folder);
             }
-            try (InputStream in = Files.newInputStream(file)) {
-                String problem = WavRecording.problem(in, Files.size(file));
+            Path real;
+            try {
+                // Resolved through every link of every folder on the way, then required under the folder's
+                // own real path: '..' segments and linked folders cannot reach outside it.
+                real = file.toRealPath();
+                if (!real.startsWith(folder.toRealPath())) {
+                    fail("gravacao", "'" + name + "' is outside the file's folder " + folder);
+                }
+            } catch (IOException e) {
+                fail("gravacao", "'" + name + "' cannot be read: " + e.getMessage());
+                return null;
+            }
+            try (FileChannel channel = FileChannel.open(real, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+                String problem = checkRecording(channel).problem();
                 if (problem != null) {
                     fail("gravacao", "'" + name + "' " + problem + " (recordings are WAV, PCM 16-bit, 8 kHz, mono)");
                 }
             } catch (IOException e) {
                 fail("gravacao", "'" + name + "' cannot be read: " + e.getMessage());
             }
-            return file;
+            return real;
         }
 
         private void fail(String field, String rule) {

@@ -88,11 +88,32 @@ public final class WavRecording {
     /**
      * Reads a WAV file's header and says why it is not a recording in the exchange's format, or returns
      * null when it is: RIFF/WAVE, a PCM fmt chunk of one channel at 8 kHz and 16 bits, then a data
-     * chunk (other chunks between them are skipped, as real files carry LIST chunks).
+     * chunk (other chunks between them are skipped, as real files carry LIST chunks) that ends the file.
      *
      * @param size the file's size, to check the declared data size against
      */
     public static String problem(InputStream in, long size) throws IOException {
+        return check(in, size).problem();
+    }
+
+    /**
+     * What {@link #check} found: why the file is not a recording (null when it is), and where its data
+     * chunk ends, which is the file's size when it is one: a file with bytes after its declared audio is
+     * refused, so nothing but the recording is ever copied or served.
+     */
+    public record Check(String problem, long end) {
+        public boolean ok() {
+            return problem == null;
+        }
+    }
+
+    /** {@link #problem}, and the length of the recording (header and declared audio) when it is one. */
+    public static Check check(InputStream in, long size) throws IOException {
+        String problem = read(in, size);
+        return problem != null ? new Check(problem, -1) : new Check(null, size);
+    }
+
+    private static String read(InputStream in, long size) throws IOException {
         try {
             byte[] riff = in.readNBytes(12);
             if (riff.length < 12 || !tag(riff, 0, "RIFF") || !tag(riff, 8, "WAVE")) {
@@ -132,6 +153,11 @@ public final class WavRecording {
                     }
                     if (offset + length > size) {
                         return "declares " + length + " bytes of audio but the file ends after " + (size - offset);
+                    }
+                    long dataEnd = offset + length + (length & 1);
+                    if (dataEnd < size) {
+                        return "has " + (size - dataEnd) + " bytes after its audio data (the header declares " + length
+                                + " bytes of audio)";
                     }
                     return null;
                 } else {

@@ -49,7 +49,9 @@ class JsonlCallFileTest {
     }
 
     private static String with(String field, String json) {
-        return GOOD.replaceFirst("\"" + field + "\":(\"[^\"]*\"|[^,}]*)", "\"" + field + "\":" + json);
+        return GOOD.replaceFirst(
+                "\"" + field + "\":(\"[^\"]*\"|[^,}]*)",
+                java.util.regex.Matcher.quoteReplacement("\"" + field + "\":" + json));
     }
 
     private static String without(String field) {
@@ -222,6 +224,10 @@ class JsonlCallFileTest {
             id missing                 | WITHOUT id                                   | line 3: field id is required
             id null                    | id=null                                      | line 3: field id is required
             id with a slash            | id="a/b"                                     | line 3: field id 'a/b' must be 1 to 64 letters
+            id with two dots           | id="a..b"                                    | line 3: field id 'a..b' must be 1 to 64 letters, digits, '.', '-' or '_', without '..'
+            login with a NUL           | agente="a\\u0000b"                           | line 3: field agente agentLogin must not contain control characters
+            name with a control char   | funcionario_nome="Jo\\u0007o"                | line 3: field funcionario_nome agentName must not contain control characters
+            classified after 9999      | datahistorico="+10000-11-24T10:15:30Z"       | line 3: field datahistorico classifiedAt +10000-11-24T10:15:30Z is outside the years 1 to 9999
             id a number                | id=12                                        | line 3: field id must be a string; got a number
             login missing              | WITHOUT agente                               | line 3: field agente is required
             login blank                | agente="  "                                  | line 3: field agente must not be blank
@@ -292,5 +298,48 @@ class JsonlCallFileTest {
                         .getBytes(StandardCharsets.ISO_8859_1));
         CallFileException e = assertThrows(CallFileException.class, () -> JsonlCallFile.read(p, 1));
         assertEquals("line 2: is not UTF-8 text", e.getMessage());
+    }
+
+    /** A WAV outside the import folder, and the import folder ({@code folder/import}) holding the file. */
+    private Path outsideRecording() throws Exception {
+        Files.createDirectories(folder.resolve("elsewhere"));
+        Files.write(folder.resolve("elsewhere/private.wav"), wav);
+        return Files.createDirectories(folder.resolve("import"));
+    }
+
+    @Test
+    void aRecordingOutsideTheFilesFolderThroughDotDotIsRefused() throws Exception {
+        Path in = outsideRecording();
+        Path p = Files.writeString(in.resolve("calls.jsonl"), with("gravacao", "\"../elsewhere/private.wav\"") + "\n");
+        CallFileException e = assertThrows(CallFileException.class, () -> JsonlCallFile.read(p, 1));
+        assertEquals("gravacao", e.field().orElseThrow(), e.getMessage());
+        assertTrue(e.getMessage().contains("outside"), e.getMessage());
+    }
+
+    @Test
+    void aRecordingThatIsASymbolicLinkIsRefusedEvenWhenItPointsInside() throws Exception {
+        Path in = outsideRecording();
+        Files.createSymbolicLink(in.resolve("out.wav"), folder.resolve("elsewhere/private.wav"));
+        Files.write(in.resolve("real.wav"), wav);
+        Files.createSymbolicLink(in.resolve("in.wav"), in.resolve("real.wav"));
+        for (String link : List.of("out.wav", "in.wav")) {
+            Path p = Files.writeString(in.resolve("calls.jsonl"), with("gravacao", "\"" + link + "\"") + "\n");
+            CallFileException e = assertThrows(CallFileException.class, () -> JsonlCallFile.read(p, 1), link);
+            assertEquals("gravacao", e.field().orElseThrow(), e.getMessage());
+            assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
+        }
+        Path ok = Files.writeString(in.resolve("calls.jsonl"), with("gravacao", "\"real.wav\"") + "\n");
+        assertEquals(1, JsonlCallFile.read(ok, 1).entries().size(), "the same file, not through a link, is read");
+    }
+
+    @Test
+    void aRecordingWithBytesAfterItsDataIsRefusedSoNothingElseIsServed() throws Exception {
+        byte[] padded = java.util.Arrays.copyOf(wav, wav.length + 21);
+        System.arraycopy("TOP SECRET, NOT AUDIO".getBytes(StandardCharsets.US_ASCII), 0, padded, wav.length, 21);
+        Files.write(folder.resolve("rec/padded.wav"), padded);
+        CallFileException e = assertThrows(
+                CallFileException.class, () -> JsonlCallFile.read(file(with("gravacao", "\"rec/padded.wav\"")), 1));
+        assertEquals("gravacao", e.field().orElseThrow(), e.getMessage());
+        assertTrue(e.getMessage().contains("21 bytes after"), e.getMessage());
     }
 }

@@ -63,8 +63,11 @@ public final class CallsCommand extends CliCommand {
                 "wire (id, id_ocorrencia, funcionario_id, funcionario_nome, datahistorico, horario_inicio,",
                 "duracao_gravacao, ocorrencia_codigo, ocorrencia_descricao) plus agente (login), fila,",
                 "gravacao (the WAV file, relative to FILE's folder) and arquivada_em. Times in ISO 8601,",
-                "without an offset in Brasilia time. Every line is checked first: a bad line imports",
-                "nothing. Importing again changes nothing; a later datahistorico is a reclassification."
+                "without an offset in Brasilia time. Every line is checked before anything is written: a",
+                "bad line imports nothing. Calls are then written 1,000 a transaction; should the database",
+                "fail part-way (a lost connection), the batches already committed stay, and running the",
+                "same file again is safe: it changes nothing already imported. A later datahistorico is a",
+                "reclassification."
             })
     static final class Import extends CliCommand {
         @ParentCommand
@@ -114,7 +117,16 @@ public final class CallsCommand extends CliCommand {
                 } catch (CallFileException e) {
                     throw new CommandFailure(jsonl + ": " + e.getMessage() + "; nothing was imported");
                 }
-                JsonlCallFile.Imported done = read.importInto(opened.calls(), new LocalFolderFileStore(folder), BATCH);
+                JsonlCallFile.Imported done;
+                try {
+                    done = read.importInto(opened.calls(), new LocalFolderFileStore(folder), BATCH);
+                } catch (RuntimeException e) {
+                    // Every line passed the checks, so this is the database (or the files folder) failing
+                    // part-way: say plainly that earlier batches stay, and that a re-run is the remedy.
+                    throw new CommandFailure(jsonl + ": the import stopped part-way: " + e.getMessage()
+                            + "; the batches committed before it stay imported, and importing the same file"
+                            + " again is safe (it changes nothing already imported)");
+                }
                 print(out(), jsonl, target, done);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -4,6 +4,8 @@ import dev.cadastro.core.calls.CallFilter;
 import dev.cadastro.core.calls.CallPosition;
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallStore;
+import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.store.StoreException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -39,6 +42,18 @@ import javax.sql.DataSource;
  * {@code UPDATE ... FROM unnest(...)}; the delivery rows follow in one more statement. So two servers
  * ingesting the same call at once serialize on its row, and each change is counted and pushed once.
  *
+ * <p>Locks follow one order across the whole batch: the transaction first takes a transaction-scoped
+ * advisory lock on each of the batch's integrations, in key order, so two ingests of one integration
+ * take turns (one source feeds an integration, so they rarely meet). Row locks alone would not do: a
+ * batch of several chunks holds the inserts of its second chunk while another batch that is one chunk
+ * waits on them holding a row of the first. Should PostgreSQL still report a deadlock or a serialization
+ * failure, the whole transaction is run again (ingest is idempotent), up to {@value #ATTEMPTS} times.
+ *
+ * <p>A batch PostgreSQL refuses for its data (SQLSTATE classes 22, data exception, and 23, integrity,
+ * such as an unknown integration) is reported as an {@link InvalidParameterException}, so a caller can
+ * retry it record by record and set the refused record aside; any other failure is a {@link
+ * StoreException}.
+ *
  * <p>What {@link IngestResult} counts: {@code inserted} new calls; {@code reclassified} known calls whose
  * classification moved to a later one; {@code archived} known calls whose recording was archived now;
  * {@code unchanged} known calls whose classification and archive stayed (the exchange's other fields may
@@ -51,6 +66,20 @@ import javax.sql.DataSource;
 public final class PgCallStore implements CallStore {
     /** Calls per statement in an ingest: large enough to amortize the round trips, small enough to plan fast. */
     static final int CHUNK = 500;
+
+    /** Runs of one ingest transaction when PostgreSQL reports a deadlock or a serialization failure. */
+    static final int ATTEMPTS = 5;
+
+    /** The advisory-lock class of ingests (the two-key form, apart from the one-key locks used elsewhere). */
+    private static final int INGEST_LOCK_CLASS = 0x43_41_4C_4C; // "CALL"
+
+    /**
+     * How times are bound: PostgreSQL's own ISO form, always with seconds and microseconds and an explicit
+     * UTC offset (Instant.toString drops zero seconds and writes years past 9999 with a sign PostgreSQL
+     * does not read).
+     */
+    private static final DateTimeFormatter BIND_TIME =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSxxx", java.util.Locale.ROOT);
 
     private static final String COLUMNS = "integration_id, id, occurrence_id, agent_id, agent_login, agent_name,"
             + " queue, result_code, result_description, classified_at, started_at, duration_seconds, archived_at,"
@@ -155,18 +184,49 @@ public final class PgCallStore implements CallStore {
                     (a, b) -> merge(a, b).merged());
         }
         List<CallRecord> sorted = new ArrayList<>(folded.values());
-        // Rows are locked in key order, so two concurrent ingests of overlapping calls cannot deadlock.
+        // Rows are locked in key order within a chunk; across chunks, the integrations' advisory locks (taken
+        // first, see the class comment) keep two ingests of overlapping calls from deadlocking.
         sorted.sort(KEY_ORDER);
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        return Jdbc.transaction(dataSource, "ingest " + sorted.size() + " calls", c -> {
-            Map<Long, Boolean> destinations = destinations(c, sorted);
-            IngestResult total = IngestResult.NOTHING;
-            for (int from = 0; from < sorted.size(); from += CHUNK) {
-                total = total.plus(
-                        chunk(c, sorted.subList(from, Math.min(sorted.size(), from + CHUNK)), now, destinations));
+        String what = "ingest " + sorted.size() + " calls";
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return Jdbc.transaction(dataSource, what, c -> {
+                    lockIntegrations(c, sorted);
+                    Map<Long, Boolean> destinations = destinations(c, sorted);
+                    IngestResult total = IngestResult.NOTHING;
+                    for (int from = 0; from < sorted.size(); from += CHUNK) {
+                        total = total.plus(chunk(
+                                c, sorted.subList(from, Math.min(sorted.size(), from + CHUNK)), now, destinations));
+                    }
+                    return total;
+                });
+            } catch (StoreException e) {
+                String state = e.getCause() instanceof SQLException sql ? sql.getSQLState() : null;
+                if (("40P01".equals(state) || "40001".equals(state)) && attempt < ATTEMPTS) {
+                    continue;
+                }
+                if (state != null && (state.startsWith("22") || state.startsWith("23"))) {
+                    throw InvalidParameterException.of("calls", "store-refused", e.getMessage());
+                }
+                throw e;
             }
-            return total;
-        });
+        }
+    }
+
+    /** Takes the batch's integrations' advisory locks, in one global order: the lock keys, ascending. */
+    private static void lockIntegrations(Connection c, List<CallRecord> calls) throws SQLException {
+        int[] keys = calls.stream()
+                .mapToInt(r -> (int) r.integrationId())
+                .distinct()
+                .sorted()
+                .toArray();
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
+            for (int key : keys) {
+                Jdbc.set(ps, INGEST_LOCK_CLASS, key);
+                ps.execute();
+            }
+        }
     }
 
     /** The integrations among {@code calls} that have a push destination, enabled or paused: whether they want resends. */
@@ -344,10 +404,10 @@ public final class PgCallStore implements CallStore {
             cols[6][i] = r.queue();
             cols[7][i] = r.resultCode();
             cols[8][i] = r.resultDescription();
-            cols[9][i] = r.classifiedAt().toString();
-            cols[10][i] = r.startedAt().toString();
+            cols[9][i] = bindTime(r.classifiedAt());
+            cols[10][i] = bindTime(r.startedAt());
             cols[11][i] = r.durationSeconds();
-            cols[12][i] = r.archivedAt() == null ? null : r.archivedAt().toString();
+            cols[12][i] = r.archivedAt() == null ? null : bindTime(r.archivedAt());
             cols[13][i] = r.recordingKey();
         }
         for (int col = 0; col < cols.length; col++) {
@@ -469,7 +529,17 @@ public final class PgCallStore implements CallStore {
                 rs.getString("recording_key"));
     }
 
+    /**
+     * An instant as the driver binds it, cut to the microsecond. PostgreSQL keeps microseconds and the
+     * driver rounds a finer instant to the nearest one, which may be later than the instant: a checkpoint
+     * or a list's {@code ate} bound rounded up would take in a call that is after it.
+     */
     static OffsetDateTime time(Instant instant) {
-        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+        return OffsetDateTime.ofInstant(instant.truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
+    }
+
+    /** An instant as an element of a {@code text[]} cast to {@code timestamptz[]}: see {@link #BIND_TIME}. */
+    static String bindTime(Instant instant) {
+        return BIND_TIME.format(time(instant));
     }
 }

@@ -56,7 +56,7 @@ public final class PgCallTokens implements CallTokens {
                 Jdbc.set(ps, integrationName, PgCallStore.time(now));
                 ps.executeUpdate();
             }
-            Integration integration = find(c, integrationName).orElseThrow();
+            Integration integration = lock(c, integrationName).orElseThrow();
             return issue(c, integration, now);
         });
     }
@@ -65,7 +65,7 @@ public final class PgCallTokens implements CallTokens {
     public Issued rotate(String integrationName) {
         requireName(integrationName);
         return Jdbc.transaction(dataSource, "rotate the token of integration " + integrationName, c -> {
-            Integration integration = find(c, integrationName)
+            Integration integration = lock(c, integrationName)
                     .orElseThrow(() -> new NoSuchElementException("no integration is named '" + integrationName + "'"));
             Instant now = now();
             Issued issued = issue(c, integration, now);
@@ -162,6 +162,22 @@ public final class PgCallTokens implements CallTokens {
 
     private static Optional<Integration> find(Connection c, String name) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT id, name FROM call_integrations WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new Integration(rs.getLong(1), rs.getString(2))) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * {@link #find} with the integration's row locked until the transaction ends, so concurrent rotations
+     * (and creations) of one integration take turns: each revokes every token but its own, and the last
+     * one's token is the only one left active. Without the lock, two rotations each miss the other's
+     * uncommitted token and both stay active.
+     */
+    private static Optional<Integration> lock(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT id, name FROM call_integrations WHERE name = ? FOR UPDATE")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new Integration(rs.getLong(1), rs.getString(2))) : Optional.empty();

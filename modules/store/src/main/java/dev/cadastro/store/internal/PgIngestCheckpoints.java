@@ -1,5 +1,6 @@
 package dev.cadastro.store.internal;
 
+import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.IngestCheckpoints;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,7 +15,8 @@ import javax.sql.DataSource;
  * Ingest checkpoints on PostgreSQL ({@code call_ingest_sources}): one row per source with the point it
  * was ingested until and the lease of the server ingesting it. Each method is one auto-committed
  * statement (the claim, two: the row is created first when the source is new); the lease, not a row
- * lock, keeps two servers apart, because the source is read between the claim and the advance.
+ * lock, keeps two servers apart, because the source is read between the claim and the advance. Rejected
+ * records go to {@code call_ingest_rejects}.
  */
 public final class PgIngestCheckpoints implements IngestCheckpoints {
     private final DataSource dataSource;
@@ -70,5 +72,33 @@ public final class PgIngestCheckpoints implements IngestCheckpoints {
                 return ps.executeUpdate();
             }
         });
+    }
+
+    @Override
+    public void reject(String source, CallRecord call, String reason, Instant at) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(reason, "reason");
+        Jdbc.autoCommit(dataSource, "keep rejected call " + call.id() + " of source " + source, c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO call_ingest_rejects"
+                    + " (source, call_id, reason, record, rejected_at) VALUES (?, ?, ?, ?, ?)")) {
+                Jdbc.set(ps, source, call.id(), printable(reason), printable(call.toString()), PgCallStore.time(at));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** {@code text} with its control characters as {@code \\uXXXX}: PostgreSQL refuses a NUL in text. */
+    static String printable(String text) {
+        StringBuilder b = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (Character.isISOControl(ch) || ch == '\\') {
+                b.append(String.format("\\u%04X", (int) ch));
+            } else {
+                b.append(ch);
+            }
+        }
+        return b.toString();
     }
 }
