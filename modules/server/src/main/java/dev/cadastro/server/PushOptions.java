@@ -34,10 +34,20 @@ public record PushOptions(
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("push timeout " + timeout + " must be positive");
         }
-        if (workers.lease().compareTo(timeout.multipliedBy(2)) < 0) {
-            workers = workers.withLease(timeout.multipliedBy(6));
+        // The lease outlasts two attempts' deadlines, a connection's set-up and the time to record the
+        // outcome; one set shorter (or a timeout raised past it) is raised to that.
+        Duration least = PushWorkers.minimumLease(timeout).plus(connectTimeout(timeout));
+        if (workers.lease().compareTo(least) < 0) {
+            workers = workers.withLease(least);
         }
     }
+
+    /** The connect timeout for a request timeout: the timeout itself, at most 5 s. */
+    public static Duration connectTimeout(Duration timeout) {
+        return MAX_CONNECT_TIMEOUT.compareTo(timeout) < 0 ? MAX_CONNECT_TIMEOUT : timeout;
+    }
+
+    private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     /**
      * Workers on, https and public addresses only, the default concurrency and the 10 s timeout; the
