@@ -153,7 +153,7 @@ class CallsPushCommandTest {
                                 "--integration",
                                 "outro",
                                 "--url",
-                                "https://203.0.113.9/h",
+                                "https://8.8.4.4/h",
                                 "--header",
                                 "X-Api-Key:abcdefghijkl")
                         .status());
