@@ -4,8 +4,11 @@ import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.PushDelivery;
 import dev.cadastro.core.calls.push.PushWorkers;
+import java.net.URI;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -16,18 +19,20 @@ import java.util.function.Function;
  * @param enabled whether this server runs push workers (any number of servers may)
  * @param allowHttp accept plain-http destinations ({@code --push-allow-http})
  * @param allowPrivate accept private, link-local and loopback addresses ({@code --push-allow-private})
- * @param allowLoopback accept loopback addresses only (the demo's receiver)
+ * @param exempt destinations ({@code host:port}, exactly) that skip the scheme and address checks:
+ *     the demo's own receiver on loopback and plain http, and nothing else
  * @param recordingUrl the {@code url_gravacao} of a call in the body (the permanent signed link)
  */
 public record PushOptions(
         boolean enabled,
         boolean allowHttp,
         boolean allowPrivate,
-        boolean allowLoopback,
+        Set<String> exempt,
         PushWorkers.Options workers,
         Duration timeout,
         Function<CallRecord, String> recordingUrl) {
     public PushOptions {
+        exempt = Set.copyOf(exempt);
         Objects.requireNonNull(workers, "workers");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(recordingUrl, "recordingUrl");
@@ -59,7 +64,7 @@ public record PushOptions(
                 true,
                 false,
                 false,
-                false,
+                Set.of(),
                 PushWorkers.Options.defaults(),
                 PushDelivery.DEFAULT_TIMEOUT,
                 CallRecord::recordingKey);
@@ -67,23 +72,34 @@ public record PushOptions(
 
     /** No push workers on this server (deliveries wait for a server that runs them). */
     public PushOptions disabled() {
-        return new PushOptions(false, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+        return new PushOptions(false, allowHttp, allowPrivate, exempt, workers, timeout, recordingUrl);
     }
 
-    public PushOptions withPolicy(boolean allowHttp, boolean allowPrivate, boolean allowLoopback) {
-        return new PushOptions(enabled, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+    public PushOptions withPolicy(boolean allowHttp, boolean allowPrivate) {
+        return new PushOptions(enabled, allowHttp, allowPrivate, exempt, workers, timeout, recordingUrl);
+    }
+
+    /**
+     * Exempts one destination, by its exact host and port, from the scheme and address checks: for
+     * the demo's receiver, which is plain http on loopback, without opening either to every
+     * destination.
+     */
+    public PushOptions withExemption(URI destination) {
+        Set<String> more = new HashSet<>(exempt);
+        more.add(DestinationPolicy.hostAndPort(destination));
+        return new PushOptions(enabled, allowHttp, allowPrivate, more, workers, timeout, recordingUrl);
     }
 
     public PushOptions withWorkers(PushWorkers.Options workers) {
-        return new PushOptions(enabled, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+        return new PushOptions(enabled, allowHttp, allowPrivate, exempt, workers, timeout, recordingUrl);
     }
 
     public PushOptions withTimeout(Duration timeout) {
-        return new PushOptions(enabled, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+        return new PushOptions(enabled, allowHttp, allowPrivate, exempt, workers, timeout, recordingUrl);
     }
 
     public PushOptions withRecordingUrl(Function<CallRecord, String> recordingUrl) {
-        return new PushOptions(enabled, allowHttp, allowPrivate, allowLoopback, workers, timeout, recordingUrl);
+        return new PushOptions(enabled, allowHttp, allowPrivate, exempt, workers, timeout, recordingUrl);
     }
 
     /** The address checks these options ask for, on the system resolver. */
@@ -91,7 +107,7 @@ public record PushOptions(
         return DestinationPolicy.builder()
                 .allowHttp(allowHttp)
                 .allowPrivate(allowPrivate)
-                .allowLoopback(allowLoopback)
+                .exempt(exempt)
                 .build();
     }
 }

@@ -5,9 +5,11 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Where a push destination may point (checked when the operator sets it and again before every
@@ -24,6 +26,9 @@ import java.util.Objects;
  * address that carries an IPv4 address is judged as that IPv4 address: IPv4-mapped ({@code
  * ::ffff:0:0/96}), IPv4-compatible ({@code ::/96}), NAT64 ({@code 64:ff9b::/96}), 6to4 ({@code
  * 2002::/16}) and Teredo's client ({@code 2001::/32}).
+ *
+ * <p>An operator may exempt exact {@code host:port} destinations from the scheme and address checks
+ * ({@link Builder#exempt}); the demo exempts its own loopback receiver this way and nothing else.
  *
  * <p>A name is resolved through the injected {@link Resolver} and each of its addresses checked, so a
  * name that resolves to a private address is refused like the address. The HTTP client resolves the
@@ -46,12 +51,14 @@ public final class DestinationPolicy {
     private final boolean allowLoopback;
     private final boolean allowPrivate;
     private final Resolver resolver;
+    private final Set<String> exempt;
 
     private DestinationPolicy(Builder b) {
         this.allowHttp = b.allowHttp;
         this.allowLoopback = b.allowLoopback || b.allowPrivate;
         this.allowPrivate = b.allowPrivate;
         this.resolver = Objects.requireNonNull(b.resolver, "resolver");
+        this.exempt = Set.copyOf(b.exempt);
     }
 
     /** https only, public addresses only, the system resolver. */
@@ -83,7 +90,10 @@ public final class DestinationPolicy {
     public List<InetAddress> check(URI url) {
         Objects.requireNonNull(url, "url");
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("https") && !(scheme.equals("http") && allowHttp)) {
+        boolean exempted = (scheme.equals("http") || scheme.equals("https"))
+                && url.getHost() != null
+                && exempt.contains(hostAndPort(url));
+        if (!exempted && !scheme.equals("https") && !(scheme.equals("http") && allowHttp)) {
             throw new DestinationRefusedException(
                     scheme.equals("http")
                             ? "destination " + origin(url) + " is plain http; https is required unless http is"
@@ -113,13 +123,26 @@ public final class DestinationPolicy {
             throw new DestinationRefusedException("destination host " + host + " does not resolve");
         }
         for (InetAddress a : addresses) {
-            String refused = refusal(a);
+            String refused = exempted ? null : refusal(a);
             if (refused != null) {
                 throw new DestinationRefusedException(
                         "destination host " + host + " resolves to " + a.getHostAddress() + ", " + refused);
             }
         }
         return addresses;
+    }
+
+    /**
+     * {@code host:port} of an http or https URL, the host in lower case and without brackets, the port
+     * the scheme's default when the URL has none: the key of an exemption.
+     */
+    public static String hostAndPort(URI url) {
+        String host = url.getHost() == null ? "" : url.getHost().toLowerCase(Locale.ROOT);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port = url.getPort() != -1 ? url.getPort() : "http".equalsIgnoreCase(url.getScheme()) ? 80 : 443;
+        return host + ":" + port;
     }
 
     /**
@@ -249,8 +272,25 @@ public final class DestinationPolicy {
         private boolean allowLoopback;
         private boolean allowPrivate;
         private Resolver resolver = Resolver.system();
+        private final Set<String> exempt = new HashSet<>();
 
         private Builder() {}
+
+        /**
+         * Exempts destinations, each given as {@code host:port} exactly as {@link #hostAndPort} writes
+         * it, from the scheme and address checks: plain http and any address are accepted for those
+         * and only those (the demo's own receiver). The user information and fragment rules still
+         * apply.
+         */
+        public Builder exempt(Set<String> hostAndPorts) {
+            for (String h : hostAndPorts) {
+                if (h.lastIndexOf(':') < 1) {
+                    throw new IllegalArgumentException("exemption " + h + " must be host:port");
+                }
+                exempt.add(h.toLowerCase(Locale.ROOT));
+            }
+            return this;
+        }
 
         /** Accepts plain {@code http} URLs (tests, the demo, an endpoint on a trusted network). */
         public Builder allowHttp(boolean allow) {

@@ -186,6 +186,27 @@ class DestinationPolicyTest {
     }
 
     @Test
+    void anExemptHostAndPortSkipsTheSchemeAndAddressChecksAndNothingElseDoes() {
+        DestinationPolicy demo = DestinationPolicy.builder()
+                .resolver(RESOLVER)
+                .exempt(java.util.Set.of(DestinationPolicy.hostAndPort(URI.create("http://127.0.0.1:8123/ligacoes"))))
+                .build();
+        assertEquals(1, demo.check(URI.create("http://127.0.0.1:8123/outro")).size());
+        assertEquals(1, demo.check(URI.create("https://127.0.0.1:8123/x")).size());
+        for (String url : List.of(
+                "http://127.0.0.1:8124/ligacoes",
+                "http://localhost:8123/ligacoes",
+                "https://127.0.0.1/ligacoes",
+                "http://crm.example.com/x",
+                "https://10.0.0.1:8123/x",
+                "http://user@127.0.0.1:8123/x")) {
+            assertThrows(DestinationRefusedException.class, () -> demo.check(URI.create(url)), url);
+        }
+        assertEquals("::1:80", DestinationPolicy.hostAndPort(URI.create("http://[::1]/")));
+        assertEquals("crm.example.com:443", DestinationPolicy.hostAndPort(URI.create("https://CRM.example.com/")));
+    }
+
+    @Test
     void refusesMulticastAlwaysAndNamesThatDoNotResolve() {
         DestinationPolicy open = DestinationPolicy.builder()
                 .resolver(host -> {
