@@ -8,7 +8,6 @@ import dev.cadastro.providers.JdkWebhookSender;
 import dev.cadastro.store.Store;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -31,11 +30,7 @@ final class PushService implements AutoCloseable {
         }
         PushDelivery push = new PushDelivery(
                 store.deliveryQueue(),
-                new JdkWebhookSender(
-                        Duration.ofSeconds(5).compareTo(options.timeout()) < 0
-                                ? Duration.ofSeconds(5)
-                                : options.timeout(),
-                        clock),
+                new JdkWebhookSender(PushOptions.connectTimeout(options.timeout()), clock),
                 options.policy(),
                 RetrySchedule.standard(new SecureRandom()),
                 call -> CallJson.wrapped(call, options.recordingUrl().apply(call)),

@@ -280,17 +280,65 @@ class PushDeliveryTest {
     }
 
     @Test
-    void aClaimedDeliveryIsNotClaimedAgainUntilItsLeaseRunsOutThenItIsTheSameAttempt() {
+    void aClaimedDeliveryIsNotClaimedAgainUntilItsLeaseRunsOutThenItIsTheNextAttempt() {
         destination(receiver.url("/h"), null);
         long id = db.readyCall(PushFixture.call(crm, "C-8", T0), T0);
         Claimed<Delivery> first = claim().orElseThrow();
+        assertEquals(1, db.delivery(id, "attempts"), "counted when claimed");
         assertTrue(claim().isEmpty());
         clock.advance(LEASE.minusMillis(1));
         assertTrue(claim().isEmpty());
         clock.advance(Duration.ofMillis(1));
         Claimed<Delivery> again = claim().orElseThrow();
-        assertEquals(first.attempt(), again.attempt(), "the dead server's attempt is made again, not counted");
+        assertEquals(first.attempt() + 1, again.attempt(), "the dead server's attempt counts");
         assertEquals(first.work().webhookId(), again.work().webhookId());
         assertTrue(!store.deliveryQueue().delivered(id, OWNER + "-gone", clock.instant(), 200));
+    }
+
+    @Test
+    void attemptsWhoseOutcomesAreNeverRecordedStillEndInFalhouAfterTheSeventh() {
+        destination(receiver.url("/h"), null);
+        long id = db.readyCall(PushFixture.call(crm, "C-10", T0), T0);
+        for (int attempt = 1; attempt <= RetrySchedule.MAX_ATTEMPTS; attempt++) {
+            assertEquals(attempt, claim().orElseThrow().attempt());
+            clock.advance(LEASE); // the server that claimed it never records anything
+        }
+        assertTrue(claim().isEmpty(), "no eighth attempt");
+        assertEquals("falhou", db.delivery(id, "state"));
+        assertEquals(RetrySchedule.MAX_ATTEMPTS, db.delivery(id, "attempts"));
+        assertTrue(((String) db.delivery(id, "last_error")).contains("não teve resultado registrado"));
+        assertTrue(receiver.received().isEmpty());
+    }
+
+    @Test
+    void aDeliveryHandedBackUnsentIsNotCounted() {
+        destination(receiver.url("/h"), null);
+        long id = db.readyCall(PushFixture.call(crm, "C-11", T0), T0);
+        Claimed<Delivery> first = claim().orElseThrow();
+        store.deliveryQueue().handBack(id, OWNER);
+        assertEquals(0, db.delivery(id, "attempts"));
+        assertEquals(first.attempt(), claim().orElseThrow().attempt());
+    }
+
+    @Test
+    void aBodyThatCannotBeRenderedIsACountedFailedAttempt() {
+        destination(receiver.url("/h"), null);
+        long id = db.readyCall(PushFixture.call(crm, "C-12", T0), T0);
+        PushDelivery broken = new PushDelivery(
+                store.deliveryQueue(),
+                new JdkWebhookSender(Duration.ofSeconds(2), clock),
+                loopbackAllowed(),
+                RetrySchedule.standard(new SplittableRandom(7)),
+                call -> {
+                    throw new IllegalStateException("no renderer today");
+                },
+                clock,
+                PushDelivery.DEFAULT_TIMEOUT);
+        broken.process(claim().orElseThrow());
+        assertEquals("pendente", db.delivery(id, "state"));
+        assertEquals(1, db.delivery(id, "attempts"));
+        assertEquals(null, db.delivery(id, "lease_owner"), "recorded, not left to its lease");
+        assertTrue(((String) db.delivery(id, "last_error")).contains("IllegalStateException"));
+        assertTrue(receiver.received().isEmpty());
     }
 }

@@ -9,15 +9,21 @@ import dev.cadastro.core.calls.push.PushDestination;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.store.Store;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -102,17 +108,29 @@ final class CallsPushCommand extends CliCommand {
     @Command(
             name = "set",
             description = "Set (create or replace) the integration's push destination, checked now: https and a"
-                    + " public address unless allowed.")
+                    + " public address unless allowed. A destination that exists keeps its paused or enabled"
+                    + " state and its secret unless a flag says otherwise; what changed is printed.")
     static final class Set extends OnIntegration {
         @Option(names = "--url", paramLabel = "URL", required = true, description = "Where each call is POSTed.")
         String url;
 
         @Option(
                 names = "--header",
-                paramLabel = "NAME:VALUE",
+                paramLabel = "NAME[:VALUE]",
                 required = true,
-                description = "The authentication header the client chose, e.g. 'Authorization:Bearer abc'.")
+                description = "The authentication header the client chose, e.g. 'Authorization:Bearer abc'; only"
+                        + " its NAME with --header-value-env or --header-value-stdin, so the value stays out of"
+                        + " the process list and the shell history.")
         String header;
+
+        @Option(
+                names = "--header-value-env",
+                paramLabel = "VAR",
+                description = "Read the header's value from this environment variable.")
+        String headerValueEnv;
+
+        @Option(names = "--header-value-stdin", description = "Read the header's value from the first line of stdin.")
+        boolean headerValueStdin;
 
         @Option(
                 names = "--resend-reclassified",
@@ -121,13 +139,35 @@ final class CallsPushCommand extends CliCommand {
                 description = "Deliver a call again when it is reclassified (default ${DEFAULT-VALUE}).")
         String resend;
 
-        @Option(names = "--secret", paramLabel = "whsec_...", description = "Sign deliveries with this secret.")
+        @Option(
+                names = "--secret",
+                paramLabel = "whsec_...",
+                description = "Sign deliveries with this secret (prefer --secret-env or --secret-stdin).")
         String secret;
+
+        @Option(
+                names = "--secret-env",
+                paramLabel = "VAR",
+                description = "Sign deliveries with the secret in this environment variable.")
+        String secretEnv;
+
+        @Option(names = "--secret-stdin", description = "Sign deliveries with the secret on the first line of stdin.")
+        boolean secretStdin;
 
         @Option(
                 names = "--generate-secret",
                 description = "Sign deliveries with a new random secret, printed this once.")
         boolean generateSecret;
+
+        @Option(names = "--no-secret", description = "Stop signing deliveries (drop the secret).")
+        boolean noSecret;
+
+        @Option(
+                names = "--enabled",
+                paramLabel = "yes|no",
+                description = "Deliver (yes) or hold deliveries (no, as pause); default: a new destination is"
+                        + " enabled, an existing one keeps its state.")
+        String enabled;
 
         @Option(names = "--allow-http", description = "Accept a plain-http URL (the server needs --push-allow-http).")
         boolean allowHttp;
@@ -140,35 +180,61 @@ final class CallsPushCommand extends CliCommand {
 
         @Override
         void run(Store store, Integration integration, PrintStream out) {
-            if (secret != null && generateSecret) {
-                throw usage("give --secret or --generate-secret, not both");
+            int secretSources = (secret != null ? 1 : 0)
+                    + (secretEnv != null ? 1 : 0)
+                    + (secretStdin ? 1 : 0)
+                    + (generateSecret ? 1 : 0)
+                    + (noSecret ? 1 : 0);
+            if (secretSources > 1) {
+                throw usage("give one of --secret, --secret-env, --secret-stdin, --generate-secret and --no-secret");
             }
-            boolean resendReclassified = switch (resend.toLowerCase(Locale.ROOT)) {
-                case "yes", "sim" -> true;
-                case "no", "nao", "não" -> false;
-                default -> throw usage("--resend-reclassified " + resend + " must be yes or no");
-            };
+            if (secretStdin && headerValueStdin) {
+                throw usage("stdin holds one value: give --secret-stdin or --header-value-stdin, not both");
+            }
+            boolean resendReclassified = yesNo("--resend-reclassified", resend);
             int colon = header.indexOf(':');
-            if (colon < 1) {
-                throw usage("--header must be NAME:VALUE, e.g. 'Authorization:Bearer abc'");
+            boolean valueElsewhere = headerValueEnv != null || headerValueStdin;
+            if (headerValueEnv != null && headerValueStdin) {
+                throw usage("give --header-value-env or --header-value-stdin, not both");
             }
+            if (valueElsewhere ? colon >= 0 : colon < 1) {
+                throw usage(
+                        valueElsewhere
+                                ? "--header must be the NAME alone when its value comes from --header-value-env or"
+                                        + " --header-value-stdin"
+                                : "--header must be NAME:VALUE, e.g. 'Authorization:Bearer abc'");
+            }
+            String headerName = (valueElsewhere ? header : header.substring(0, colon)).strip();
+            String headerValue = headerValueEnv != null
+                    ? env("--header-value-env", headerValueEnv)
+                    : headerValueStdin ? stdin("--header-value-stdin") : header.substring(colon + 1);
             URI uri;
             try {
                 uri = new URI(url);
             } catch (URISyntaxException e) {
                 throw usage("--url " + e.getMessage());
             }
-            String key = generateSecret ? PushDestination.newSecret(new SecureRandom()) : secret;
+            Optional<PushDestination> before = store.pushDestinations().get(integration.id());
+            String key;
+            if (generateSecret) {
+                key = PushDestination.newSecret(new SecureRandom());
+            } else if (noSecret) {
+                key = null;
+            } else if (secret != null) {
+                key = secret;
+            } else if (secretEnv != null) {
+                key = env("--secret-env", secretEnv);
+            } else if (secretStdin) {
+                key = stdin("--secret-stdin");
+            } else {
+                key = before.map(PushDestination::signingSecret).orElse(null);
+            }
+            boolean on = enabled != null
+                    ? yesNo("--enabled", enabled)
+                    : before.map(PushDestination::enabled).orElse(true);
             PushDestination d;
             try {
-                d = new PushDestination(
-                        integration,
-                        uri,
-                        header.substring(0, colon).strip(),
-                        header.substring(colon + 1).strip(),
-                        resendReclassified,
-                        key,
-                        true);
+                d = new PushDestination(integration, uri, headerName, headerValue.strip(), resendReclassified, key, on);
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
@@ -184,9 +250,65 @@ final class CallsPushCommand extends CliCommand {
             store.pushDestinations().set(d, clock().instant());
             out.println("integration " + integration.name() + ": push to " + uri + " with header "
                     + d.headerName() + ", reclassified calls " + (resendReclassified ? "resent" : "not resent")
-                    + ", " + (key == null ? "unsigned" : "signed") + ", enabled");
+                    + ", " + (key == null ? "unsigned" : "signed") + ", " + (on ? "enabled" : "paused"));
+            out.println(before.map(b -> "changed: " + changes(b, d)).orElse("created"));
             if (generateSecret) {
                 out.println("signing secret (shown once; Standard Webhooks, verify webhook-signature with it): " + key);
+            }
+        }
+
+        /** What differs between the destination before and after, by name; values are never printed. */
+        private static String changes(PushDestination before, PushDestination after) {
+            List<String> changed = new ArrayList<>();
+            if (!before.url().equals(after.url())) {
+                changed.add("url");
+            }
+            if (!before.headerName().equals(after.headerName())) {
+                changed.add("header name");
+            }
+            if (!before.headerValue().equals(after.headerValue())) {
+                changed.add("header value");
+            }
+            if (before.resendReclassified() != after.resendReclassified()) {
+                changed.add("resend reclassified");
+            }
+            if (!Objects.equals(before.signingSecret(), after.signingSecret())) {
+                changed.add(
+                        after.signingSecret() == null
+                                ? "secret removed"
+                                : before.signingSecret() == null ? "secret added" : "secret replaced");
+            }
+            if (before.enabled() != after.enabled()) {
+                changed.add(after.enabled() ? "enabled" : "paused");
+            }
+            return changed.isEmpty() ? "nothing" : String.join(", ", changed);
+        }
+
+        private boolean yesNo(String option, String value) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
+                case "yes", "sim" -> true;
+                case "no", "nao", "não" -> false;
+                default -> throw usage(option + " " + value + " must be yes or no");
+            };
+        }
+
+        private String env(String option, String variable) {
+            String value = System.getenv(variable);
+            if (value == null || value.isBlank()) {
+                throw usage(option + " " + variable + ": the environment variable is not set or empty");
+            }
+            return value.strip();
+        }
+
+        private String stdin(String option) {
+            try {
+                String line = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+                if (line == null || line.isBlank()) {
+                    throw usage(option + ": stdin had no value on its first line");
+                }
+                return line.strip();
+            } catch (IOException e) {
+                throw new CommandFailure(option + ": reading stdin failed: " + e.getMessage());
             }
         }
     }

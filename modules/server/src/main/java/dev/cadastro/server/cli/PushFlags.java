@@ -52,7 +52,7 @@ final class PushFlags {
             throw usage.apply("--push-timeout-seconds " + timeoutSeconds + " must be between 1 and 120");
         }
         PushOptions options = PushOptions.defaults()
-                .withPolicy(allowHttp, allowPrivate, false)
+                .withPolicy(allowHttp, allowPrivate)
                 .withTimeout(Duration.ofSeconds(timeoutSeconds));
         if (workers == 0) {
             return options.disabled();

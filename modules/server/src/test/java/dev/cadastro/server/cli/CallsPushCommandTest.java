@@ -8,7 +8,9 @@ import dev.cadastro.core.calls.push.PushDestination;
 import dev.cadastro.store.Database;
 import dev.cadastro.store.EmbeddedDatabase;
 import dev.cadastro.store.Store;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -144,6 +146,118 @@ class CallsPushCommandTest {
         }
     }
 
+    private static PushDestination destination(String integration) {
+        try (Store s = Store.open(Database.url(url), Clock.systemUTC())) {
+            return s.pushDestinations()
+                    .get(s.pushDestinations()
+                            .integration(integration)
+                            .orElseThrow()
+                            .id())
+                    .orElseThrow();
+        }
+    }
+
+    private static Run pushWithStdin(String stdin, String... args) {
+        InputStream before = System.in;
+        System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+        try {
+            return push(args);
+        } finally {
+            System.setIn(before);
+        }
+    }
+
+    @Test
+    void setKeepsAPausedDestinationPausedAndItsSecretUnlessAFlagSaysOtherwiseAndSaysWhatChanged() throws Exception {
+        sql("INSERT INTO call_integrations (name, created_at) VALUES ('kept', now()) ON CONFLICT DO NOTHING");
+        String[] base = {
+            "set", "--integration", "kept", "--url", "https://8.8.8.8/h", "--header", "X-Api-Key:abcdefghijkl"
+        };
+        Run created = push(concat(base, "--generate-secret"));
+        assertEquals(0, created.status(), created.toString());
+        assertTrue(created.out().contains("created"), created.out());
+        String secret = destination("kept").signingSecret();
+        assertEquals(0, push("pause", "--integration", "kept").status());
+
+        Run again = push(
+                "set", "--integration", "kept", "--url", "https://8.8.4.4/h", "--header", "X-Api-Key:abcdefghijkl");
+        assertEquals(0, again.status(), again.toString());
+        assertTrue(again.out().contains("changed: url"), again.out());
+        assertFalse(again.out().contains("secret"), again.out());
+        assertFalse(destination("kept").enabled(), "still paused");
+        assertEquals(secret, destination("kept").signingSecret(), "the secret kept");
+
+        Run unsigned = push(concat(base, "--no-secret", "--enabled", "yes"));
+        assertEquals(0, unsigned.status(), unsigned.toString());
+        assertTrue(unsigned.out().contains("secret removed") && unsigned.out().contains("enabled"), unsigned.out());
+        assertEquals(null, destination("kept").signingSecret());
+        assertTrue(destination("kept").enabled());
+        assertEquals(2, push(concat(base, "--no-secret", "--generate-secret")).status());
+    }
+
+    @Test
+    void setReadsTheHeaderValueOrTheSecretFromStdinOrTheEnvironment() throws Exception {
+        sql("INSERT INTO call_integrations (name, created_at) VALUES ('piped', now()) ON CONFLICT DO NOTHING");
+        String secret = PushDestination.newSecret(new java.util.SplittableRandom(5));
+        Run fromStdin = pushWithStdin(
+                "Bearer from-stdin-123\n",
+                "set",
+                "--integration",
+                "piped",
+                "--url",
+                "https://8.8.8.8/h",
+                "--header",
+                "Authorization",
+                "--header-value-stdin");
+        assertEquals(0, fromStdin.status(), fromStdin.toString());
+        assertFalse(fromStdin.out().contains("from-stdin-123"), fromStdin.out());
+        assertEquals("Bearer from-stdin-123", destination("piped").headerValue());
+
+        Run secretFromStdin = pushWithStdin(
+                secret + "\n",
+                "set",
+                "--integration",
+                "piped",
+                "--url",
+                "https://8.8.8.8/h",
+                "--header",
+                "Authorization:Bearer x-1234",
+                "--secret-stdin");
+        assertEquals(0, secretFromStdin.status(), secretFromStdin.toString());
+        assertTrue(secretFromStdin.out().contains("secret added"), secretFromStdin.out());
+        assertEquals(secret, destination("piped").signingSecret());
+
+        Run missing = push(
+                "set",
+                "--integration",
+                "piped",
+                "--url",
+                "https://8.8.8.8/h",
+                "--header",
+                "Authorization",
+                "--header-value-env",
+                "CADASTRO_TEST_NOT_SET_4711");
+        assertEquals(2, missing.status(), missing.toString());
+        assertTrue(missing.err().contains("CADASTRO_TEST_NOT_SET_4711"), missing.err());
+        Run both = push(
+                "set",
+                "--integration",
+                "piped",
+                "--url",
+                "https://8.8.8.8/h",
+                "--header",
+                "Authorization:v",
+                "--header-value-env",
+                "PATH");
+        assertEquals(2, both.status(), both.toString());
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
     @Test
     void replayTakesAFalhouDeliveryBackAndRefusesOthersAndUnknownIntegrationsFail() throws Exception {
         assertEquals(
@@ -153,7 +267,7 @@ class CallsPushCommandTest {
                                 "--integration",
                                 "outro",
                                 "--url",
-                                "https://203.0.113.9/h",
+                                "https://8.8.4.4/h",
                                 "--header",
                                 "X-Api-Key:abcdefghijkl")
                         .status());

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -17,21 +18,27 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 
 /**
  * Group commit of delivered outcomes: each attempt that got a 2xx queues its row and waits; one thread
  * takes whatever has queued (nothing waits for a batch to fill) and records it in one statement and
  * one commit, so a thousand deliveries a second cost tens of commits, not a thousand. A row is
- * recorded only while its owner still holds it, as {@code PgDeliveryQueue.delivered} alone would.
+ * recorded only while its owner still holds it, as {@code PgDeliveryQueue.delivered} alone would. An
+ * attempt waits for its batch at most {@link #WAIT}, then records its row on its own, so a stuck batch
+ * never holds an attempt past its lease.
  */
 final class DeliveredBatcher implements AutoCloseable {
     static final int MAX_BATCH = 256;
 
+    /** How long an attempt waits for its batch before it records its outcome on its own. */
+    static final Duration WAIT = Duration.ofSeconds(2);
+
     private record Pending(long id, String owner, Instant at, int status, CompletableFuture<Boolean> done) {}
 
     private static final String UPDATE = "UPDATE call_deliveries cd SET state = 'entregue',"
-            + " attempts = cd.attempts + 1, delivered_at = timestamptz 'epoch' + v.us * interval '1 microsecond',"
+            + " delivered_at = timestamptz 'epoch' + v.us * interval '1 microsecond',"
             + " last_status = v.status, last_error = NULL, lease_owner = NULL, lease_until = NULL"
             + " FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::int[]) AS v(id, owner, us, status)"
             + " WHERE cd.id = v.id AND cd.lease_owner = v.owner AND cd.state = 'pendente' RETURNING cd.id";
@@ -48,22 +55,32 @@ final class DeliveredBatcher implements AutoCloseable {
     }
 
     boolean submit(long id, String owner, Instant at, int status) {
-        if (closed) {
-            throw new IllegalStateException("the delivery queue is closed");
-        }
         Pending p = new Pending(id, owner, at, status, new CompletableFuture<>());
+        if (closed) {
+            return recordAlone(p);
+        }
         queue.add(p);
         if (closed && queue.remove(p)) {
-            throw new IllegalStateException("the delivery queue closed before delivery " + id + " was recorded");
+            return recordAlone(p);
         }
         try {
-            return p.done().get();
+            return p.done().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // The batch is stuck (a slow database, a lost connection): record this one on its own
+            // rather than hold the attempt past its lease. Should the batch still run it, it matches
+            // nothing: the row is no longer pending.
+            queue.remove(p);
+            return recordAlone(p);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted recording delivery " + id, e);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         }
+    }
+
+    private boolean recordAlone(Pending p) {
+        return record(List.of(p)).contains(p.id());
     }
 
     private void work() {

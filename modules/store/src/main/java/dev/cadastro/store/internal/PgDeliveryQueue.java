@@ -6,7 +6,9 @@ import dev.cadastro.core.calls.push.DeliveryQueue;
 import dev.cadastro.core.calls.push.DeliveryReason;
 import dev.cadastro.core.calls.push.DeliveryState;
 import dev.cadastro.core.calls.push.DeliveryStatus;
+import dev.cadastro.core.calls.push.RetrySchedule;
 import dev.cadastro.core.work.Claimed;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,7 +16,9 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -29,6 +33,8 @@ import javax.sql.DataSource;
  * outlives the statement. The call and the destination come back in the same statement.
  */
 public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(PgDeliveryQueue.class.getName());
+
     /** The cap a single {@link #claim} applies: the one-at-a-time path is for tools, not for throughput. */
     private static final int SINGLE_CLAIM_CAP = 1_000_000;
 
@@ -49,16 +55,30 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
             + " WHERE cd.integration_id = l.integration_id AND cd.state = 'pendente' AND cd.next_attempt_at <= ?"
             + " ORDER BY cd.next_attempt_at, cd.id LIMIT least(l.room, ?) FOR UPDATE SKIP LOCKED) c"
             + " ORDER BY c.next_attempt_at, c.id LIMIT ?)"
-            + " UPDATE call_deliveries cd SET lease_owner = ?, lease_until = ?, next_attempt_at = ?"
+            // The attempt is counted here, when it is claimed, so an attempt whose outcome is never
+            // recorded (a server that died, a lease that ran out) still counts; a row whose last
+            // attempt went that way is falhou instead of being claimed again.
+            + " UPDATE call_deliveries cd SET"
+            + " state = CASE WHEN cd.attempts >= ? THEN 'falhou' ELSE 'pendente' END,"
+            + " last_error = CASE WHEN cd.attempts >= ? THEN ? ELSE cd.last_error END,"
+            + " attempts = CASE WHEN cd.attempts >= ? THEN cd.attempts ELSE cd.attempts + 1 END,"
+            + " lease_owner = CASE WHEN cd.attempts >= ? THEN NULL ELSE ? END,"
+            + " lease_until = CASE WHEN cd.attempts >= ? THEN NULL ELSE ?::timestamptz END,"
+            + " next_attempt_at = CASE WHEN cd.attempts >= ? THEN cd.next_attempt_at ELSE ? END"
             + " FROM pick, calls c, call_push_destinations d, call_integrations i"
             + " WHERE cd.id = pick.id AND c.integration_id = cd.integration_id AND c.id = cd.call_id"
             + " AND d.integration_id = cd.integration_id AND i.id = cd.integration_id"
-            + " RETURNING cd.id AS delivery_id, cd.webhook_id, cd.reason, cd.attempts, cd.ready_at, cd.lease_until,"
+            + " RETURNING cd.id AS delivery_id, cd.state, cd.webhook_id, cd.reason, cd.attempts, cd.ready_at,"
+            + " cd.lease_until,"
             + " c.integration_id, c.id AS call_id, c.occurrence_id, c.agent_id, c.agent_login, c.agent_name,"
             + " c.queue, c.result_code, c.result_description, c.classified_at, c.started_at,"
             + " c.duration_seconds, c.archived_at, c.recording_key,"
             + " i.name AS integration_name, d.url, d.header_name, d.header_value, d.resend_reclassified,"
             + " d.signing_secret, d.enabled";
+
+    /** The error a delivery is left with when its last attempt's outcome was never recorded. */
+    static final String LOST_LAST_ATTEMPT =
+            "a última tentativa não teve resultado registrado (o servidor parou ou o" + " prazo da reserva acabou)";
 
     private static final String STATUS_COLUMNS = "cd.id, i.name, cd.call_id, cd.webhook_id, cd.reason, cd.state,"
             + " cd.attempts, cd.ready_at, cd.next_attempt_at, cd.delivered_at, cd.last_status, cd.last_error";
@@ -93,26 +113,71 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
         Timestamp until = Jdbc.timestamp(now.plus(lease));
         return Jdbc.autoCommit(dataSource, "claim push deliveries", c -> {
             try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
-                Jdbc.set(ps, at, perIntegration, perIntegration, at, max, max, owner, until, until);
+                int m = RetrySchedule.MAX_ATTEMPTS;
+                Jdbc.set(
+                        ps,
+                        at,
+                        perIntegration,
+                        perIntegration,
+                        at,
+                        max,
+                        max,
+                        m,
+                        m,
+                        LOST_LAST_ATTEMPT,
+                        m,
+                        m,
+                        owner,
+                        m,
+                        until,
+                        m,
+                        until);
                 List<Claimed<Delivery>> claimed = new ArrayList<>();
+                Map<Long, String> unreadable = new LinkedHashMap<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        int attempt = rs.getInt("attempts") + 1;
-                        Delivery d = new Delivery(
-                                rs.getLong("delivery_id"),
-                                rs.getString("webhook_id"),
-                                DeliveryReason.ofWire(rs.getString("reason")),
-                                attempt,
-                                rs.getTimestamp("ready_at").toInstant(),
-                                call(rs),
-                                PgPushDestinations.destination(rs));
-                        claimed.add(new Claimed<>(
-                                d.id(), d, owner, rs.getTimestamp("lease_until").toInstant(), attempt));
+                        if (!rs.getString("state").equals(DeliveryState.PENDENTE.wire())) {
+                            continue;
+                        }
+                        long id = rs.getLong("delivery_id");
+                        // The claim is committed already: a row that cannot be read must not be lost
+                        // under its lease, nor take the rest of the batch with it.
+                        try {
+                            claimed.add(claimed(rs, owner));
+                        } catch (RuntimeException | SQLException e) {
+                            unreadable.put(
+                                    id, "entrega ilegível: " + e.getClass().getSimpleName());
+                        }
                     }
                 }
+                unreadable.forEach((id, error) -> failUnreadable(c, id, owner, error));
                 return claimed;
             }
         });
+    }
+
+    private static Claimed<Delivery> claimed(ResultSet rs, String owner) throws SQLException {
+        int attempt = rs.getInt("attempts");
+        Delivery d = new Delivery(
+                rs.getLong("delivery_id"),
+                rs.getString("webhook_id"),
+                DeliveryReason.ofWire(rs.getString("reason")),
+                attempt,
+                rs.getTimestamp("ready_at").toInstant(),
+                call(rs),
+                PgPushDestinations.destination(rs));
+        return new Claimed<>(d.id(), d, owner, rs.getTimestamp("lease_until").toInstant(), attempt);
+    }
+
+    private static void failUnreadable(Connection c, long id, String owner, String error) {
+        LOG.log(System.Logger.Level.ERROR, "push: delivery {0} could not be read and is falhou: {1}", id, error);
+        try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET state = 'falhou', last_error = ?,"
+                + " lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
+            Jdbc.set(ps, error, id, owner);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.ERROR, "push: marking unreadable delivery " + id + " falhou failed", e);
+        }
     }
 
     private static CallRecord call(ResultSet rs) throws SQLException {
@@ -148,9 +213,10 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
     @Override
     public void handBack(long id, String owner) {
         Jdbc.autoCommit(dataSource, "hand a delivery back", c -> {
-            // Due at once: created_at is in the past, and the attempt was not made, so it is not counted.
+            // Due at once: created_at is in the past; the attempt counted at the claim was not made
+            // (or was cut short before an answer), so it is uncounted.
             try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET lease_owner = NULL,"
-                    + " lease_until = NULL, next_attempt_at = created_at"
+                    + " lease_until = NULL, next_attempt_at = created_at, attempts = greatest(attempts - 1, 0)"
                     + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
                 Jdbc.set(ps, id, owner);
                 return ps.executeUpdate();
@@ -167,7 +233,7 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
     @Override
     public boolean retryAt(long id, String owner, Instant next, Optional<Integer> status, String error) {
         return Jdbc.autoCommit(dataSource, "record a failed attempt", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET attempts = attempts + 1,"
+            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET"
                     + " next_attempt_at = ?, last_status = ?, last_error = ?, lease_owner = NULL, lease_until = NULL"
                     + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
                 Jdbc.set(ps, Jdbc.timestamp(next), status.orElse(null), error, id, owner);
@@ -180,7 +246,7 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
     public boolean failed(long id, String owner, Instant now, Optional<Integer> status, String error) {
         return Jdbc.autoCommit(dataSource, "record a failed delivery", c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET state = 'falhou',"
-                    + " attempts = attempts + 1, next_attempt_at = ?, last_status = ?, last_error = ?,"
+                    + " next_attempt_at = ?, last_status = ?, last_error = ?,"
                     + " lease_owner = NULL, lease_until = NULL"
                     + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
                 Jdbc.set(ps, Jdbc.timestamp(now), status.orElse(null), error, id, owner);

@@ -20,9 +20,10 @@ import java.util.function.Function;
  * refused connection or destination) is retried on the {@link RetrySchedule}, and after the seventh
  * attempt the delivery is {@code falhou}.
  *
- * <p>Nothing is recorded before the request is sent, and the send happens outside any transaction:
- * a server that dies after sending leaves the row leased, and once the lease runs out another server
- * sends it again with the same {@code webhook-id}.
+ * <p>The attempt was counted when it was claimed; its outcome is recorded after the request, which
+ * is sent outside any transaction: a server that dies after sending leaves the row leased, and once
+ * the lease runs out another server sends it again with the same {@code webhook-id} as the next
+ * attempt (a crash costs one of the seven; ADR 0025).
  */
 public final class PushDelivery implements Workers.Handler<Delivery> {
     private static final System.Logger LOG = System.getLogger(PushDelivery.class.getName());
@@ -103,8 +104,25 @@ public final class PushDelivery implements Workers.Handler<Delivery> {
         }
     }
 
-    /** One attempt; never throws for the receiver's or the destination's failures. */
+    /**
+     * One attempt; never throws. Whatever fails on this side (rendering the body, signing it, the
+     * sender itself) is a failed attempt like the receiver's failures, so it is counted and ends in
+     * {@code falhou} after the seventh instead of repeating forever.
+     */
     WebhookSender.Outcome attempt(Delivery d) {
+        try {
+            return send(d);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "delivery " + d.id() + ": the attempt failed on this server", e);
+            return new WebhookSender.Outcome(
+                    WebhookSender.Kind.CONNECTION,
+                    Optional.empty(),
+                    Optional.empty(),
+                    "envio falhou neste servidor: " + e.getClass().getSimpleName());
+        }
+    }
+
+    private WebhookSender.Outcome send(Delivery d) {
         PushDestination dest = d.destination();
         try {
             policy.check(dest.url());
@@ -124,14 +142,6 @@ public final class PushDelivery implements Workers.Handler<Delivery> {
         dest.secret()
                 .ifPresent(s -> headers.add(Map.entry(
                         WebhookSignature.SIGNATURE_HEADER, WebhookSignature.sign(s, d.webhookId(), timestamp, body))));
-        try {
-            return sender.send(new WebhookSender.Request(dest.url(), headers, body, timeout));
-        } catch (RuntimeException e) {
-            return new WebhookSender.Outcome(
-                    WebhookSender.Kind.CONNECTION,
-                    Optional.empty(),
-                    Optional.empty(),
-                    "envio falhou: " + e.getClass().getSimpleName());
-        }
+        return sender.send(new WebhookSender.Request(dest.url(), headers, body, timeout));
     }
 }

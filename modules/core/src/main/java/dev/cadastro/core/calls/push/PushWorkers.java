@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,12 +23,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>The core's {@code Workers} claims one item per transaction, which caps a queue at a few hundred
  * items a second on a small machine; deliveries are many and short, so they are claimed in batches
  * here instead of changing {@code Workers}' contract for the mailing jobs. An attempt is bounded by
- * the request timeout, so the lease is not renewed: it must exceed the timeout with room to record
- * the outcome (checked when built). {@link #close()} stops claiming, lets attempts finish for up to
+ * the request timeout, so the lease is not renewed: it must be at least {@link #minimumLease} (checked
+ * when built). {@link #close()} stops claiming, lets attempts finish for up to
  * the grace period, then hands the rest back.
  */
 public final class PushWorkers implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(PushWorkers.class.getName());
+
+    /** The room a lease leaves, past the attempt itself, to record its outcome. */
+    public static final Duration RECORD_MARGIN = Duration.ofSeconds(5);
 
     private final DeliveryQueue queue;
     private final PushDelivery handler;
@@ -49,7 +53,7 @@ public final class PushWorkers implements AutoCloseable {
      * @param perIntegration attempts in flight for one integration across all servers at most: what a
      *     slow or dead receiver can hold
      * @param batch deliveries claimed in one statement at most
-     * @param lease how long a claim keeps other servers off a delivery; more than twice the timeout
+     * @param lease how long a claim keeps other servers off a delivery; at least {@link #minimumLease}
      * @param poll how often an idle loop looks for due deliveries
      * @param grace how long {@link #close()} lets attempts in flight finish
      */
@@ -89,12 +93,23 @@ public final class PushWorkers implements AutoCloseable {
         this.owner = Objects.requireNonNull(owner, "owner");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.options = Objects.requireNonNull(options, "options");
-        if (options.lease().compareTo(handler.timeout().multipliedBy(2)) < 0) {
-            throw new IllegalArgumentException("lease " + options.lease() + " must be at least twice the timeout "
-                    + handler.timeout() + ", or a slow attempt would be sent twice");
+        Duration least = minimumLease(handler.timeout());
+        if (options.lease().compareTo(least) < 0) {
+            throw new IllegalArgumentException("lease " + options.lease() + " must be at least " + least
+                    + " (twice the timeout " + handler.timeout() + " plus " + RECORD_MARGIN
+                    + " to record the outcome), or a slow attempt would be sent twice");
         }
         this.slots = new Semaphore(options.concurrency());
         this.loop = Thread.ofPlatform().daemon().name("push-claims").unstarted(this::claimLoop);
+    }
+
+    /**
+     * The shortest lease an attempt bounded by {@code timeout} may run under: the sender keeps the whole
+     * exchange, a re-send on a stale connection included, within the timeout; twice that, plus {@link
+     * #RECORD_MARGIN}, leaves room for a slow database and for servers' clocks that differ a little.
+     */
+    public static Duration minimumLease(Duration timeout) {
+        return timeout.multipliedBy(2).plus(RECORD_MARGIN);
     }
 
     /**
@@ -151,9 +166,21 @@ public final class PushWorkers implements AutoCloseable {
             }
             slots.release(free - claimed.size());
             backlog = claimed.size() == Math.min(free, options.batch());
-            for (Claimed<Delivery> item : claimed) {
+            for (int i = 0; i < claimed.size(); i++) {
+                Claimed<Delivery> item = claimed.get(i);
                 inFlight.put(item.id(), Boolean.TRUE);
-                attempts.submit(() -> run(item));
+                try {
+                    attempts.submit(() -> run(item));
+                } catch (RejectedExecutionException e) {
+                    // close() shut the attempts down between the claim and here: these were never
+                    // started, so they go back uncounted and the loop ends with running false.
+                    for (Claimed<Delivery> rest : claimed.subList(i, claimed.size())) {
+                        inFlight.remove(rest.id());
+                        handBack(rest.id());
+                        slots.release();
+                    }
+                    break;
+                }
             }
             if (claimed.isEmpty()) {
                 idle();
@@ -203,12 +230,16 @@ public final class PushWorkers implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             for (Long id : inFlight.keySet()) {
-                try {
-                    queue.handBack(id, owner);
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "push: handing delivery " + id + " back failed", e);
-                }
+                handBack(id);
             }
+        }
+    }
+
+    private void handBack(long id) {
+        try {
+            queue.handBack(id, owner);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "push: handing delivery " + id + " back failed", e);
         }
     }
 }

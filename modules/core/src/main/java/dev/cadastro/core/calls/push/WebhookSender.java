@@ -25,6 +25,17 @@ public interface WebhookSender {
             Objects.requireNonNull(body, "body");
             Objects.requireNonNull(timeout, "timeout");
         }
+
+        /**
+         * The origin, the header names and the sizes only: header values (the client's credential, the
+         * signature) and the URL's path and query never reach a log through this.
+         */
+        @Override
+        public String toString() {
+            return "Request[" + DestinationPolicy.origin(url) + ", headers "
+                    + headers.stream().map(Map.Entry::getKey).toList() + ", " + body.length + " bytes, timeout "
+                    + timeout + "]";
+        }
     }
 
     /** How an attempt ended. */
