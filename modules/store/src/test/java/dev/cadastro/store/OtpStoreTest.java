@@ -269,6 +269,59 @@ class OtpStoreTest {
     }
 
     @Test
+    void parallelAcceptancesOfOneDispatchPostItsHoldOnce() throws Exception {
+        Principal p = principal(3);
+        OtpStore otp = store.otpStore();
+        String id = "sms_parallel_accept_" + p.accountId().value();
+        OtpDispatch dispatch =
+                OtpDispatch.sending(id, p.accountId(), "(11) 9****-4321", 6, "k1", T0, Duration.ofSeconds(300));
+        OtpStore.Begun begun = otp.begin(
+                dispatch,
+                "phone-" + p.accountId().value(),
+                new byte[32],
+                new CostRules(clock).smsCode(p.accountId(), id),
+                "ref-" + id);
+        assertTrue(begun instanceof OtpStore.Begun.Started, begun.toString());
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 3, 1), sms(p));
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<OtpDispatch>> answers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
+            for (int i = 0; i < 16; i++) {
+                int n = i;
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return n % 4 == 3
+                            ? otp.unavailable(p.accountId(), id, T0)
+                            : otp.accepted(p.accountId(), id, "prov-" + n, T0);
+                }));
+            }
+            go.countDown();
+            for (Future<OtpDispatch> f : answers) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // A late acceptance of a settled dispatch is refused; it must not have charged.
+                    assertTrue(
+                            e.getCause() instanceof RuntimeException,
+                            e.getCause().toString());
+                }
+            }
+        }
+        Delivery delivery = otp.find(p.accountId(), id).orElseThrow().delivery();
+        long charged = store.ledger().statement(p.accountId(), CreditKind.SMS_CREDITS, 100).stream()
+                .filter(line -> line.type() == dev.cadastro.core.ledger.EntryType.HOLD_POST)
+                .count();
+        if (delivery == Delivery.ACEITO) {
+            assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 0), sms(p), "posted once");
+            assertEquals(1, charged);
+        } else {
+            assertEquals(Delivery.INDISPONIVEL, delivery);
+            assertEquals(new Balance(CreditKind.SMS_CREDITS, 3, 0), sms(p), "released, not charged");
+            assertEquals(0, charged);
+        }
+    }
+
+    @Test
     void theCodeExpiresAtTheExactTermRequested() {
         Principal p = principal(2);
         OtpSent sent = service().send(p, request(60));

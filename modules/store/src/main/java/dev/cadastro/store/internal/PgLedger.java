@@ -577,6 +577,11 @@ public final class PgLedger implements Ledger, AutoCloseable {
                 + ", now " + amount + " " + kind);
     }
 
+    /** The ledger clock's now, for an entry a store writes in a statement of its own. */
+    java.sql.Timestamp timestamp() {
+        return now();
+    }
+
     private java.sql.Timestamp now() {
         return Jdbc.timestamp(clock.instant());
     }

@@ -1,6 +1,7 @@
 package dev.cadastro.store.internal;
 
 import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.sms.Delivery;
@@ -43,6 +44,37 @@ public final class PgOtpStore implements OtpStore {
             + " expires_at, attempts, state, delivery, failure_reported_at";
     private static final String CHECKABLE = "delivery IN ('aceito', 'falhou', 'incerto')";
     private static final String REFUND_REASON = "entrega do SMS falhou";
+
+    /** What an accepted message costs: the whole hold of 1 SMS credit is posted. */
+    private static final long CHARGE = 1;
+
+    /**
+     * {@link #acceptSending}: settle the dispatch ({@code d}), take the hold's amount off the balance's
+     * posted and held sums ({@code b}), mark the hold posted ({@code h}), write the entry ({@code e}) with
+     * the balance after it. The hold is read with the statement's snapshot; the dispatch row lock taken by
+     * {@code d} is what every transition of an SMS hold takes first, so no other transaction can move it.
+     */
+    private static final String ACCEPT_SENDING = "WITH d AS ("
+            + " UPDATE sms_dispatches SET delivery = 'aceito',"
+            + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ?"
+            + " WHERE public_id = ? AND account_id = ? AND delivery = 'enviando' AND failure_reported_at IS NULL"
+            + " RETURNING " + COLUMNS + ", hold_key),"
+            + " b AS ("
+            + " UPDATE balances SET posted = balances.posted - ?, held = balances.held - held_hold.amount"
+            + " FROM d JOIN holds held_hold ON held_hold.account_id = d.account_id AND held_hold.idem_key = d.hold_key"
+            + " AND held_hold.state = 'HELD'"
+            + " WHERE balances.account_id = d.account_id AND balances.kind = held_hold.kind"
+            + " RETURNING balances.posted, held_hold.idem_key),"
+            + " h AS ("
+            + " UPDATE holds SET state = 'POSTED', posted_amount = ?, settled_at = now() FROM b, d"
+            + " WHERE holds.account_id = d.account_id AND holds.idem_key = b.idem_key AND holds.state = 'HELD'"
+            + " RETURNING holds.account_id, holds.kind, holds.idem_key, holds.description),"
+            + " e AS ("
+            + " INSERT INTO ledger_entries"
+            + " (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
+            + " SELECT h.account_id, h.kind, 'HOLD_POST', ?, h.idem_key, h.description, ?, b.posted"
+            + " FROM h JOIN b ON b.idem_key = h.idem_key WHERE h.kind = ? RETURNING 1)"
+            + " SELECT d.*, (SELECT count(*) FROM e) AS entries FROM d";
 
     private final DataSource dataSource;
     private final PgLedger ledger;
@@ -118,6 +150,11 @@ public final class PgOtpStore implements OtpStore {
     @Override
     public OtpDispatch accepted(AccountId account, String id, String providerMessageId, Instant now) {
         return Jdbc.transaction(dataSource, "accept SMS dispatch " + id, c -> {
+            Optional<OtpDispatch> common = acceptSending(c, account, id, providerMessageId, now);
+            if (common.isPresent()) {
+                return common.get();
+            }
+            // Not sending with no receipt yet (uncertain, a receipt came first, or settled): the general path.
             Locked row = lock(c, "public_id = ? AND account_id = ?", id, account.value())
                     .orElseThrow(() -> new IllegalStateException("no SMS dispatch " + id));
             if (row.dispatch.delivery() == Delivery.INCERTO) {
@@ -133,6 +170,44 @@ public final class PgOtpStore implements OtpStore {
             settle(c, id, after.delivery(), providerMessageId, now);
             return after;
         });
+    }
+
+    /**
+     * The common acceptance, a dispatch still sending with no receipt yet, as one statement: the dispatch
+     * row is settled first (its row lock orders every move of the dispatch and its hold), then the
+     * balance row is updated (posted and held, as {@link PgLedger#post} does), then the hold is marked
+     * posted and the entry written. Data-modifying CTEs run once each; each one here reads the previous
+     * one's rows, so the locks are taken in that order, the order every other ledger change follows.
+     * Empty, having written nothing, when the dispatch is in any other state.
+     *
+     * @throws IllegalStateException when the dispatch was settled but its hold was not held (the
+     *     caller's transaction then rolls back the settlement)
+     */
+    private Optional<OtpDispatch> acceptSending(
+            Connection c, AccountId account, String id, String providerMessageId, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(ACCEPT_SENDING)) {
+            Jdbc.set(
+                    ps,
+                    providerMessageId,
+                    Jdbc.timestamp(now),
+                    id,
+                    account.value(),
+                    CHARGE,
+                    CHARGE,
+                    -CHARGE,
+                    ledger.timestamp(),
+                    CreditKind.SMS_CREDITS.name());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                if (rs.getInt("entries") != 1) {
+                    throw new IllegalStateException("SMS dispatch " + id + " was sending but its hold "
+                            + rs.getString("hold_key") + " could not be posted");
+                }
+                return Optional.of(dispatch(rs));
+            }
+        }
     }
 
     @Override
