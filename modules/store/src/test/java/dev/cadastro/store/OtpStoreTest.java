@@ -269,6 +269,40 @@ class OtpStoreTest {
     }
 
     @Test
+    void parallelSendsToOnePhoneSendOneCodeAndChargeOneCredit() throws Exception {
+        Principal p = principal(50);
+        OtpService s = service();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<OtpSent>> sends = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(32)) {
+            for (int i = 0; i < 40; i++) {
+                sends.add(pool.submit(() -> {
+                    go.await();
+                    return s.send(p, request(300));
+                }));
+            }
+            go.countDown();
+            int sent = 0;
+            int throttled = 0;
+            for (Future<OtpSent> f : sends) {
+                try {
+                    f.get();
+                    sent++;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    assertTrue(
+                            e.getCause() instanceof OtpLimitException,
+                            e.getCause().toString());
+                    throttled++;
+                }
+            }
+            assertEquals(1, sent, "the 30-second rule lets one of the parallel sends through");
+            assertEquals(39, throttled);
+        }
+        assertEquals(1, provider.texts.size());
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 49, 0), sms(p));
+    }
+
+    @Test
     void parallelAcceptancesOfOneDispatchPostItsHoldOnce() throws Exception {
         Principal p = principal(3);
         OtpStore otp = store.otpStore();

@@ -76,6 +76,30 @@ public final class PgOtpStore implements OtpStore {
             + " FROM h JOIN b ON b.idem_key = h.idem_key WHERE h.kind = ? RETURNING 1)"
             + " SELECT d.*, (SELECT count(*) FROM e) AS entries FROM d";
 
+    /**
+     * {@link #begin}'s reads in one statement and one row: the request's earlier dispatch, locked (all
+     * nulls when there is none), and the created times of the phone's counted sends of the last hour,
+     * newest first (null when none).
+     */
+    private static final String EARLIER_AND_RECENT = "WITH earlier AS ("
+            + " SELECT " + COLUMNS + ", hold_key FROM sms_dispatches"
+            + " WHERE account_id = ? AND client_ref = ? AND delivery <> 'indisponivel' LIMIT 1 FOR UPDATE)"
+            + " SELECT earlier.*, (SELECT array_agg(created_at ORDER BY created_at DESC) FROM ("
+            + " SELECT created_at FROM sms_dispatches"
+            + " WHERE account_id = ? AND phone_key = ? AND delivery <> 'indisponivel' AND created_at > ?"
+            + " ORDER BY created_at DESC LIMIT ?) last_hour) AS recent"
+            + " FROM (SELECT 1) one LEFT JOIN earlier ON true";
+
+    private static final String INSERT_COLUMNS = "(public_id, account_id, phone_key, phone_masked, digits, key_id,"
+            + " code_mac, hold_key, client_ref, created_at, expires_at)";
+
+    private static final String INSERT =
+            "INSERT INTO sms_dispatches " + INSERT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    /** The dispatch's insert when {@link PgLedger#holdThen} placed its hold ({@code placed}) in the same statement. */
+    private static final String INSERT_HELD =
+            "INSERT INTO sms_dispatches " + INSERT_COLUMNS + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed";
+
     private final DataSource dataSource;
     private final PgLedger ledger;
 
@@ -95,28 +119,29 @@ public final class PgOtpStore implements OtpStore {
                 Jdbc.set(ps, "sms:" + d.account().value() + ":" + phoneKey);
                 ps.execute();
             }
-            // Under the phone's lock, so a retry racing its original sees the original's row.
-            Optional<Locked> earlier = lock(
-                    c,
-                    "account_id = ? AND client_ref = ? AND delivery <> 'indisponivel'",
-                    d.account().value(),
-                    clientRef);
-            if (earlier.isPresent()) {
-                return new Begun.Existing(earlier.get().dispatch);
-            }
+            // Under the phone's lock (a statement of its own, so the next one's snapshot sees what the
+            // lock's previous holder committed): the request's earlier dispatch, if any (so a retry racing
+            // its original sees the original's row), and the phone's counted sends of the last hour.
             List<Instant> recent = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT created_at FROM sms_dispatches"
-                    + " WHERE account_id = ? AND phone_key = ? AND delivery <> 'indisponivel' AND created_at > ?"
-                    + " ORDER BY created_at DESC LIMIT ?")) {
+            try (PreparedStatement ps = c.prepareStatement(EARLIER_AND_RECENT)) {
                 Jdbc.set(
                         ps,
+                        d.account().value(),
+                        clientRef,
                         d.account().value(),
                         phoneKey,
                         Jdbc.timestamp(now.minus(OtpThrottle.WINDOW)),
                         OtpThrottle.PER_HOUR);
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        recent.add(rs.getTimestamp(1).toInstant());
+                    rs.next();
+                    if (rs.getString("public_id") != null) {
+                        return new Begun.Existing(dispatch(rs));
+                    }
+                    java.sql.Array times = rs.getArray("recent");
+                    if (times != null) {
+                        for (Object t : (Object[]) times.getArray()) {
+                            recent.add(((java.sql.Timestamp) t).toInstant());
+                        }
                     }
                 }
             }
@@ -124,24 +149,26 @@ public final class PgOtpStore implements OtpStore {
             if (wait.isPresent()) {
                 return new Begun.Throttled(wait.get());
             }
-            ledger.hold(c, hold);
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO sms_dispatches (public_id, account_id,"
-                    + " phone_key, phone_masked, digits, key_id, code_mac, hold_key, client_ref, created_at, expires_at)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                Jdbc.set(
-                        ps,
-                        d.id(),
-                        d.account().value(),
-                        phoneKey,
-                        d.phoneMasked(),
-                        d.digits(),
-                        d.keyId(),
-                        mac,
-                        hold.key().value(),
-                        clientRef,
-                        Jdbc.timestamp(d.createdAt()),
-                        Jdbc.timestamp(d.expiresAt()));
-                ps.executeUpdate();
+            Object[] row = {
+                d.id(),
+                d.account().value(),
+                phoneKey,
+                d.phoneMasked(),
+                d.digits(),
+                d.keyId(),
+                mac,
+                hold.key().value(),
+                clientRef,
+                Jdbc.timestamp(d.createdAt()),
+                Jdbc.timestamp(d.expiresAt())
+            };
+            if (!ledger.holdThen(c, hold, INSERT_HELD, row)) {
+                // Short of credit (or the key was taken): the ledger's own path answers or refuses it.
+                ledger.hold(c, hold);
+                try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+                    Jdbc.set(ps, row);
+                    ps.executeUpdate();
+                }
             }
             return new Begun.Started(d);
         });
