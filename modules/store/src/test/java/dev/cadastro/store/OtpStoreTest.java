@@ -316,7 +316,16 @@ class OtpStoreTest {
                 new CostRules(clock).smsCode(p.accountId(), id),
                 "ref-" + id);
         assertTrue(begun instanceof OtpStore.Begun.Started, begun.toString());
-        assertEquals(new Balance(CreditKind.SMS_CREDITS, 3, 1), sms(p));
+        // Another dispatch's open hold on the same balance, so a second post of the first hold would not
+        // be stopped by the balance's own CHECK (held >= 0): only the acceptance's guards can stop it.
+        String other = id + "_other";
+        otp.begin(
+                OtpDispatch.sending(other, p.accountId(), "(11) 9****-1234", 6, "k1", T0, Duration.ofSeconds(300)),
+                "phone-other-" + p.accountId().value(),
+                new byte[32],
+                new CostRules(clock).smsCode(p.accountId(), other),
+                "ref-" + other);
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 3, 2), sms(p));
         CountDownLatch go = new CountDownLatch(1);
         List<Future<OtpDispatch>> answers = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
@@ -346,11 +355,11 @@ class OtpStoreTest {
                 .filter(line -> line.type() == dev.cadastro.core.ledger.EntryType.HOLD_POST)
                 .count();
         if (delivery == Delivery.ACEITO) {
-            assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 0), sms(p), "posted once");
+            assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 1), sms(p), "posted once");
             assertEquals(1, charged);
         } else {
             assertEquals(Delivery.INDISPONIVEL, delivery);
-            assertEquals(new Balance(CreditKind.SMS_CREDITS, 3, 0), sms(p), "released, not charged");
+            assertEquals(new Balance(CreditKind.SMS_CREDITS, 3, 1), sms(p), "released, not charged");
             assertEquals(0, charged);
         }
     }
