@@ -58,8 +58,10 @@ import java.util.regex.Pattern;
  * pairs it completed, and every check must have answered {@code valido: true}.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.SmsOtpLoad
- * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N]} ({@code --pool}: the
- * store's connection pool, by default the store's own default as {@code ./cadastro serve} runs). The first run
+ * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N] [--durable true|false]}
+ * ({@code --pool}: the store's connection pool, by default the store's own default as {@code ./cadastro serve}
+ * runs; {@code --durable false}: commits do not wait for the WAL flush, a diagnostic that shows what the
+ * flushes cost, never how the server runs). The first run
  * generates and loads a 2,000-establishment register under {@code benchmarks/data/sms} (the server
  * needs one; SMS does not read it).
  */
@@ -80,6 +82,7 @@ public final class SmsOtpLoad {
         int warmup = 5;
         int accounts = 64;
         int pool = 0;
+        boolean durable = true;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -89,9 +92,10 @@ public final class SmsOtpLoad {
                 case "--warmup" -> warmup = Integer.parseInt(v);
                 case "--accounts" -> accounts = Integer.parseInt(v);
                 case "--pool" -> pool = Integer.parseInt(v);
+                case "--durable" -> durable = Boolean.parseBoolean(v);
                 default ->
                     throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool");
+                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool, --durable");
             }
         }
         PrintStream out = System.out;
@@ -108,7 +112,7 @@ public final class SmsOtpLoad {
             return "instant-" + message.reference();
         };
         SmsGateway guarded = GuardedProviders.guard(instant, ProviderGuard.of("sms", ProviderPolicy.defaults()));
-        Database.Builder db = Database.builder().embedded(data.database());
+        Database.Builder db = Database.builder().embedded(data.database()).durableCommits(durable);
         if (pool > 0) {
             db.poolSize(pool);
         }
@@ -123,12 +127,14 @@ public final class SmsOtpLoad {
                 .withSms(SmsOptions.under(home).withGateway(guarded)))) {
             List<Client> clients = clients(server, clock, accounts);
             out.printf(
-                    "SMS OTP load: %d connections, %d accounts, %d s after %d s warm-up, pool %d, %d CPUs, JDK %s%n",
+                    "SMS OTP load: %d connections, %d accounts, %d s after %d s warm-up, pool %d, durable %s, %d CPUs,"
+                            + " JDK %s%n",
                     connections,
                     accounts,
                     seconds,
                     warmup,
                     database.poolSize(),
+                    durable,
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version());
             Map<Client, LongAdder> sent = new ConcurrentHashMap<>();

@@ -269,6 +269,102 @@ class OtpStoreTest {
     }
 
     @Test
+    void parallelSendsToOnePhoneSendOneCodeAndChargeOneCredit() throws Exception {
+        Principal p = principal(50);
+        OtpService s = service();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<OtpSent>> sends = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(32)) {
+            for (int i = 0; i < 40; i++) {
+                sends.add(pool.submit(() -> {
+                    go.await();
+                    return s.send(p, request(300));
+                }));
+            }
+            go.countDown();
+            int sent = 0;
+            int throttled = 0;
+            for (Future<OtpSent> f : sends) {
+                try {
+                    f.get();
+                    sent++;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    assertTrue(
+                            e.getCause() instanceof OtpLimitException,
+                            e.getCause().toString());
+                    throttled++;
+                }
+            }
+            assertEquals(1, sent, "the 30-second rule lets one of the parallel sends through");
+            assertEquals(39, throttled);
+        }
+        assertEquals(1, provider.texts.size());
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 49, 0), sms(p));
+    }
+
+    @Test
+    void parallelAcceptancesOfOneDispatchPostItsHoldOnce() throws Exception {
+        Principal p = principal(3);
+        OtpStore otp = store.otpStore();
+        String id = "sms_parallel_accept_" + p.accountId().value();
+        OtpDispatch dispatch =
+                OtpDispatch.sending(id, p.accountId(), "(11) 9****-4321", 6, "k1", T0, Duration.ofSeconds(300));
+        OtpStore.Begun begun = otp.begin(
+                dispatch,
+                "phone-" + p.accountId().value(),
+                new byte[32],
+                new CostRules(clock).smsCode(p.accountId(), id),
+                "ref-" + id);
+        assertTrue(begun instanceof OtpStore.Begun.Started, begun.toString());
+        // Another dispatch's open hold on the same balance, so a second post of the first hold would not
+        // be stopped by the balance's own CHECK (held >= 0): only the acceptance's guards can stop it.
+        String other = id + "_other";
+        otp.begin(
+                OtpDispatch.sending(other, p.accountId(), "(11) 9****-1234", 6, "k1", T0, Duration.ofSeconds(300)),
+                "phone-other-" + p.accountId().value(),
+                new byte[32],
+                new CostRules(clock).smsCode(p.accountId(), other),
+                "ref-" + other);
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 3, 2), sms(p));
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<OtpDispatch>> answers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
+            for (int i = 0; i < 16; i++) {
+                int n = i;
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return n % 4 == 3
+                            ? otp.unavailable(p.accountId(), id, T0)
+                            : otp.accepted(p.accountId(), id, "prov-" + n, T0);
+                }));
+            }
+            go.countDown();
+            for (Future<OtpDispatch> f : answers) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // A late acceptance of a settled dispatch is refused; it must not have charged.
+                    assertTrue(
+                            e.getCause() instanceof RuntimeException,
+                            e.getCause().toString());
+                }
+            }
+        }
+        Delivery delivery = otp.find(p.accountId(), id).orElseThrow().delivery();
+        long charged = store.ledger().statement(p.accountId(), CreditKind.SMS_CREDITS, 100).stream()
+                .filter(line -> line.type() == dev.cadastro.core.ledger.EntryType.HOLD_POST)
+                .count();
+        if (delivery == Delivery.ACEITO) {
+            assertEquals(new Balance(CreditKind.SMS_CREDITS, 2, 1), sms(p), "posted once");
+            assertEquals(1, charged);
+        } else {
+            assertEquals(Delivery.INDISPONIVEL, delivery);
+            assertEquals(new Balance(CreditKind.SMS_CREDITS, 3, 1), sms(p), "released, not charged");
+            assertEquals(0, charged);
+        }
+    }
+
+    @Test
     void theCodeExpiresAtTheExactTermRequested() {
         Principal p = principal(2);
         OtpSent sent = service().send(p, request(60));

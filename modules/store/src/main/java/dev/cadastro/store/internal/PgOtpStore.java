@@ -1,6 +1,7 @@
 package dev.cadastro.store.internal;
 
 import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.sms.Delivery;
@@ -44,6 +45,61 @@ public final class PgOtpStore implements OtpStore {
     private static final String CHECKABLE = "delivery IN ('aceito', 'falhou', 'incerto')";
     private static final String REFUND_REASON = "entrega do SMS falhou";
 
+    /** What an accepted message costs: the whole hold of 1 SMS credit is posted. */
+    private static final long CHARGE = 1;
+
+    /**
+     * {@link #acceptSending}: settle the dispatch ({@code d}), take the hold's amount off the balance's
+     * posted and held sums ({@code b}), mark the hold posted ({@code h}), write the entry ({@code e}) with
+     * the balance after it. The hold is read with the statement's snapshot; the dispatch row lock taken by
+     * {@code d} is what every transition of an SMS hold takes first, so no other transaction can move it.
+     */
+    private static final String ACCEPT_SENDING = "WITH d AS ("
+            + " UPDATE sms_dispatches SET delivery = 'aceito',"
+            + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ?"
+            + " WHERE public_id = ? AND account_id = ? AND delivery = 'enviando' AND failure_reported_at IS NULL"
+            + " RETURNING " + COLUMNS + ", hold_key),"
+            + " b AS ("
+            + " UPDATE balances SET posted = balances.posted - ?, held = balances.held - held_hold.amount"
+            + " FROM d JOIN holds held_hold ON held_hold.account_id = d.account_id AND held_hold.idem_key = d.hold_key"
+            + " AND held_hold.state = 'HELD'"
+            + " WHERE balances.account_id = d.account_id AND balances.kind = held_hold.kind"
+            + " RETURNING balances.posted, held_hold.idem_key),"
+            + " h AS ("
+            + " UPDATE holds SET state = 'POSTED', posted_amount = ?, settled_at = now() FROM b, d"
+            + " WHERE holds.account_id = d.account_id AND holds.idem_key = b.idem_key AND holds.state = 'HELD'"
+            + " RETURNING holds.account_id, holds.kind, holds.idem_key, holds.description),"
+            + " e AS ("
+            + " INSERT INTO ledger_entries"
+            + " (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
+            + " SELECT h.account_id, h.kind, 'HOLD_POST', ?, h.idem_key, h.description, ?, b.posted"
+            + " FROM h JOIN b ON b.idem_key = h.idem_key WHERE h.kind = ? RETURNING 1)"
+            + " SELECT d.*, (SELECT count(*) FROM e) AS entries FROM d";
+
+    /**
+     * {@link #begin}'s reads in one statement and one row: the request's earlier dispatch, locked (all
+     * nulls when there is none), and the created times of the phone's counted sends of the last hour,
+     * newest first (null when none).
+     */
+    private static final String EARLIER_AND_RECENT = "WITH earlier AS ("
+            + " SELECT " + COLUMNS + ", hold_key FROM sms_dispatches"
+            + " WHERE account_id = ? AND client_ref = ? AND delivery <> 'indisponivel' LIMIT 1 FOR UPDATE)"
+            + " SELECT earlier.*, (SELECT array_agg(created_at ORDER BY created_at DESC) FROM ("
+            + " SELECT created_at FROM sms_dispatches"
+            + " WHERE account_id = ? AND phone_key = ? AND delivery <> 'indisponivel' AND created_at > ?"
+            + " ORDER BY created_at DESC LIMIT ?) last_hour) AS recent"
+            + " FROM (SELECT 1) one LEFT JOIN earlier ON true";
+
+    private static final String INSERT_COLUMNS = "(public_id, account_id, phone_key, phone_masked, digits, key_id,"
+            + " code_mac, hold_key, client_ref, created_at, expires_at)";
+
+    private static final String INSERT =
+            "INSERT INTO sms_dispatches " + INSERT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    /** The dispatch's insert when {@link PgLedger#holdThen} placed its hold ({@code placed}) in the same statement. */
+    private static final String INSERT_HELD =
+            "INSERT INTO sms_dispatches " + INSERT_COLUMNS + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed";
+
     private final DataSource dataSource;
     private final PgLedger ledger;
 
@@ -63,28 +119,29 @@ public final class PgOtpStore implements OtpStore {
                 Jdbc.set(ps, "sms:" + d.account().value() + ":" + phoneKey);
                 ps.execute();
             }
-            // Under the phone's lock, so a retry racing its original sees the original's row.
-            Optional<Locked> earlier = lock(
-                    c,
-                    "account_id = ? AND client_ref = ? AND delivery <> 'indisponivel'",
-                    d.account().value(),
-                    clientRef);
-            if (earlier.isPresent()) {
-                return new Begun.Existing(earlier.get().dispatch);
-            }
+            // Under the phone's lock (a statement of its own, so the next one's snapshot sees what the
+            // lock's previous holder committed): the request's earlier dispatch, if any (so a retry racing
+            // its original sees the original's row), and the phone's counted sends of the last hour.
             List<Instant> recent = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT created_at FROM sms_dispatches"
-                    + " WHERE account_id = ? AND phone_key = ? AND delivery <> 'indisponivel' AND created_at > ?"
-                    + " ORDER BY created_at DESC LIMIT ?")) {
+            try (PreparedStatement ps = c.prepareStatement(EARLIER_AND_RECENT)) {
                 Jdbc.set(
                         ps,
+                        d.account().value(),
+                        clientRef,
                         d.account().value(),
                         phoneKey,
                         Jdbc.timestamp(now.minus(OtpThrottle.WINDOW)),
                         OtpThrottle.PER_HOUR);
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        recent.add(rs.getTimestamp(1).toInstant());
+                    rs.next();
+                    if (rs.getString("public_id") != null) {
+                        return new Begun.Existing(dispatch(rs));
+                    }
+                    java.sql.Array times = rs.getArray("recent");
+                    if (times != null) {
+                        for (Object t : (Object[]) times.getArray()) {
+                            recent.add(((java.sql.Timestamp) t).toInstant());
+                        }
                     }
                 }
             }
@@ -92,24 +149,26 @@ public final class PgOtpStore implements OtpStore {
             if (wait.isPresent()) {
                 return new Begun.Throttled(wait.get());
             }
-            ledger.hold(c, hold);
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO sms_dispatches (public_id, account_id,"
-                    + " phone_key, phone_masked, digits, key_id, code_mac, hold_key, client_ref, created_at, expires_at)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                Jdbc.set(
-                        ps,
-                        d.id(),
-                        d.account().value(),
-                        phoneKey,
-                        d.phoneMasked(),
-                        d.digits(),
-                        d.keyId(),
-                        mac,
-                        hold.key().value(),
-                        clientRef,
-                        Jdbc.timestamp(d.createdAt()),
-                        Jdbc.timestamp(d.expiresAt()));
-                ps.executeUpdate();
+            Object[] row = {
+                d.id(),
+                d.account().value(),
+                phoneKey,
+                d.phoneMasked(),
+                d.digits(),
+                d.keyId(),
+                mac,
+                hold.key().value(),
+                clientRef,
+                Jdbc.timestamp(d.createdAt()),
+                Jdbc.timestamp(d.expiresAt())
+            };
+            if (!ledger.holdThen(c, hold, INSERT_HELD, row)) {
+                // Short of credit (or the key was taken): the ledger's own path answers or refuses it.
+                ledger.hold(c, hold);
+                try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+                    Jdbc.set(ps, row);
+                    ps.executeUpdate();
+                }
             }
             return new Begun.Started(d);
         });
@@ -118,6 +177,11 @@ public final class PgOtpStore implements OtpStore {
     @Override
     public OtpDispatch accepted(AccountId account, String id, String providerMessageId, Instant now) {
         return Jdbc.transaction(dataSource, "accept SMS dispatch " + id, c -> {
+            Optional<OtpDispatch> common = acceptSending(c, account, id, providerMessageId, now);
+            if (common.isPresent()) {
+                return common.get();
+            }
+            // Not sending with no receipt yet (uncertain, a receipt came first, or settled): the general path.
             Locked row = lock(c, "public_id = ? AND account_id = ?", id, account.value())
                     .orElseThrow(() -> new IllegalStateException("no SMS dispatch " + id));
             if (row.dispatch.delivery() == Delivery.INCERTO) {
@@ -133,6 +197,44 @@ public final class PgOtpStore implements OtpStore {
             settle(c, id, after.delivery(), providerMessageId, now);
             return after;
         });
+    }
+
+    /**
+     * The common acceptance, a dispatch still sending with no receipt yet, as one statement: the dispatch
+     * row is settled first (its row lock orders every move of the dispatch and its hold), then the
+     * balance row is updated (posted and held, as {@link PgLedger#post} does), then the hold is marked
+     * posted and the entry written. Data-modifying CTEs run once each; each one here reads the previous
+     * one's rows, so the locks are taken in that order, the order every other ledger change follows.
+     * Empty, having written nothing, when the dispatch is in any other state.
+     *
+     * @throws IllegalStateException when the dispatch was settled but its hold was not held (the
+     *     caller's transaction then rolls back the settlement)
+     */
+    private Optional<OtpDispatch> acceptSending(
+            Connection c, AccountId account, String id, String providerMessageId, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(ACCEPT_SENDING)) {
+            Jdbc.set(
+                    ps,
+                    providerMessageId,
+                    Jdbc.timestamp(now),
+                    id,
+                    account.value(),
+                    CHARGE,
+                    CHARGE,
+                    -CHARGE,
+                    ledger.timestamp(),
+                    CreditKind.SMS_CREDITS.name());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                if (rs.getInt("entries") != 1) {
+                    throw new IllegalStateException("SMS dispatch " + id + " was sending but its hold "
+                            + rs.getString("hold_key") + " could not be posted");
+                }
+                return Optional.of(dispatch(rs));
+            }
+        }
     }
 
     @Override
