@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running call-records service of a server: its API on its own listener and the recording host on
- * another, over the server's store, files and keyring (links and cursors are signed with secrets
- * derived from it, so every instance sharing the keyring verifies them). Closing it stops both.
+ * another, over the server's store and files and the call-records keyring ({@link CallsSecrets}; links
+ * and cursors are signed with secrets derived from it, so every instance sharing the keyring verifies
+ * them). Closing it stops both.
  */
 public final class CallRecordsService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CallRecordsService.class.getName());

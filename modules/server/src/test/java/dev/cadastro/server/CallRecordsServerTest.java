@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallTokens;
+import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.files.LocalFolderFileStore;
 import java.net.URI;
@@ -13,6 +14,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -83,5 +87,29 @@ class CallRecordsServerTest {
                 HttpRequest.newBuilder(URI.create(base + "/v1/openapi.json")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertTrue(openapi.body().contains("Cadastro call-records service"));
+    }
+
+    @Test
+    void signsLinksWithItsOwnKeyringNotTheSmsCodeKeys() {
+        Path secrets = f.index.resolveSibling("secrets");
+        Path callsFile = secrets.resolve("calls-keys.properties");
+        assertTrue(Files.exists(callsFile), "the call-records keys are generated on first start");
+        CallRecord call = CallsStack.call(
+                1,
+                "KEYRING",
+                f.clock.instant().minusSeconds(60),
+                f.clock.instant().minusSeconds(30),
+                "vendas");
+        String link = calls.links().permanent(call);
+        String query = link.substring(link.indexOf('?') + 1);
+        RecordingLinks callKeys =
+                new RecordingLinks(CallsSecrets.KEYRING.load(callsFile), "http://x", f.clock, new SecureRandom());
+        RecordingLinks smsKeys = new RecordingLinks(
+                OtpSecrets.load(secrets.resolve("otp-keys.properties")), "http://x", f.clock, new SecureRandom());
+        assertEquals(RecordingLinks.Verdict.VALID, callKeys.verify(call.recordingKey(), query));
+        assertEquals(
+                RecordingLinks.Verdict.INVALID,
+                smsKeys.verify(call.recordingKey(), query),
+                "dropping an SMS code key must not break a permanent recording link");
     }
 }
