@@ -216,6 +216,48 @@ class CallRecordsEndToEndTest {
     }
 
     @Test
+    void aFractionFinerThanAMicrosecondRoundsDesdeUpAndAteDown() {
+        CallTokens.Issued mine = stack.integration();
+        Instant at = stack.clock.instant().minusSeconds(40);
+        stack.ingest(List.of(ready(mine.integration().id(), "FRACAO", at)));
+        // 400 ns after the call: the store keeps microseconds, so desde must become at + 1 us, not at.
+        assertEquals(
+                List.of(), ids(ServerFixture.json(stack.get("/v1/ligacoes?desde=" + at.plusNanos(400), mine.token()))));
+        assertEquals(
+                List.of("FRACAO"),
+                ids(ServerFixture.json(stack.get("/v1/ligacoes?desde=" + at.minusNanos(400), mine.token()))));
+        // 400 ns before the call: ate must become at - 1 us, not be rounded to the call's microsecond.
+        assertEquals(
+                List.of(), ids(ServerFixture.json(stack.get("/v1/ligacoes?ate=" + at.minusNanos(400), mine.token()))));
+        assertEquals(
+                List.of("FRACAO"),
+                ids(ServerFixture.json(stack.get(
+                        "/v1/ligacoes?desde=" + at.minusSeconds(1) + "&ate=" + at.plusNanos(400), mine.token()))));
+    }
+
+    @Test
+    void farFutureOrPastDatesAreRefusedNamingTheParameterNotAnError500() {
+        CallTokens.Issued mine = stack.integration();
+        for (String q : List.of(
+                "desde=%2B999999999-12-31T23:59:59Z",
+                "ate=%2B999999999-12-31T23:59:59Z",
+                "desde=0001-01-01T00:00:00",
+                "ate=-999999999-01-01T00:00:00Z",
+                "desde=10000-01-01T00:00:00",
+                "ate=1969-12-31T23:59:59Z")) {
+            HttpResponse<String> r = stack.get("/v1/ligacoes?" + q, mine.token());
+            assertError(r, 400, "parametro_invalido");
+            String message = ServerFixture.json(r).path("mensagem").asText();
+            assertTrue(message.startsWith(q.substring(0, q.indexOf('='))), q + " -> " + message);
+            assertTrue(message.contains("1970") && message.contains("9999"), q + " -> " + message);
+        }
+        assertEquals(
+                200,
+                stack.get("/v1/ligacoes?desde=1970-01-01T00:00:00Z&ate=9999-12-31T23:59:59", mine.token())
+                        .statusCode());
+    }
+
+    @Test
     void anotherIntegrationsCallsAreInvisible() {
         CallTokens.Issued mine = stack.integration();
         CallTokens.Issued theirs = stack.integration();
