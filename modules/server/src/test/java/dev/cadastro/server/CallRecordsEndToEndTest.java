@@ -14,6 +14,7 @@ import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.http.Headers;
+import dev.cadastro.http.callrecords.CallJson;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,8 +24,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -258,6 +261,66 @@ class CallRecordsEndToEndTest {
     }
 
     @Test
+    void aCallArchivedLateIsFoundBySyncingFromTheLastMarkMinusTheArchiveLag() {
+        CallTokens.Issued mine = stack.integration();
+        long id = mine.integration().id();
+        Instant now = stack.clock.instant();
+        Instant lateAt = now.minus(Duration.ofMinutes(9));
+        stack.ingest(List.of(
+                CallsStack.call(
+                        id, "CEDO", now.minus(Duration.ofMinutes(10)), now.minus(Duration.ofMinutes(9)), "vendas"),
+                CallsStack.call(id, "TARDIA", lateAt, null, "vendas"),
+                CallsStack.call(
+                        id, "NOVA", now.minus(Duration.ofMinutes(5)), now.minus(Duration.ofMinutes(4)), "vendas")));
+        Set<String> processed = new HashSet<>();
+        String mark = null;
+        for (JsonNode call : syncFrom(mine.token(), null)) {
+            processed.add(call.path("id").asText());
+            mark = max(mark, call.path("datahistorico").asText());
+        }
+        assertEquals(Set.of("CEDO", "NOVA"), processed);
+        assertEquals(CallJson.wireTime(now.minus(Duration.ofMinutes(5))), mark);
+
+        // The recording is archived 9 minutes after the classification, at its old datahistorico,
+        // behind the mark: a sync from the mark alone would never see it.
+        stack.ingest(List.of(CallsStack.call(id, "TARDIA", lateAt, now, "vendas")));
+        String desde = LocalDateTime.parse(mark).minusMinutes(15).toString();
+        List<JsonNode> fresh = new ArrayList<>();
+        for (JsonNode call : syncFrom(mine.token(), desde)) {
+            if (processed.add(call.path("id").asText())) {
+                fresh.add(call);
+            }
+        }
+        assertEquals(1, fresh.size(), fresh.toString());
+        JsonNode late = fresh.get(0);
+        assertEquals("TARDIA", late.path("id").asText());
+        assertTrue(late.path("datahistorico").asText().compareTo(mark) < 0, "it sorts behind the mark");
+        assertEquals(CallJson.wireTime(now), late.path("disponivel_em").asText());
+        assertEquals(CallJson.wireTime(lateAt), late.path("datahistorico").asText());
+    }
+
+    private static String max(String a, String b) {
+        return a == null || b.compareTo(a) > 0 ? b : a;
+    }
+
+    /** Every page from {@code desde} (or the whole window), the metadata objects in order. */
+    private static List<JsonNode> syncFrom(String token, String desde) {
+        List<JsonNode> calls = new ArrayList<>();
+        String cursor = null;
+        do {
+            String q = "/v1/ligacoes?limite=1" + (desde == null ? "" : "&desde=" + desde)
+                    + (cursor == null ? "" : "&cursor=" + cursor);
+            HttpResponse<String> r = stack.get(q, token);
+            assertEquals(200, r.statusCode(), r.body());
+            JsonNode body = ServerFixture.json(r);
+            body.path("ligacoes").forEach(item -> calls.add(item.path("metadata")));
+            JsonNode next = body.at("/paginacao/proximo_cursor");
+            cursor = next.isNull() ? null : next.asText();
+        } while (cursor != null);
+        return calls;
+    }
+
+    @Test
     void anotherIntegrationsCallsAreInvisible() {
         CallTokens.Issued mine = stack.integration();
         CallTokens.Issued theirs = stack.integration();
@@ -333,7 +396,7 @@ class CallRecordsEndToEndTest {
         }
     }
 
-    /** A client that maps exactly the fields of spec 2.1 and refuses anything else. */
+    /** A client that maps exactly the fields served today (spec 2.1's and disponivel_em) and refuses anything else. */
     record StrictCall(
             String id,
             String id_ocorrencia,
@@ -346,7 +409,8 @@ class CallRecordsEndToEndTest {
             String horario_fim,
             int duracao_gravacao,
             String ocorrencia_codigo,
-            String ocorrencia_descricao) {}
+            String ocorrencia_descricao,
+            String disponivel_em) {}
 
     record StrictItem(StrictCall metadata) {}
 
