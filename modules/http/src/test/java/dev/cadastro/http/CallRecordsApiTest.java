@@ -235,6 +235,16 @@ class CallRecordsApiTest {
     }
 
     @Test
+    void anUndecodableIdIsCheckedAfterTheTokenAndIsNotFoundNever422() {
+        for (String id : List.of("%C3%28", "%00", "%FF", "%E2%82")) {
+            for (String path : List.of("/v1/ligacoes/" + id, "/v1/ligacoes/" + id + "/audio")) {
+                assertError(api.get(path), 401, "nao_autorizado");
+                assertError(get(path), 404, "nao_encontrada");
+            }
+        }
+    }
+
+    @Test
     void audioRedirectsToANewSignedLinkWithoutCaching() {
         HttpResponse<String> r = get("/v1/ligacoes/A/audio");
         assertEquals(302, r.statusCode());
