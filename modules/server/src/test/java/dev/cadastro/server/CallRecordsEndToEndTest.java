@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The call-records service through real sockets against the embedded PostgreSQL: cursors refused when
- * tampered or reused across filters and tokens, the 7-day window's edges, 409 then 302 once archived,
+ * tampered or reused across filters and integrations, the 7-day window's edges, 409 then 302 once archived,
  * the signed link's hour and its tampering, token rotation, integrations kept apart, a redirect that
  * does not carry the token to the recording host, a tolerant client across an added field, and every
  * error code of the service against its OpenAPI document.
@@ -188,6 +188,21 @@ class CallRecordsEndToEndTest {
         } finally {
             stack.clock.set(NOW);
         }
+    }
+
+    @Test
+    void aCursorIsBoundToTheIntegrationSoAWalkSurvivesATokenRotation() {
+        CallTokens.Issued first = stack.integration();
+        Instant at = stack.clock.instant().minusSeconds(50);
+        stack.ingest(List.of(
+                ready(first.integration().id(), "GIRO1", at),
+                ready(first.integration().id(), "GIRO2", at)));
+        String cursor = cursorOf(stack.get("/v1/ligacoes?limite=1", first.token()));
+        CallTokens.Issued second =
+                stack.store.callTokens().rotate(first.integration().name());
+        HttpResponse<String> next = stack.get("/v1/ligacoes?limite=1&cursor=" + cursor, second.token());
+        assertEquals(200, next.statusCode(), next.body());
+        assertEquals(List.of("GIRO1"), ids(ServerFixture.json(next)));
     }
 
     @Test
