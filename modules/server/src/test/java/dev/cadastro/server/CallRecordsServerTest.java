@@ -9,6 +9,8 @@ import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.files.LocalFolderFileStore;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,10 +37,15 @@ class CallRecordsServerTest {
     void servesTheCallRecordsApiAndItsRecordingsOnTheirOwnListeners() throws Exception {
         assertNotEquals(f.server.port(), calls.port());
         assertNotEquals(calls.port(), calls.recordingsAddress().getPort());
+        // On loopback, the recording host goes by another name than the API, so that clients that drop
+        // Authorization only on a host change (curl before 7.83) drop it on the redirect.
+        String apiHost = CallRecordsService.hostFor(calls.address());
+        String recordingsHost = URI.create(calls.recordingsBaseUrl()).getHost();
+        assertNotEquals(apiHost, recordingsHost);
+        assertTrue(Set.of("localhost", "127.0.0.1").contains(recordingsHost), recordingsHost);
         assertEquals(
-                "http://" + calls.recordingsAddress().getHostString() + ":"
-                        + calls.recordingsAddress().getPort(),
-                calls.recordingsBaseUrl());
+                calls.recordingsAddress().getPort(),
+                URI.create(calls.recordingsBaseUrl()).getPort());
         CallTokens.Issued issued = f.server
                 .store()
                 .callTokens()
@@ -87,6 +95,15 @@ class CallRecordsServerTest {
                 HttpRequest.newBuilder(URI.create(base + "/v1/openapi.json")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertTrue(openapi.body().contains("Cadastro call-records service"));
+    }
+
+    @Test
+    void urlsToIpv6ListenersBracketTheAddress() throws Exception {
+        InetSocketAddress v6 = new InetSocketAddress(InetAddress.getByName("::1"), 8082);
+        String host = CallRecordsService.hostFor(v6);
+        assertTrue(host.startsWith("[") && host.endsWith("]"), host);
+        assertEquals(8082, URI.create("http://" + host + ":8082/x").getPort());
+        assertEquals("localhost", CallRecordsService.hostFor(new InetSocketAddress(8082)));
     }
 
     @Test

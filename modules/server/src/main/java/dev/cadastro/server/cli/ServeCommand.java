@@ -174,7 +174,7 @@ public final class ServeCommand extends CliCommand {
     }
 
     static String hostFor(InetSocketAddress address) {
-        return address.getAddress().isAnyLocalAddress() ? "localhost" : address.getHostString();
+        return dev.cadastro.server.CallRecordsService.hostFor(address);
     }
 
     /** Blocks until the JVM is asked to stop, then closes the server. */
