@@ -1,6 +1,7 @@
 package dev.cadastro.http;
 
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.Texts;
 import java.util.ArrayList;
@@ -19,7 +20,8 @@ import java.util.Set;
  * charge for a body the client never receives.
  *
  * <p>Templates match raw (still encoded) path segments, so an encoded slash stays inside its segment;
- * a path parameter is then decoded strictly. Literal segments win over parameters. A path no template
+ * a path parameter is then decoded strictly (a bad encoding is 422, except on the call-records
+ * service, whose handler finds the parameter absent). Literal segments win over parameters. A path no template
  * matches answers 404; a path that matches with another method answers 405 with {@code Allow} (the
  * call-records service answers both with its own 404 {@code rota_inexistente}, as its spec says).
  * Every answer, errors included, carries {@code X-Request-Id}; a handler's exception becomes its
@@ -88,7 +90,10 @@ public final class Router implements Handler {
         if (best == null) {
             throw noRoute(request, allowed);
         }
-        bestParams = best.template.parameters(segments);
+        // The call-records service authenticates before it reads anything: a path parameter that does
+        // not decode is left out for its handler, which answers 401 or its own 404, never the
+        // company-data 422 before the token is checked.
+        bestParams = best.template.parameters(segments, envelope == Service.CALL_RECORDS);
         return best.handler.handle(bestParams.isEmpty() ? request : request.withPathParameters(bestParams));
     }
 
@@ -175,11 +180,18 @@ public final class Router implements Handler {
             return true;
         }
 
-        Map<String, String> parameters(String[] segments) {
+        /** The decoded parameters; with {@code omitUndecodable}, one that does not decode is left out. */
+        Map<String, String> parameters(String[] segments, boolean omitUndecodable) {
             Map<String, String> params = new LinkedHashMap<>();
             for (int i = 0; i < segments.length; i++) {
                 if (parameter[i] != null) {
-                    params.put(parameter[i], PercentDecoding.decode(parameter[i], segments[i], false));
+                    try {
+                        params.put(parameter[i], PercentDecoding.decode(parameter[i], segments[i], false));
+                    } catch (InvalidParameterException e) {
+                        if (!omitUndecodable) {
+                            throw e;
+                        }
+                    }
                 }
             }
             return params;

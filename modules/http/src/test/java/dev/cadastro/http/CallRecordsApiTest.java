@@ -167,6 +167,31 @@ class CallRecordsApiTest {
     }
 
     @Test
+    void readsIso8601BasicAndHourOnlyOffsets() {
+        // B is 14:59:30Z; A 30 s earlier. A + encoded as %2B; a - as is.
+        for (String desde : List.of(
+                "2026-03-10T14:59:30%2B0000",
+                "2026-03-10T14:59:30%2B00",
+                "2026-03-10T11:59:30-0300",
+                "2026-03-10T11:59:30-03",
+                "2026-03-10T11:59:30-03:00",
+                "2026-03-10T14:59:30Z")) {
+            HttpResponse<String> r = get("/v1/ligacoes?desde=" + desde);
+            assertEquals(200, r.statusCode(), desde + " -> " + r.body());
+            assertEquals(1, TestHttp.json(r).at("/paginacao/retornados").asInt(), desde);
+        }
+        // Unencoded, the + of a basic offset arrives as a space.
+        assertEquals(
+                1,
+                TestHttp.json(get("/v1/ligacoes?ate=2026-03-10T14:59:00+0000"))
+                        .at("/paginacao/retornados")
+                        .asInt());
+        for (String bad : List.of("2026-03-10T11:59:30-3", "2026-03-10T11:59:30-030", "2026-03-10T11:59:30%2B25")) {
+            assertError(get("/v1/ligacoes?desde=" + bad), 400, "parametro_invalido");
+        }
+    }
+
+    @Test
     void refusesBadParametersNamingThem() {
         for (String q : List.of(
                 "limite=0",
@@ -207,6 +232,16 @@ class CallRecordsApiTest {
         assertError(get("/v1/ligacoes/PENDING"), 404, "nao_encontrada");
         assertError(get("/v1/ligacoes/nope"), 404, "nao_encontrada");
         assertError(get("/v1/ligacoes/A/b/c"), 404, "rota_inexistente");
+    }
+
+    @Test
+    void anUndecodableIdIsCheckedAfterTheTokenAndIsNotFoundNever422() {
+        for (String id : List.of("%C3%28", "%00", "%FF", "%E2%82")) {
+            for (String path : List.of("/v1/ligacoes/" + id, "/v1/ligacoes/" + id + "/audio")) {
+                assertError(api.get(path), 401, "nao_autorizado");
+                assertError(get(path), 404, "nao_encontrada");
+            }
+        }
     }
 
     @Test

@@ -267,8 +267,8 @@ public final class CadastroServer implements AutoCloseable {
 
     /**
      * {@link #start(Config)}, plus the call-records service on its own listeners (its API, the recording
-     * host) and its ingest loop, over the same store, files and keyring; none when {@code callRecords} is
-     * null.
+     * host) and its ingest loop, over the same store and files, with its own keyring ({@link
+     * CallsSecrets}); none when {@code callRecords} is null.
      */
     public static CadastroServer start(Config config, CallRecordsOptions callRecords) {
         if (!Files.exists(config.index().resolve("CURRENT"))) {
@@ -318,8 +318,14 @@ public final class CadastroServer implements AutoCloseable {
             sms = config.sms().build(config.clock());
             Router router = router(register, store, admission, config.clock(), mailing, providers, sms);
             if (callRecords != null) {
-                calls = CallRecordsService.start(
-                        callRecords, store, files, sms.keys(), config.clock(), config.runtime());
+                OtpKeyring callKeys = callRecords
+                        .keys()
+                        .orElseGet(() -> CallsSecrets.KEYRING.resolve(
+                                System.getenv(),
+                                config.sms().keysFile().toAbsolutePath().resolveSibling("calls-keys.properties"),
+                                true,
+                                new SecureRandom()));
+                calls = CallRecordsService.start(callRecords, store, files, callKeys, config.clock(), config.runtime());
             }
             JdkHttpServerRuntime http =
                     JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());

@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running call-records service of a server: its API on its own listener and the recording host on
- * another, over the server's store, files and keyring (links and cursors are signed with secrets
- * derived from it, so every instance sharing the keyring verifies them). Closing it stops both.
+ * another, over the server's store and files and the call-records keyring ({@link CallsSecrets}; links
+ * and cursors are signed with secrets derived from it, so every instance sharing the keyring verifies
+ * them). Closing it stops both.
  */
 public final class CallRecordsService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CallRecordsService.class.getName());
@@ -61,7 +62,8 @@ public final class CallRecordsService implements AutoCloseable {
         JdkHttpServerRuntime apiRuntime = null;
         try {
             String base = options.recordingsBaseUrl()
-                    .orElse("http://" + hostFor(recordings.address()) + ":" + recordings.port());
+                    .orElse("http://" + recordingsHostFor(options.calls(), recordings.address()) + ":"
+                            + recordings.port());
             RecordingLinks links = new RecordingLinks(keys, base, clock, new SecureRandom());
             host.set(new RecordingHost(links, files));
             CallRecords records = new CallRecords(store.calls(), new CallCursors(keys), links, clock);
@@ -83,8 +85,32 @@ public final class CallRecordsService implements AutoCloseable {
         }
     }
 
-    static String hostFor(InetSocketAddress address) {
-        return address.getAddress().isAnyLocalAddress() ? "localhost" : address.getHostString();
+    /**
+     * The host of a URL to a listener on {@code address}: {@code localhost} for the wildcard address,
+     * an IPv6 literal in brackets ({@code [::1]}).
+     */
+    public static String hostFor(InetSocketAddress address) {
+        String host = address.getAddress() != null && address.getAddress().isAnyLocalAddress()
+                ? "localhost"
+                : address.getHostString();
+        return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
+    /**
+     * The recording host's name in its default links: on this machine (loopback or wildcard), another
+     * name than the API's ({@code localhost} beside {@code 127.0.0.1}, and the reverse), so that a
+     * client following the audio redirect sees a different host and drops {@code Authorization} (curl
+     * before 7.83 dropped it on a host change only, not on a port change).
+     */
+    static String recordingsHostFor(InetSocketAddress api, InetSocketAddress recordings) {
+        String host = hostFor(recordings);
+        boolean local = recordings.getAddress() != null
+                && (recordings.getAddress().isLoopbackAddress()
+                        || recordings.getAddress().isAnyLocalAddress());
+        if (!local) {
+            return host;
+        }
+        return hostFor(api).equals("localhost") ? "127.0.0.1" : "localhost";
     }
 
     /** The call-records API's address. */

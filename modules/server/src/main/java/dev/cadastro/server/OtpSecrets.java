@@ -1,199 +1,44 @@
 package dev.cadastro.server;
 
 import dev.cadastro.core.sms.OtpKeyring;
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.Properties;
 
 /**
- * Where the HMAC keys of the SMS codes come from, in this order:
+ * The HMAC keys of the SMS codes: a {@link KeyringFile} read from {@value #ENV}, else from {@code
+ * <home>/secrets/otp-keys.properties} (created 0600 on first start when allowed).
  *
- * <ol>
- *   <li>the environment variable {@value #ENV}: {@code id=base64[,id=base64...]}, the first key current
- *       (for deployments whose secrets arrive as environment);
- *   <li>a properties file: {@code current=ID} and one {@code key.ID=base64} per key, 32 bytes or more
- *       each. When the file does not exist and creating is allowed (the demo, and {@code serve} under
- *       its home), it is created with one random 256-bit key, mode 0600 in a 0700 folder.
- * </ol>
- *
- * Rotation: add a {@code key.NEW} line, set {@code current=NEW}, restart; codes in flight still check
+ * <p>Rotation: add a {@code key.NEW} line, set {@code current=NEW}, restart; codes in flight still check
  * with the key named in their dispatch; drop the old line once the longest validity (1 h) has passed.
- * Errors name the file, the variable or the key id, never a secret.
+ * These keys sign nothing of the call-records service, which has its own ({@link CallsSecrets}).
  */
 public final class OtpSecrets {
     /** The environment variable that, when set, holds the keys. */
     public static final String ENV = "CADASTRO_OTP_KEYS";
 
+    /** The SMS code keyring's sources. */
+    public static final KeyringFile KEYRING = new KeyringFile("SMS code", ENV);
+
     private OtpSecrets() {}
 
     /** The keys from the environment when {@value #ENV} is set, else from the file (created if allowed). */
     public static OtpKeyring resolve(Map<String, String> env, Path file, boolean create, SecureRandom random) {
-        String spec = env.get(ENV);
-        if (spec != null && !spec.isBlank()) {
-            return parse(spec);
-        }
-        if (!Files.exists(file)) {
-            if (!create) {
-                throw new IllegalStateException("no SMS code keys: set " + ENV + " or create " + file);
-            }
-            return create(file, random);
-        }
-        return load(file);
+        return KEYRING.resolve(env, file, create, random);
     }
 
     /** Parses {@code id=base64[,id=base64...]}; the first key is current. */
     public static OtpKeyring parse(String spec) {
-        List<OtpKeyring.Key> keys = new ArrayList<>();
-        for (String part : spec.split(",", -1)) {
-            int eq = part.indexOf('=');
-            if (eq < 1) {
-                throw new IllegalArgumentException(ENV + ": each key is id=base64, separated by ','");
-            }
-            keys.add(key(part.substring(0, eq).strip(), part.substring(eq + 1).strip(), ENV));
-        }
-        return new OtpKeyring(keys, keys.get(0).id());
+        return KEYRING.parse(spec);
     }
 
     /** Reads a keys file. */
     public static OtpKeyring load(Path file) {
-        refuseIfOthersCanRead(file);
-        Properties p = new Properties();
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the SMS code keys file " + file + " could not be read", e);
-        }
-        List<OtpKeyring.Key> keys = new ArrayList<>();
-        for (String name : p.stringPropertyNames()) {
-            if (name.startsWith("key.")) {
-                keys.add(key(name.substring(4), p.getProperty(name).strip(), file.toString()));
-            }
-        }
-        String current = Optional.ofNullable(p.getProperty("current"))
-                .map(String::strip)
-                .orElseThrow(() -> new IllegalArgumentException(file + " lacks current=ID"));
-        return new OtpKeyring(keys, current);
+        return KEYRING.load(file);
     }
 
-    /**
-     * Adds a new random key to the file and makes it current (rotation); the file is replaced atomically
-     * and stays 0600.
-     *
-     * @return the new key's id
-     */
+    /** Adds a new random key to the file and makes it current; returns its id. */
     public static String rotate(Path file, SecureRandom random) {
-        OtpKeyring before = load(file);
-        Properties p = new Properties();
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        int n = 1;
-        while (before.has("k" + n)) {
-            n++;
-        }
-        String id = "k" + n;
-        p.setProperty("key." + id, newSecret(random));
-        p.setProperty("current", id);
-        write(file, p);
-        return id;
-    }
-
-    private static OtpKeyring create(Path file, SecureRandom random) {
-        Properties p = new Properties();
-        p.setProperty("current", "k1");
-        p.setProperty("key.k1", newSecret(random));
-        write(file, p);
-        return load(file);
-    }
-
-    private static String newSecret(SecureRandom random) {
-        byte[] secret = new byte[32];
-        random.nextBytes(secret);
-        return Base64.getEncoder().encodeToString(secret);
-    }
-
-    private static void write(Path file, Properties p) {
-        try {
-            Path dir = file.toAbsolutePath().getParent();
-            boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
-            // Created with their modes, never wider for a moment: the file holds the HMAC keys.
-            if (!Files.exists(dir)) {
-                if (posix) {
-                    Files.createDirectories(
-                            dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-                } else {
-                    Files.createDirectories(dir);
-                }
-            }
-            Path tmp = dir.resolve(file.getFileName() + ".tmp");
-            Files.deleteIfExists(tmp);
-            if (posix) {
-                Files.createFile(
-                        tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } else {
-                Files.createFile(tmp);
-            }
-            try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                p.store(out, "Cadastro SMS code HMAC keys: current=ID, key.ID=base64 (32+ bytes). Keep secret.");
-            }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the SMS code keys file " + file + " could not be written", e);
-        }
-    }
-
-    /** Like ssh with a private key: a keys file the group or others can read is refused, not used. */
-    private static void refuseIfOthersCanRead(Path file) {
-        if (!file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-            return;
-        }
-        try {
-            var mode = Files.getPosixFilePermissions(file);
-            if (mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
-                    || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)
-                    || mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_WRITE)
-                    || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE)) {
-                throw new IllegalStateException(
-                        "the SMS code keys file " + file + " is readable or writable by others ("
-                                + PosixFilePermissions.toString(mode) + "); run: chmod 600 " + file);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("the SMS code keys file " + file + " could not be read", e);
-        }
-    }
-
-    private static OtpKeyring.Key key(String id, String base64, String where) {
-        Objects.requireNonNull(id, "id");
-        if (!id.matches("[A-Za-z0-9_-]{1,32}")) {
-            throw new IllegalArgumentException(where + ": a key id of " + id.length()
-                    + " characters is not 1 to 32 letters, digits, - or _; each key is id=base64 (the id is not"
-                    + " shown: it may be a secret written without its id=)");
-        }
-        if (base64.isEmpty()) {
-            throw new IllegalArgumentException(where + ": key " + id + " has no value; each key is id=base64");
-        }
-        byte[] secret;
-        try {
-            secret = Base64.getDecoder().decode(base64);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(where + ": key " + id + " is not valid base64");
-        }
-        return new OtpKeyring.Key(id, secret);
+        return KEYRING.rotate(file, random);
     }
 }

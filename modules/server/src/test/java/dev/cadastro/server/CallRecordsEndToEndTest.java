@@ -14,6 +14,7 @@ import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.http.Headers;
+import dev.cadastro.http.callrecords.CallJson;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,8 +24,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -33,7 +36,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The call-records service through real sockets against the embedded PostgreSQL: cursors refused when
- * tampered or reused across filters and tokens, the 7-day window's edges, 409 then 302 once archived,
+ * tampered or reused across filters and integrations, the 7-day window's edges, 409 then 302 once archived,
  * the signed link's hour and its tampering, token rotation, integrations kept apart, a redirect that
  * does not carry the token to the recording host, a tolerant client across an added field, and every
  * error code of the service against its OpenAPI document.
@@ -188,6 +191,21 @@ class CallRecordsEndToEndTest {
     }
 
     @Test
+    void aCursorIsBoundToTheIntegrationSoAWalkSurvivesATokenRotation() {
+        CallTokens.Issued first = stack.integration();
+        Instant at = stack.clock.instant().minusSeconds(50);
+        stack.ingest(List.of(
+                ready(first.integration().id(), "GIRO1", at),
+                ready(first.integration().id(), "GIRO2", at)));
+        String cursor = cursorOf(stack.get("/v1/ligacoes?limite=1", first.token()));
+        CallTokens.Issued second =
+                stack.store.callTokens().rotate(first.integration().name());
+        HttpResponse<String> next = stack.get("/v1/ligacoes?limite=1&cursor=" + cursor, second.token());
+        assertEquals(200, next.statusCode(), next.body());
+        assertEquals(List.of("GIRO1"), ids(ServerFixture.json(next)));
+    }
+
+    @Test
     void rotationRefusesTheOldTokenAtOnceAndTheNewOneWorks() {
         CallTokens.Issued first = stack.integration();
         stack.ingest(List.of(
@@ -213,6 +231,108 @@ class CallRecordsEndToEndTest {
             assertError(r, 401, "nao_autorizado");
             contract.check("/v1/ligacoes", r);
         }
+    }
+
+    @Test
+    void aFractionFinerThanAMicrosecondRoundsDesdeUpAndAteDown() {
+        CallTokens.Issued mine = stack.integration();
+        Instant at = stack.clock.instant().minusSeconds(40);
+        stack.ingest(List.of(ready(mine.integration().id(), "FRACAO", at)));
+        // 400 ns after the call: the store keeps microseconds, so desde must become at + 1 us, not at.
+        assertEquals(
+                List.of(), ids(ServerFixture.json(stack.get("/v1/ligacoes?desde=" + at.plusNanos(400), mine.token()))));
+        assertEquals(
+                List.of("FRACAO"),
+                ids(ServerFixture.json(stack.get("/v1/ligacoes?desde=" + at.minusNanos(400), mine.token()))));
+        // 400 ns before the call: ate must become at - 1 us, not be rounded to the call's microsecond.
+        assertEquals(
+                List.of(), ids(ServerFixture.json(stack.get("/v1/ligacoes?ate=" + at.minusNanos(400), mine.token()))));
+        assertEquals(
+                List.of("FRACAO"),
+                ids(ServerFixture.json(stack.get(
+                        "/v1/ligacoes?desde=" + at.minusSeconds(1) + "&ate=" + at.plusNanos(400), mine.token()))));
+    }
+
+    @Test
+    void farFutureOrPastDatesAreRefusedNamingTheParameterNotAnError500() {
+        CallTokens.Issued mine = stack.integration();
+        for (String q : List.of(
+                "desde=%2B999999999-12-31T23:59:59Z",
+                "ate=%2B999999999-12-31T23:59:59Z",
+                "desde=0001-01-01T00:00:00",
+                "ate=-999999999-01-01T00:00:00Z",
+                "desde=10000-01-01T00:00:00",
+                "ate=1969-12-31T23:59:59Z")) {
+            HttpResponse<String> r = stack.get("/v1/ligacoes?" + q, mine.token());
+            assertError(r, 400, "parametro_invalido");
+            String message = ServerFixture.json(r).path("mensagem").asText();
+            assertTrue(message.startsWith(q.substring(0, q.indexOf('='))), q + " -> " + message);
+            assertTrue(message.contains("1970") && message.contains("9999"), q + " -> " + message);
+        }
+        assertEquals(
+                200,
+                stack.get("/v1/ligacoes?desde=1970-01-01T00:00:00Z&ate=9999-12-31T23:59:59", mine.token())
+                        .statusCode());
+    }
+
+    @Test
+    void aCallArchivedLateIsFoundBySyncingFromTheLastMarkMinusTheArchiveLag() {
+        CallTokens.Issued mine = stack.integration();
+        long id = mine.integration().id();
+        Instant now = stack.clock.instant();
+        Instant lateAt = now.minus(Duration.ofMinutes(9));
+        stack.ingest(List.of(
+                CallsStack.call(
+                        id, "CEDO", now.minus(Duration.ofMinutes(10)), now.minus(Duration.ofMinutes(9)), "vendas"),
+                CallsStack.call(id, "TARDIA", lateAt, null, "vendas"),
+                CallsStack.call(
+                        id, "NOVA", now.minus(Duration.ofMinutes(5)), now.minus(Duration.ofMinutes(4)), "vendas")));
+        Set<String> processed = new HashSet<>();
+        String mark = null;
+        for (JsonNode call : syncFrom(mine.token(), null)) {
+            processed.add(call.path("id").asText());
+            mark = max(mark, call.path("datahistorico").asText());
+        }
+        assertEquals(Set.of("CEDO", "NOVA"), processed);
+        assertEquals(CallJson.wireTime(now.minus(Duration.ofMinutes(5))), mark);
+
+        // The recording is archived 9 minutes after the classification, at its old datahistorico,
+        // behind the mark: a sync from the mark alone would never see it.
+        stack.ingest(List.of(CallsStack.call(id, "TARDIA", lateAt, now, "vendas")));
+        String desde = LocalDateTime.parse(mark).minusMinutes(15).toString();
+        List<JsonNode> fresh = new ArrayList<>();
+        for (JsonNode call : syncFrom(mine.token(), desde)) {
+            if (processed.add(call.path("id").asText())) {
+                fresh.add(call);
+            }
+        }
+        assertEquals(1, fresh.size(), fresh.toString());
+        JsonNode late = fresh.get(0);
+        assertEquals("TARDIA", late.path("id").asText());
+        assertTrue(late.path("datahistorico").asText().compareTo(mark) < 0, "it sorts behind the mark");
+        assertEquals(CallJson.wireTime(now), late.path("disponivel_em").asText());
+        assertEquals(CallJson.wireTime(lateAt), late.path("datahistorico").asText());
+    }
+
+    private static String max(String a, String b) {
+        return a == null || b.compareTo(a) > 0 ? b : a;
+    }
+
+    /** Every page from {@code desde} (or the whole window), the metadata objects in order. */
+    private static List<JsonNode> syncFrom(String token, String desde) {
+        List<JsonNode> calls = new ArrayList<>();
+        String cursor = null;
+        do {
+            String q = "/v1/ligacoes?limite=1" + (desde == null ? "" : "&desde=" + desde)
+                    + (cursor == null ? "" : "&cursor=" + cursor);
+            HttpResponse<String> r = stack.get(q, token);
+            assertEquals(200, r.statusCode(), r.body());
+            JsonNode body = ServerFixture.json(r);
+            body.path("ligacoes").forEach(item -> calls.add(item.path("metadata")));
+            JsonNode next = body.at("/paginacao/proximo_cursor");
+            cursor = next.isNull() ? null : next.asText();
+        } while (cursor != null);
+        return calls;
     }
 
     @Test
@@ -291,7 +411,7 @@ class CallRecordsEndToEndTest {
         }
     }
 
-    /** A client that maps exactly the fields of spec 2.1 and refuses anything else. */
+    /** A client that maps exactly the fields served today (spec 2.1's and disponivel_em) and refuses anything else. */
     record StrictCall(
             String id,
             String id_ocorrencia,
@@ -304,7 +424,8 @@ class CallRecordsEndToEndTest {
             String horario_fim,
             int duracao_gravacao,
             String ocorrencia_codigo,
-            String ocorrencia_descricao) {}
+            String ocorrencia_descricao,
+            String disponivel_em) {}
 
     record StrictItem(StrictCall metadata) {}
 

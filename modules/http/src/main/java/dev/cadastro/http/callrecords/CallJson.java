@@ -16,7 +16,9 @@ import java.time.temporal.ChronoUnit;
  *
  * <p>Times are written {@code YYYY-MM-DDTHH:MM:SS} in Brasília time (UTC-3, a fixed offset), with no
  * offset and no fraction (spec 2.1 rule 1); the store keeps and compares them with full precision.
- * Every field of 2.1 is always present, null where the spec allows it.
+ * Every field of 2.1 is always present, null where the spec allows it, followed by one addition
+ * (rule 4 allows fields): {@code disponivel_em}, when the recording was archived and the call became
+ * listable, written like the other times.
  */
 public final class CallJson {
     /** Brasília time as the spec defines it: a fixed UTC-3 offset. */
@@ -52,6 +54,9 @@ public final class CallJson {
         g.writeNumberField("duracao_gravacao", call.durationSeconds());
         nullable(g, "ocorrencia_codigo", call.resultCode());
         g.writeStringField("ocorrencia_descricao", call.resultDescription());
+        // An addition to spec 2.1 (rule 4 allows fields): when the call became listable, its recording
+        // archived, often minutes after datahistorico; a sync from the last datahistorico needs a margin.
+        nullable(g, "disponivel_em", call.archived().map(CallJson::wireTime).orElse(null));
         g.writeEndObject();
     }
 

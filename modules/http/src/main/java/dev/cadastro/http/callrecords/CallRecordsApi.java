@@ -21,9 +21,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -105,8 +106,8 @@ public final class CallRecordsApi {
             }
         }
         int limit = query.first("limite").map(CallRecordsApi::limit).orElse(CallRecords.DEFAULT_LIMIT);
-        Optional<Instant> since = query.first("desde").map(v -> time("desde", v));
-        Optional<Instant> until = query.first("ate").map(v -> time("ate", v));
+        Optional<Instant> since = query.first("desde").map(CallRecordsApi::since);
+        Optional<Instant> until = query.first("ate").map(CallRecordsApi::until);
         if (since.isPresent() && until.isPresent() && since.get().isAfter(until.get())) {
             throw new CallParameterException(
                     "desde",
@@ -218,10 +219,32 @@ public final class CallRecordsApi {
         return v;
     }
 
+    /** The earliest and latest years {@code desde} and {@code ate} accept. */
+    static final int MIN_YEAR = 1970;
+
+    static final int MAX_YEAR = 9999;
+
+    private static final java.util.regex.Pattern DATE_TIME = java.util.regex.Pattern.compile(
+            "([+-]?[0-9]{4,10}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?)"
+                    + "(Z|z|[+-][0-9]{2}(?::?[0-9]{2})?)?");
+
+    /** {@code desde}: the first moment, a fraction finer than the store's microsecond rounded up. */
+    static Instant since(String text) {
+        Instant t = time("desde", text);
+        Instant micros = t.truncatedTo(ChronoUnit.MICROS);
+        return micros.equals(t) ? t : micros.plus(1, ChronoUnit.MICROS);
+    }
+
+    /** {@code ate}: the last moment, a fraction finer than the store's microsecond rounded down. */
+    static Instant until(String text) {
+        return time("ate", text).truncatedTo(ChronoUnit.MICROS);
+    }
+
     /**
-     * An ISO 8601 date and time with an offset ({@code 2026-03-10T12:00:00-03:00}, {@code ...Z}) or
-     * without one, then in Brasília time (UTC-3), as spec 4.1 says. A {@code +} sent unencoded in a
-     * query arrives as a space; an offset after a space is read as {@code +}.
+     * An ISO 8601 date and time with an offset ({@code Z}, {@code ±hh:mm}, {@code ±hhmm} or {@code ±hh}:
+     * {@code 2026-03-10T12:00:00-03:00}, {@code -0300}, {@code -03}) or without one, then in Brasília
+     * time (UTC-3), as spec 4.1 says; years from {@value #MIN_YEAR} to {@value #MAX_YEAR}. A {@code +}
+     * sent unencoded in a query arrives as a space; an offset after a space is read as {@code +}.
      */
     static Instant time(String parameter, String text) {
         String t = text.trim();
@@ -229,19 +252,31 @@ public final class CallRecordsApi {
             int space = t.lastIndexOf(' ');
             t = t.substring(0, space) + '+' + t.substring(space + 1);
         }
+        java.util.regex.Matcher m = DATE_TIME.matcher(t);
+        LocalDateTime local;
+        ZoneOffset offset;
         try {
-            return OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
-                    .toInstant();
-        } catch (DateTimeParseException offsetMissing) {
-            try {
-                return LocalDateTime.parse(t, DateTimeFormatter.ISO_LOCAL_DATE_TIME)
-                        .toInstant(CallJson.BRASILIA);
-            } catch (DateTimeParseException e) {
+            if (!m.matches()) {
+                throw new DateTimeParseException("not an ISO 8601 date and time", t, 0);
+            }
+            String date = m.group(1).replace(',', '.');
+            int year = Integer.parseInt(date.substring(0, date.indexOf('-', 1)).replace("+", ""));
+            if (year < MIN_YEAR || year > MAX_YEAR) {
                 throw new CallParameterException(
                         parameter,
-                        parameter + " " + Texts.quote(text) + " is not an ISO 8601 date and time such as"
-                                + " 2026-03-10T12:00:00 (Brasilia time) or 2026-03-10T15:00:00Z");
+                        parameter + " " + Texts.quote(text) + " has the year " + year + "; give a year from " + MIN_YEAR
+                                + " to " + MAX_YEAR);
             }
+            local = LocalDateTime.parse(date, DateTimeFormatter.ISO_LOCAL_DATE_TIME);
+            String zone = m.group(2);
+            offset = zone == null ? CallJson.BRASILIA : ZoneOffset.of(zone.equals("z") ? "Z" : zone);
+        } catch (java.time.DateTimeException | NumberFormatException e) {
+            throw new CallParameterException(
+                    parameter,
+                    parameter + " " + Texts.quote(text) + " is not an ISO 8601 date and time such as"
+                            + " 2026-03-10T12:00:00 (Brasilia time), 2026-03-10T15:00:00Z or"
+                            + " 2026-03-10T12:00:00-03:00");
         }
+        return local.toInstant(offset);
     }
 }

@@ -76,6 +76,7 @@ import picocli.CommandLine.ParentCommand;
             AdminCommand.Jobs.class,
             SmsInboxCommand.class,
             OtpRotateKeyCommand.class,
+            CallsRotateKeyCommand.class,
             CallsTokenCommand.class,
             CallsPushCommand.class
         })

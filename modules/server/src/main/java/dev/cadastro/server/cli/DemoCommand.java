@@ -258,7 +258,7 @@ public final class DemoCommand extends CliCommand {
         out.println("  # the last 7 days of calls, newest first, 3 a page");
         out.println("  curl -s " + auth + " '" + base + "/v1/ligacoes?limite=3'");
         out.println(
-                "  # the next page: paste paginacao.proximo_cursor (it only works with the same filters and token)");
+                "  # the next page: paste paginacao.proximo_cursor (it only works with the same filters and a token of the same integration)");
         out.println("  curl -s " + auth + " '" + base + "/v1/ligacoes?limite=3&cursor=CURSOR'");
         out.println("  # or walk every page with jq");
         out.println("  c=; while :; do r=$(curl -s " + auth + " \"" + base

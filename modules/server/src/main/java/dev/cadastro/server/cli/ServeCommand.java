@@ -92,7 +92,8 @@ public final class ServeCommand extends CliCommand {
             defaultValue = ".cadastro",
             description = "Folder of the simulated SMS provider's inbox (sms-inbox.tsv, read by admin sms-inbox)"
                     + " and of the SMS code keys (secrets/otp-keys.properties, created 0600 on first start unless"
-                    + " CADASTRO_OTP_KEYS is set) (default ${DEFAULT-VALUE}).")
+                    + " CADASTRO_OTP_KEYS is set), and of the call-records keys with --calls-port"
+                    + " (secrets/calls-keys.properties, unless CADASTRO_CALLS_KEYS is set) (default ${DEFAULT-VALUE}).")
     String smsDir;
 
     @Mixin
@@ -173,7 +174,7 @@ public final class ServeCommand extends CliCommand {
     }
 
     static String hostFor(InetSocketAddress address) {
-        return address.getAddress().isAnyLocalAddress() ? "localhost" : address.getHostString();
+        return dev.cadastro.server.CallRecordsService.hostFor(address);
     }
 
     /** Blocks until the JVM is asked to stop, then closes the server. */
