@@ -1,5 +1,7 @@
 package dev.cadastro.core.work;
 
+import dev.cadastro.core.internal.GracefulShutdown;
+import dev.cadastro.core.internal.WakeSignal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -36,13 +38,12 @@ public final class Workers implements AutoCloseable {
     private final Duration poll;
     private final Duration grace;
     private final Semaphore slots;
-    private final Object signal = new Object();
+    private final WakeSignal signal = new WakeSignal();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final ExecutorService items = Executors.newVirtualThreadPerTaskExecutor();
     private final ScheduledExecutorService renewals;
     private final Thread loop;
     private final java.util.Map<Long, Boolean> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
-    private boolean nudged;
 
     private <T> Workers(
             String name,
@@ -92,10 +93,7 @@ public final class Workers implements AutoCloseable {
 
     /** Says that work was just added, so an idle loop claims it now rather than at its next poll. */
     public void nudge() {
-        synchronized (signal) {
-            nudged = true;
-            signal.notifyAll();
-        }
+        signal.nudge();
     }
 
     private <T> void claimLoop(WorkQueue<T> q, Handler<T> handler) {
@@ -156,17 +154,7 @@ public final class Workers implements AutoCloseable {
     }
 
     private void idle() {
-        synchronized (signal) {
-            if (!nudged && running.get()) {
-                try {
-                    signal.wait(Math.max(1, poll.toMillis()));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    running.set(false);
-                }
-            }
-            nudged = false;
-        }
+        signal.idle(poll, running);
     }
 
     @Override
@@ -176,19 +164,15 @@ public final class Workers implements AutoCloseable {
         }
         nudge();
         loop.interrupt();
-        items.shutdown();
         try {
-            if (!items.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "{0}: items still running after {1}; handing them back",
-                        name,
-                        grace);
-                items.shutdownNow();
-                items.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            GracefulShutdown.within(
+                    items,
+                    grace,
+                    () -> LOG.log(
+                            System.Logger.Level.WARNING,
+                            "{0}: items still running after {1}; handing them back",
+                            name,
+                            grace));
         } finally {
             renewals.shutdownNow();
             // What did not end in time goes back to the queue; the queue ignores items already ended.

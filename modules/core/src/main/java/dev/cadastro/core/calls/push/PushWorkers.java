@@ -1,5 +1,7 @@
 package dev.cadastro.core.calls.push;
 
+import dev.cadastro.core.internal.GracefulShutdown;
+import dev.cadastro.core.internal.WakeSignal;
 import dev.cadastro.core.work.Claimed;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,12 +41,11 @@ public final class PushWorkers implements AutoCloseable {
     private final Clock clock;
     private final Options options;
     private final Semaphore slots;
-    private final Object signal = new Object();
+    private final WakeSignal signal = new WakeSignal();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final ExecutorService attempts = Executors.newVirtualThreadPerTaskExecutor();
     private final Map<Long, Boolean> inFlight = new ConcurrentHashMap<>();
     private final Thread loop;
-    private boolean nudged;
 
     /**
      * How the workers run.
@@ -126,10 +127,7 @@ public final class PushWorkers implements AutoCloseable {
 
     /** Says deliveries were just queued, so an idle loop claims them now. */
     public void nudge() {
-        synchronized (signal) {
-            nudged = true;
-            signal.notifyAll();
-        }
+        signal.nudge();
     }
 
     private void claimLoop() {
@@ -200,17 +198,7 @@ public final class PushWorkers implements AutoCloseable {
     }
 
     private void idle() {
-        synchronized (signal) {
-            if (!nudged && running.get()) {
-                try {
-                    signal.wait(Math.max(1, options.poll().toMillis()));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    running.set(false);
-                }
-            }
-            nudged = false;
-        }
+        signal.idle(options.poll(), running);
     }
 
     @Override
@@ -220,14 +208,8 @@ public final class PushWorkers implements AutoCloseable {
         }
         nudge();
         loop.interrupt();
-        attempts.shutdown();
         try {
-            if (!attempts.awaitTermination(options.grace().toMillis(), TimeUnit.MILLISECONDS)) {
-                attempts.shutdownNow();
-                attempts.awaitTermination(options.grace().toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            GracefulShutdown.within(attempts, options.grace(), () -> {});
         } finally {
             for (Long id : inFlight.keySet()) {
                 handBack(id);
