@@ -6,7 +6,6 @@ import dev.cadastro.core.calls.push.DeliveryStatus;
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.DestinationRefusedException;
 import dev.cadastro.core.calls.push.PushDestination;
-import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.store.Store;
 import java.io.BufferedReader;
@@ -19,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -50,22 +48,7 @@ import picocli.CommandLine.ParentCommand;
             CallsPushCommand.Replay.class,
             CallsPushCommand.Deliveries.class
         })
-final class CallsPushCommand extends CliCommand {
-    private static final DateTimeFormatter WHEN =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(CostRules.ZONE);
-
-    @ParentCommand
-    AdminCommand admin;
-
-    @Mixin
-    StoreOptions store;
-
-    @Override
-    public Integer call() {
-        Cli.usageOnError(spec.commandLine());
-        return Cli.USAGE;
-    }
-
+final class CallsPushCommand extends AdminGroup {
     /** One calls-push subcommand on an existing integration: opens the store, runs, closes it. */
     abstract static class OnIntegration extends CliCommand {
         @ParentCommand
@@ -79,8 +62,7 @@ final class CallsPushCommand extends CliCommand {
 
         @Override
         public final Integer call() {
-            try (Store opened =
-                    Store.open(store.or(parent.store).or(parent.admin.store).resolve(), clock())) {
+            try (Store opened = parent.open(store)) {
                 Integration integration = opened.pushDestinations()
                         .integration(integrationName)
                         .orElseThrow(() -> new CommandFailure("integration '" + integrationName
@@ -94,7 +76,7 @@ final class CallsPushCommand extends CliCommand {
         abstract void run(Store store, Integration integration, PrintStream out);
 
         Clock clock() {
-            return parent.admin.clock();
+            return parent.clock();
         }
 
         PushDestination destination(Store store, Integration integration) {

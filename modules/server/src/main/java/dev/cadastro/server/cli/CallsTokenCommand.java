@@ -2,13 +2,10 @@ package dev.cadastro.server.cli;
 
 import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.calls.Integration;
-import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Locale;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -37,22 +34,7 @@ import picocli.CommandLine.ParentCommand;
             CallsTokenCommand.Rotate.class,
             CallsTokenCommand.Revoke.class
         })
-final class CallsTokenCommand extends CliCommand {
-    private static final DateTimeFormatter WHEN =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(CostRules.ZONE);
-
-    @ParentCommand
-    AdminCommand admin;
-
-    @Mixin
-    StoreOptions store;
-
-    @Override
-    public Integer call() {
-        Cli.usageOnError(spec.commandLine());
-        return Cli.USAGE;
-    }
-
+final class CallsTokenCommand extends AdminGroup {
     /** One calls-token subcommand: resolves the store (its own flags, then the group's, then admin's), runs. */
     abstract static class Sub extends CliCommand {
         @ParentCommand
@@ -63,8 +45,7 @@ final class CallsTokenCommand extends CliCommand {
 
         @Override
         public final Integer call() {
-            StoreOptions options = store.or(group.store).or(group.admin.store);
-            try (Store opened = Store.open(options.resolve(), group.admin.clock())) {
+            try (Store opened = group.open(store)) {
                 run(opened.callTokens(), out());
             }
             return Cli.DONE;
