@@ -511,10 +511,18 @@ public final class PgCallStore implements CallStore {
     }
 
     static CallRecord record(ResultSet rs) throws SQLException {
+        return record(rs, "id");
+    }
+
+    /**
+     * A call read from a row that has the {@code calls} columns under their own names, but for its id,
+     * which is under {@code idColumn} (a join that also returns another table's id names it apart).
+     */
+    static CallRecord record(ResultSet rs, String idColumn) throws SQLException {
         OffsetDateTime archived = rs.getObject("archived_at", OffsetDateTime.class);
         return new CallRecord(
                 rs.getLong("integration_id"),
-                rs.getString("id"),
+                rs.getString(idColumn),
                 rs.getString("occurrence_id"),
                 rs.getString("agent_id"),
                 rs.getString("agent_login"),

@@ -1,6 +1,5 @@
 package dev.cadastro.store.internal;
 
-import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.push.Delivery;
 import dev.cadastro.core.calls.push.DeliveryQueue;
 import dev.cadastro.core.calls.push.DeliveryReason;
@@ -164,7 +163,7 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
                 DeliveryReason.ofWire(rs.getString("reason")),
                 attempt,
                 rs.getTimestamp("ready_at").toInstant(),
-                call(rs),
+                PgCallStore.record(rs, "call_id"),
                 PgPushDestinations.destination(rs));
         return new Claimed<>(d.id(), d, owner, rs.getTimestamp("lease_until").toInstant(), attempt);
     }
@@ -178,24 +177,6 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
         } catch (SQLException e) {
             LOG.log(System.Logger.Level.ERROR, "push: marking unreadable delivery " + id + " falhou failed", e);
         }
-    }
-
-    private static CallRecord call(ResultSet rs) throws SQLException {
-        return new CallRecord(
-                rs.getLong("integration_id"),
-                rs.getString("call_id"),
-                rs.getString("occurrence_id"),
-                rs.getString("agent_id"),
-                rs.getString("agent_login"),
-                rs.getString("agent_name"),
-                rs.getString("queue"),
-                rs.getString("result_code"),
-                rs.getString("result_description"),
-                rs.getTimestamp("classified_at").toInstant(),
-                rs.getTimestamp("started_at").toInstant(),
-                rs.getInt("duration_seconds"),
-                instant(rs.getTimestamp("archived_at")),
-                rs.getString("recording_key"));
     }
 
     @Override
