@@ -141,7 +141,7 @@ public final class Headers {
         public Builder add(String name, String value) {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(value, "value");
-            if (name.isEmpty() || !isToken(name)) {
+            if (!Texts.isHttpToken(name)) {
                 throw new IllegalArgumentException("header name " + quote(name) + " is not an HTTP token");
             }
             if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
@@ -161,20 +161,6 @@ public final class Headers {
             fields.forEach((k, v) -> copy.put(k, List.copyOf(v)));
             return new Headers(copy);
         }
-    }
-
-    private static boolean isToken(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String quote(String s) {

@@ -69,4 +69,25 @@ public final class Texts {
     public static String sha256Hex(String text) {
         return HexFormat.of().formatHex(sha256(text.getBytes(StandardCharsets.UTF_8)));
     }
+
+    /**
+     * RFC 9110 5.6.2: a token (a method or a field name) is one or more tchar: letters, digits and
+     * {@code !#$%&'*+-.^_`|~}.
+     */
+    public static boolean isHttpToken(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean tchar = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+            if (!tchar) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -2,6 +2,7 @@ package dev.cadastro.http.jdk;
 
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.internal.Texts;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Headers;
 import dev.cadastro.http.HttpStatusException;
@@ -526,7 +527,8 @@ final class ConnectionGuard implements AutoCloseable {
                         // RFC 9112, section 6.1: a coding the server does not implement is a 501; a
                         // value that is no list of codings at all is the client's error.
                         boolean codings = !value.isBlank()
-                                && java.util.Arrays.stream(value.split(",", -1)).allMatch(c -> isToken(c.strip()));
+                                && java.util.Arrays.stream(value.split(",", -1))
+                                        .allMatch(c -> Texts.isHttpToken(c.strip()));
                         throw refuse(
                                 transferEncoding == null && codings ? 501 : 400,
                                 "Transfer-Encoding " + quote(value) + " is not supported; only chunked is",
@@ -560,7 +562,7 @@ final class ConnectionGuard implements AutoCloseable {
                         "field=request-line; rule=syntax");
             }
             String method = latin1(line, 0, sp1);
-            if (!isToken(method)) {
+            if (!Texts.isHttpToken(method)) {
                 throw refuse(400, "the method " + quote(method) + " is not a valid token", "field=method; rule=token");
             }
             String version = latin1(line, sp2 + 1, line.length);
@@ -637,7 +639,7 @@ final class ConnectionGuard implements AutoCloseable {
             }
             int colon = indexOf(field, (byte) ':', 0);
             String name = colon < 0 ? "" : latin1(field, 0, colon);
-            if (colon <= 0 || !isToken(name)) {
+            if (colon <= 0 || !Texts.isHttpToken(name)) {
                 throw refuse(
                         400,
                         "the header field line " + quote(latin1(field, 0, field.length)) + " has no valid name",
@@ -706,23 +708,6 @@ final class ConnectionGuard implements AutoCloseable {
 
     private static String latin1(byte[] a, int from, int to) {
         return new String(a, from, to - from, StandardCharsets.ISO_8859_1);
-    }
-
-    private static boolean isToken(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean tchar = (c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-            if (!tchar) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** A value in a message: quoted, control characters escaped, bytes above 0x7F as \\xHH, bounded. */

@@ -1,6 +1,7 @@
 package dev.cadastro.core.calls.push;
 
 import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.internal.Texts;
 import java.net.URI;
 import java.util.Base64;
 import java.util.Locale;
@@ -51,7 +52,7 @@ public record PushDestination(
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(headerName, "headerName");
         Objects.requireNonNull(headerValue, "headerValue");
-        if (!validToken(headerName)) {
+        if (!Texts.isHttpToken(headerName)) {
             throw new IllegalArgumentException("header name '" + printable(headerName)
                     + "' must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)");
         }
@@ -105,24 +106,6 @@ public record PushDestination(
         return "PushDestination[" + integration.name() + " -> " + url + ", header " + headerName + ": "
                 + maskedHeaderValue() + ", resendReclassified " + resendReclassified + ", secret "
                 + maskedSecret() + ", enabled " + enabled + "]";
-    }
-
-    /** RFC 9110 5.1: a field name is a token, one or more tchar. */
-    static boolean validToken(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean tchar = (c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-            if (!tchar) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** RFC 9110 5.5, stricter: visible ASCII, space and tab, not empty, no leading or trailing blank. */
