@@ -271,21 +271,31 @@ public final class DemoSetup {
         keys.forEach((scope, key) -> lines.add(scope.wire() + " " + key));
         try {
             Files.createDirectories(home);
-            Path tmp = home.resolve(KEYS_FILE + ".tmp");
-            Files.deleteIfExists(tmp);
             try {
-                Files.createFile(
-                        tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } catch (UnsupportedOperationException e) {
-                Files.createFile(tmp);
+                writePrivately(keysFile(), lines);
             } catch (FileAlreadyExistsException e) {
                 throw new IllegalStateException(e);
             }
-            Files.write(tmp, lines, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
-            Files.move(tmp, keysFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + keysFile(), e);
         }
+    }
+
+    /**
+     * Writes {@code file} whole, readable by its owner alone from the first byte (where the file
+     * system has POSIX modes): a temporary file beside it, created with its mode, then moved over it
+     * atomically. Its folder must exist.
+     */
+    private static void writePrivately(Path file, List<String> lines) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        try {
+            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(tmp);
+        }
+        Files.write(tmp, lines, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static void touch(Path file) {
@@ -340,23 +350,12 @@ public final class DemoSetup {
             }
             String token = store.callTokens().create(CALLS_INTEGRATION).token();
             Files.createDirectories(home);
-            Path tmp = home.resolve(CALLS_TOKEN_FILE + ".tmp");
-            Files.deleteIfExists(tmp);
-            try {
-                Files.createFile(
-                        tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } catch (UnsupportedOperationException e) {
-                Files.createFile(tmp);
-            }
-            Files.write(
-                    tmp,
+            writePrivately(
+                    file,
                     List.of(
                             "# Cadastro demo call-records token of the integration " + CALLS_INTEGRATION
                                     + ". Shown once by the server; keep private.",
-                            token),
-                    StandardCharsets.UTF_8,
-                    StandardOpenOption.TRUNCATE_EXISTING);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                            token));
             return token;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot keep the demo call-records token in " + file, e);
