@@ -20,6 +20,7 @@ import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.work.Workers;
 import dev.cadastro.exports.ZipLeadFileWriter;
+import dev.cadastro.http.Health;
 import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
@@ -34,15 +35,23 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The running company-data service: the published Lucene register, the PostgreSQL store (accounts,
@@ -71,6 +80,19 @@ public final class CadastroServer implements AutoCloseable {
     private CallIngestLoop callIngest;
     /** The call-records service, when this server runs it; set once by {@link #start(Config, CallRecordsOptions)}. */
     private CallRecordsService calls;
+    /** How long {@link #close()} reports not ready before it stops accepting. */
+    private final Duration drain;
+    /** Set first by {@link #close()}: readiness answers 503 from then on. */
+    private volatile boolean stopping;
+
+    /** Readiness problem: the server is stopping (draining). */
+    public static final String NOT_READY_STOPPING = "encerrando";
+    /** Readiness problem: the server is still starting. */
+    public static final String NOT_READY_STARTING = "iniciando";
+    /** Readiness problem: the register index has no open published generation. */
+    public static final String NOT_READY_INDEX = "indice_indisponivel";
+    /** Readiness problem: the database did not answer {@code SELECT 1} in time. */
+    public static final String NOT_READY_DATABASE = "banco_indisponivel";
 
     private CadastroServer(
             LuceneRegister register,
@@ -80,7 +102,9 @@ public final class CadastroServer implements AutoCloseable {
             ProviderOptions.Providers providers,
             SmsOptions.Sms sms,
             JdkHttpServerRuntime http,
-            Clock clock) {
+            Clock clock,
+            Duration drain) {
+        this.drain = drain;
         this.register = register;
         this.store = store;
         this.mailing = mailing;
@@ -317,6 +341,13 @@ public final class CadastroServer implements AutoCloseable {
             ProviderOptions.Providers providers = config.providers().build(register);
             sms = config.sms().build(config.clock());
             Router router = router(register, store, admission, config.clock(), mailing, providers, sms);
+            // Health answers before the router: no key, no rate limit, no account; "starting" until the
+            // server object exists.
+            AtomicReference<CadastroServer> running = new AtomicReference<>();
+            Supplier<List<String>> readiness = () -> {
+                CadastroServer s = running.get();
+                return s == null ? List.of(NOT_READY_STARTING) : s.readinessProblems();
+            };
             if (callRecords != null) {
                 OtpKeyring callKeys = callRecords
                         .keys()
@@ -325,14 +356,24 @@ public final class CadastroServer implements AutoCloseable {
                                 config.sms().keysFile().toAbsolutePath().resolveSibling("calls-keys.properties"),
                                 true,
                                 new SecureRandom()));
-                calls = CallRecordsService.start(callRecords, store, files, callKeys, config.clock(), config.runtime());
+                calls = CallRecordsService.start(
+                        callRecords, store, files, callKeys, config.clock(), config.runtime(), readiness);
             }
-            JdkHttpServerRuntime http =
-                    JdkHttpServerRuntime.start(config.address(), router, Service.COMPANY_DATA, config.runtime());
+            JdkHttpServerRuntime http = JdkHttpServerRuntime.start(
+                    config.address(), Health.around(router, readiness), Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            CadastroServer server =
-                    new CadastroServer(register, store, mailing, workers, providers, sms, http, config.clock());
+            CadastroServer server = new CadastroServer(
+                    register,
+                    store,
+                    mailing,
+                    workers,
+                    providers,
+                    sms,
+                    http,
+                    config.clock(),
+                    config.runtime().drain());
             server.calls = calls;
+            running.set(server);
             // The server owns them from here: a failure below closes them through server.close().
             calls = null;
             // Push deliveries (issue 19): started last, closed first.
@@ -519,8 +560,67 @@ public final class CadastroServer implements AutoCloseable {
         return callIngest;
     }
 
+    /**
+     * What keeps this server from being ready, as the codes {@code GET /health/ready} lists; empty when
+     * ready: not stopping, the register's published generation open, the database answering {@code
+     * SELECT 1} within {@value #DATABASE_PROBE_MILLIS} ms (the store opened, so its migrations are applied).
+     */
+    public List<String> readinessProblems() {
+        List<String> problems = new ArrayList<>();
+        if (stopping) {
+            problems.add(NOT_READY_STOPPING);
+        }
+        try {
+            register.published();
+        } catch (RuntimeException e) {
+            problems.add(NOT_READY_INDEX);
+        }
+        if (!databaseAnswers()) {
+            problems.add(NOT_READY_DATABASE);
+        }
+        return List.copyOf(problems);
+    }
+
+    private static final long DATABASE_PROBE_MILLIS = 1500;
+
+    /** {@code SELECT 1} through the pool, on a virtual thread, bounded so a dead database does not hang the probe. */
+    private boolean databaseAnswers() {
+        CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(
+                () -> {
+                    try (Connection c = store.dataSource().getConnection();
+                            Statement st = c.createStatement()) {
+                        st.setQueryTimeout(2);
+                        return st.execute("SELECT 1");
+                    } catch (SQLException | RuntimeException e) {
+                        return false;
+                    }
+                },
+                task -> Thread.ofVirtual().name("cadastro-readiness").start(task));
+        try {
+            return probe.get(DATABASE_PROBE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Stops: first reports not ready and keeps serving for the drain period ({@link
+     * RuntimeOptions#drain()}), then stops accepting and closes everything.
+     */
     @Override
     public void close() {
+        stopping = true;
+        if (drain.isPositive()) {
+            LOG.log(System.Logger.Level.INFO, "not ready; draining for {0} before stopping", drain);
+            try {
+                Thread.sleep(drain);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         housekeeping.shutdownNow();
         try {
             if (push != null) {

@@ -7,6 +7,7 @@ import dev.cadastro.core.error.Service;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.http.Handler;
+import dev.cadastro.http.Health;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.callrecords.RecordingHost;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
@@ -53,12 +54,16 @@ public final class CallRecordsService implements AutoCloseable {
             FileStore files,
             OtpKeyring keys,
             Clock clock,
-            RuntimeOptions runtime)
+            RuntimeOptions runtime,
+            java.util.function.Supplier<java.util.List<String>> readiness)
             throws IOException {
         // The host's port is known once it listens, and its base URL may depend on it.
         AtomicReference<Handler> host = new AtomicReference<>();
         JdkHttpServerRuntime recordings = JdkHttpServerRuntime.start(
-                options.recordings(), r -> host.get().handle(r), Service.CALL_RECORDS, runtime);
+                options.recordings(),
+                Health.around(r -> host.get().handle(r), readiness),
+                Service.CALL_RECORDS,
+                runtime);
         JdkHttpServerRuntime apiRuntime = null;
         try {
             String base = options.recordingsBaseUrl()
@@ -68,7 +73,10 @@ public final class CallRecordsService implements AutoCloseable {
             host.set(new RecordingHost(links, files));
             CallRecords records = new CallRecords(store.calls(), new CallCursors(keys), links, clock);
             apiRuntime = JdkHttpServerRuntime.start(
-                    options.calls(), CallRecordsApi.router(store.callTokens(), records), Service.CALL_RECORDS, runtime);
+                    options.calls(),
+                    Health.around(CallRecordsApi.router(store.callTokens(), records), readiness),
+                    Service.CALL_RECORDS,
+                    runtime);
             LOG.log(
                     System.Logger.Level.INFO,
                     "call-records service on {0}, recordings on {1} (links at {2})",

@@ -22,6 +22,7 @@ public final class RuntimeOptions {
     private final boolean tcpNoDelay;
     private final int backlog;
     private final Duration stopGrace;
+    private final Duration drain;
     private final Limits limits;
     private final boolean connectionGuard;
     private final int maxConnectionsPerAddress;
@@ -39,6 +40,7 @@ public final class RuntimeOptions {
         this.tcpNoDelay = b.tcpNoDelay;
         this.backlog = b.backlog;
         this.stopGrace = b.stopGrace;
+        this.drain = b.drain;
         this.limits = b.limits;
     }
 
@@ -115,6 +117,15 @@ public final class RuntimeOptions {
         return stopGrace;
     }
 
+    /**
+     * How long a stopping server answers {@code /health/ready} with 503 while it still serves, before it
+     * stops accepting (default 0): the time a load balancer or Kubernetes needs to take it out of
+     * rotation. The server, not the runtime, waits it ({@code CadastroServer.close()}).
+     */
+    public Duration drain() {
+        return drain;
+    }
+
     /** The request size limits the adapter answers with the envelope. */
     public Limits limits() {
         return limits;
@@ -129,6 +140,7 @@ public final class RuntimeOptions {
         private boolean tcpNoDelay = true;
         private int backlog = 1024;
         private Duration stopGrace = Duration.ofSeconds(2);
+        private Duration drain = Duration.ZERO;
         private Limits limits = Limits.defaults();
         private boolean connectionGuard = true;
         private int maxConnectionsPerAddress = 256;
@@ -191,6 +203,11 @@ public final class RuntimeOptions {
             return this;
         }
 
+        public Builder drain(Duration d) {
+            this.drain = d;
+            return this;
+        }
+
         public Builder limits(Limits limits) {
             this.limits = limits;
             return this;
@@ -203,6 +220,10 @@ public final class RuntimeOptions {
             Objects.requireNonNull(stopGrace, "stopGrace");
             if (stopGrace.isNegative()) {
                 throw new IllegalArgumentException("stopGrace " + stopGrace + " must not be negative");
+            }
+            Objects.requireNonNull(drain, "drain");
+            if (drain.isNegative()) {
+                throw new IllegalArgumentException("drain " + drain + " must not be negative");
             }
             if (maxIdleConnections < 1) {
                 throw new IllegalArgumentException("maxIdleConnections " + maxIdleConnections + " must be at least 1");

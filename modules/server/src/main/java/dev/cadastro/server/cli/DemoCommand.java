@@ -132,6 +132,8 @@ public final class DemoCommand extends CliCommand {
             // Push once the integration exists and its history is in: new calls from here on are pushed.
             demo.ensurePushDestination(server.store(), receiver.url(), pushToken, pushSecret, Clock.systemUTC(), out);
             printCallLines(out, server, callsToken, demo.callsTokenFile());
+            String base = "http://" + ServeCommand.hostFor(server.address()) + ":" + server.port();
+            out.println("Health (no key): " + base + "/health/live " + base + "/health/ready");
             out.printf(
                     "cadastro demo: ready in %.1f s; Ctrl-C stops (data stays in %s)%n",
                     (System.nanoTime() - t0) / 1e9, demo.home());

@@ -55,6 +55,14 @@ public final class ServeCommand extends CliCommand {
     String bind;
 
     @Option(
+            names = "--drain-seconds",
+            paramLabel = "S",
+            defaultValue = "5",
+            description = "On stop (SIGTERM), answer /health/ready with 503 for S seconds while still serving,"
+                    + " then stop accepting (default ${DEFAULT-VALUE}; 0 stops at once).")
+    long drainSeconds;
+
+    @Option(
             names = "--requests-per-minute",
             paramLabel = "N",
             defaultValue = "" + Admission.REQUESTS_PER_MINUTE,
@@ -127,6 +135,9 @@ public final class ServeCommand extends CliCommand {
                 database != null ? databaseUrl(database) : Database.embedded(path("--embedded-db", embeddedDb));
         InetSocketAddress address = new InetSocketAddress(bind, (int) within("--port", port, 0, 65535));
         long perMinute = within("--requests-per-minute", requestsPerMinute, 1, Long.MAX_VALUE);
+        RuntimeOptions runtime = RuntimeOptions.builder()
+                .drain(java.time.Duration.ofSeconds(within("--drain-seconds", drainSeconds, 0, 3600)))
+                .build();
         CadastroServer.MailingOptions mailing = CadastroServer.MailingOptions.defaults()
                 .withWorkers((int) within("--mailing-workers", mailingWorkers, 1, 64))
                 .withRetention(java.time.Duration.ofDays(within("--export-retention-days", retentionDays, 1, 3650)));
@@ -136,19 +147,14 @@ public final class ServeCommand extends CliCommand {
                 calls.refresh(dev.cadastro.core.calls.CallIngestLoop.DEFAULT_INTERVAL, this::usage);
         CadastroServer server = CadastroServer.start(
                 new CadastroServer.Config(
-                                indexDir,
-                                store,
-                                address,
-                                RuntimeOptions.defaults(),
-                                OptionalLong.of(perMinute),
-                                Clock.systemUTC())
+                                indexDir, store, address, runtime, OptionalLong.of(perMinute), Clock.systemUTC())
                         .withFiles(path("--files", files), mailing)
                         .withProviders(providers.options(this::usage))
                         .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
                         .withPush(push.options(this::usage)),
                 callOptions);
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
-                + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
+                + "/v1 (OpenAPI at /v1/openapi.json, health at /health/live and /health/ready); Ctrl-C stops");
         if (simulatedExchange != null) {
             dev.cadastro.server.CallRecordsService c = server.calls().orElseThrow();
             server.startCallIngest(

@@ -1,0 +1,77 @@
+package dev.cadastro.http;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The health endpoints of a listener, answered before the wrapped handler (so without a key or token,
+ * outside rate limits and of no account): {@code GET}/{@code HEAD} {@value #LIVE} answers 200 {@code
+ * {"status":"ok"}} while the process answers; {@value #READY} answers the same when the readiness
+ * check finds no problem, otherwise 503 {@code {"status":"indisponivel","motivos":[...]}} with the
+ * problems' codes (docs/http.md lists them). Every other request goes to the wrapped handler.
+ */
+public final class Health implements Handler {
+    public static final String LIVE = "/health/live";
+    public static final String READY = "/health/ready";
+
+    private static final byte[] OK = "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8);
+
+    private final Handler next;
+    private final Supplier<List<String>> problems;
+
+    private Health(Handler next, Supplier<List<String>> problems) {
+        this.next = Objects.requireNonNull(next, "next");
+        this.problems = Objects.requireNonNull(problems, "problems");
+    }
+
+    /**
+     * {@code next} behind the health endpoints.
+     *
+     * @param problems the readiness check: the codes of what is not ready, empty when ready
+     */
+    public static Handler around(Handler next, Supplier<List<String>> problems) {
+        return new Health(next, problems);
+    }
+
+    @Override
+    public Response handle(Request request) throws Exception {
+        String path = request.rawPath();
+        boolean live = LIVE.equals(path);
+        if (!live && !READY.equals(path)) {
+            return next.handle(request);
+        }
+        String method = request.method();
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            return Response.of(405, Response.JSON, new byte[0]).withHeader("Allow", "GET, HEAD");
+        }
+        Response answer;
+        if (live) {
+            answer = Response.json(200, OK);
+        } else {
+            List<String> found = problems.get();
+            answer = found.isEmpty() ? Response.json(200, OK) : Response.json(503, unavailable(found));
+        }
+        return answer.withHeader("Cache-Control", "no-store");
+    }
+
+    private static byte[] unavailable(List<String> problems) {
+        StringBuilder json = new StringBuilder("{\"status\":\"indisponivel\",\"motivos\":[");
+        for (int i = 0; i < problems.size(); i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            json.append('"');
+            for (char c : problems.get(i).toCharArray()) {
+                if (c == '"' || c == '\\') {
+                    json.append('\\').append(c);
+                } else if (c >= 0x20) {
+                    json.append(c);
+                }
+            }
+            json.append('"');
+        }
+        return json.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+    }
+}
