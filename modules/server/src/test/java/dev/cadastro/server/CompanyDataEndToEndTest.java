@@ -477,7 +477,9 @@ class CompanyDataEndToEndTest {
                         "/v1/pessoas/consultar",
                         "/v1/pessoas/consultar-async",
                         "/v1/pessoas/jobs/{job_id}",
-                        "/v1/pessoas/lote"),
+                        "/v1/pessoas/lote",
+                        "/health/live",
+                        "/health/ready"),
                 paths);
         List<String> searchParams = new java.util.ArrayList<>();
         doc.at("/paths/~1v1~1empresas/get/parameters").forEach(p -> {

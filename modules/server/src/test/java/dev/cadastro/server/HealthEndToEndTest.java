@@ -99,6 +99,10 @@ class HealthEndToEndTest {
                 assertEquals(405, post.statusCode());
                 assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElse(""));
             }
+            for (int port : List.of(server.port(), calls.port())) {
+                String doc = send(port, "GET", "/v1/openapi.json").body();
+                assertTrue(doc.contains("\"/health/live\"") && doc.contains("\"/health/ready\""), "documented");
+            }
             // Other paths still go to the services: a key is needed there.
             assertEquals(
                     401,
