@@ -14,13 +14,10 @@ import dev.cadastro.core.internal.AnswerTree;
 import dev.cadastro.core.provider.Allowlist;
 import dev.cadastro.core.provider.MalformedAnswerException;
 import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -96,7 +93,7 @@ public final class CreditAnswers {
                 documento,
                 tipo,
                 root.string("nome", false),
-                list(
+                AnswerNode.each(
                         root.objects("negativacoes"),
                         n -> new Negativacao(
                                 n.text("credor", true),
@@ -104,7 +101,7 @@ public final class CreditAnswers {
                                 amount(n, "valor"),
                                 n.date("data_ocorrencia", true),
                                 n.string("uf", false, UF, "must be a state abbreviation of 2 upper-case letters"))),
-                list(
+                AnswerNode.each(
                         root.objects("protestos"),
                         n -> new Protesto(
                                 n.string("cartorio", false),
@@ -112,7 +109,7 @@ public final class CreditAnswers {
                                 n.string("uf", false, UF, "must be a state abbreviation of 2 upper-case letters"),
                                 amount(n, "valor"),
                                 n.date("data", true))),
-                list(
+                AnswerNode.each(
                         root.objects("cheques_sem_fundo"),
                         n -> new ChequeSemFundo(
                                 n.text("banco", true),
@@ -120,18 +117,18 @@ public final class CreditAnswers {
                                 n.string("motivo", false),
                                 n.integer("quantidade", 1, 100_000),
                                 n.date("data_ultimo", false))),
-                list(
+                AnswerNode.each(
                         root.objects("dividas_vencidas"),
                         n -> new DividaVencida(
                                 n.text("credor", true),
                                 n.string("natureza", false),
                                 amount(n, "valor"),
                                 n.date("vencimento", true))),
-                list(
+                AnswerNode.each(
                         root.objects("consultas_recentes"),
                         n -> new Consulta(
                                 n.text("consultante", true), n.string("segmento", false), n.date("data", true))),
-                list(
+                AnswerNode.each(
                         root.objects("socios"),
                         n -> new Socio(
                                 n.text("nome", true),
@@ -154,14 +151,6 @@ public final class CreditAnswers {
                 || (s.length() == 14 && Cnpj.isValid(s) && s.equals(s.toUpperCase(Locale.ROOT)));
     }
 
-    private static <T> List<T> list(List<AnswerNode> nodes, Function<AnswerNode, T> read) {
-        List<T> out = new ArrayList<>(nodes.size());
-        for (AnswerNode n : nodes) {
-            out.add(read.apply(n));
-        }
-        return out;
-    }
-
     /** The tree of a report: snake-case keys in component order, null fields omitted, lists present. */
     public static Map<String, Object> tree(CreditReport r) {
         AnswerTree t = new AnswerTree()
@@ -170,7 +159,7 @@ public final class CreditAnswers {
                 .put("nome", r.nome());
         t.list(
                 "negativacoes",
-                items(
+                AnswerTree.items(
                         r.negativacoes(),
                         n -> new AnswerTree()
                                 .put("credor", n.credor())
@@ -180,7 +169,7 @@ public final class CreditAnswers {
                                 .put("uf", n.uf())));
         t.list(
                 "protestos",
-                items(
+                AnswerTree.items(
                         r.protestos(),
                         p -> new AnswerTree()
                                 .put("cartorio", p.cartorio())
@@ -190,7 +179,7 @@ public final class CreditAnswers {
                                 .put("data", p.data())));
         t.list(
                 "cheques_sem_fundo",
-                items(
+                AnswerTree.items(
                         r.chequesSemFundo(),
                         c -> new AnswerTree()
                                 .put("banco", c.banco())
@@ -200,7 +189,7 @@ public final class CreditAnswers {
                                 .put("data_ultimo", c.dataUltimo())));
         t.list(
                 "dividas_vencidas",
-                items(
+                AnswerTree.items(
                         r.dividasVencidas(),
                         d -> new AnswerTree()
                                 .put("credor", d.credor())
@@ -209,7 +198,7 @@ public final class CreditAnswers {
                                 .put("vencimento", d.vencimento())));
         t.list(
                 "consultas_recentes",
-                items(
+                AnswerTree.items(
                         r.consultasRecentes(),
                         c -> new AnswerTree()
                                 .put("consultante", c.consultante())
@@ -217,7 +206,7 @@ public final class CreditAnswers {
                                 .put("data", c.data())));
         t.list(
                 "socios",
-                items(
+                AnswerTree.items(
                         r.socios(),
                         s -> new AnswerTree()
                                 .put("nome", s.nome())
@@ -226,13 +215,5 @@ public final class CreditAnswers {
                                 .put("participacao", s.participacao())
                                 .put("data_entrada", s.dataEntrada())));
         return t.map();
-    }
-
-    private static <T> List<Map<String, Object>> items(List<T> values, Function<T, AnswerTree> write) {
-        List<Map<String, Object>> out = new ArrayList<>(values.size());
-        for (T v : values) {
-            out.add(write.apply(v).map());
-        }
-        return out;
     }
 }

@@ -213,6 +213,15 @@ public final class AnswerNode {
         return new AnswerNode(m, pathOf(key));
     }
 
+    /** Reads each node of a list of objects into a value, in order. */
+    public static <T> List<T> each(List<AnswerNode> nodes, java.util.function.Function<AnswerNode, T> read) {
+        List<T> out = new ArrayList<>(nodes.size());
+        for (AnswerNode n : nodes) {
+            out.add(read.apply(n));
+        }
+        return out;
+    }
+
     /** A required list of objects (possibly empty). */
     public List<AnswerNode> objects(String key) {
         Object value = raw(key, true);

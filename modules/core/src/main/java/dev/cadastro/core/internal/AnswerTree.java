@@ -28,6 +28,16 @@ public final class AnswerTree {
         return this;
     }
 
+    /** Each value written as a tree, in order: the items of {@link #list}. */
+    public static <T> List<Map<String, Object>> items(
+            List<T> values, java.util.function.Function<T, AnswerTree> write) {
+        List<Map<String, Object>> out = new java.util.ArrayList<>(values.size());
+        for (T v : values) {
+            out.add(write.apply(v).map());
+        }
+        return out;
+    }
+
     public AnswerTree list(String key, List<Map<String, Object>> items) {
         map.put(key, items);
         return this;

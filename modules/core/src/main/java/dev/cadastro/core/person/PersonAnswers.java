@@ -13,7 +13,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -95,7 +94,7 @@ public final class PersonAnswers {
                 root.text("nome_mae", false),
                 root.oneOf("situacao_cpf", false, SITUACOES),
                 root.bool("obito", false),
-                list(
+                AnswerNode.each(
                         optionalObjects(root, "enderecos"),
                         n -> new Dossier.Endereco(
                                 n.oneOf("tipo", false, TIPOS_ENDERECO),
@@ -106,12 +105,12 @@ public final class PersonAnswers {
                                 n.text("municipio", true),
                                 n.string("uf", true, UF, "must be a state abbreviation of 2 upper-case letters"),
                                 n.string("cep", false, CEP, "must be 8 digits"))),
-                list(
+                AnswerNode.each(
                         optionalObjects(root, "telefones"),
                         n -> new Dossier.Telefone(
                                 n.string("numero", true, PHONE, "must be area code and number, 10 or 11 digits"),
                                 n.oneOf("tipo", false, TIPOS_TELEFONE))),
-                list(
+                AnswerNode.each(
                         optionalObjects(root, "emails"),
                         n -> new Dossier.Email(n.string("endereco", true, EMAIL, "must be an e-mail address"))),
                 root.decimal("renda_estimada", false, BigDecimal.ZERO, MAX_INCOME, 2),
@@ -123,14 +122,6 @@ public final class PersonAnswers {
 
     private static List<AnswerNode> optionalObjects(AnswerNode node, String key) {
         return !node.has(key) ? List.of() : node.objects(key);
-    }
-
-    private static <T> List<T> list(List<AnswerNode> nodes, Function<AnswerNode, T> read) {
-        List<T> out = new ArrayList<>(nodes.size());
-        for (AnswerNode n : nodes) {
-            out.add(read.apply(n));
-        }
-        return out;
     }
 
     /** The tree of a dossier: snake-case keys in component order, null fields omitted, lists present. */
@@ -146,7 +137,7 @@ public final class PersonAnswers {
                 .put("obito", d.obito());
         t.list(
                 "enderecos",
-                items(
+                AnswerTree.items(
                         d.enderecos(),
                         e -> new AnswerTree()
                                 .put("tipo", e.tipo())
@@ -159,24 +150,16 @@ public final class PersonAnswers {
                                 .put("cep", e.cep())));
         t.list(
                 "telefones",
-                items(
+                AnswerTree.items(
                         d.telefones(),
                         p -> new AnswerTree().put("numero", p.numero()).put("tipo", p.tipo())));
-        t.list("emails", items(d.emails(), e -> new AnswerTree().put("endereco", e.endereco())));
+        t.list("emails", AnswerTree.items(d.emails(), e -> new AnswerTree().put("endereco", e.endereco())));
         t.put("renda_estimada", d.rendaEstimada())
                 .put("faixa_renda", d.faixaRenda())
                 .put("score", d.score())
                 .put("ocupacao", d.ocupacao())
                 .put("escolaridade", d.escolaridade());
         return t.map();
-    }
-
-    private static <T> List<Map<String, Object>> items(List<T> values, Function<T, AnswerTree> write) {
-        List<Map<String, Object>> out = new ArrayList<>(values.size());
-        for (T v : values) {
-            out.add(write.apply(v).map());
-        }
-        return out;
     }
 
     /**
