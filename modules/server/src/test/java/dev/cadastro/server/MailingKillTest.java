@@ -25,6 +25,7 @@ import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.server.cli.CliRuns;
 import dev.cadastro.store.Database;
 import dev.cadastro.store.Store;
 import java.io.IOException;
@@ -40,7 +41,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -180,29 +180,20 @@ class MailingKillTest {
     }
 
     private Process startServe(Path index, String url, Path files) throws IOException {
-        String modulePath = System.getProperty("jdk.module.path");
-        assertNotNull(modulePath, "tests run on the module path");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "--enable-native-access=ALL-UNNAMED",
-                "--module-path",
-                modulePath,
-                "--add-modules",
-                "ALL-MODULE-PATH",
-                "-m",
-                "dev.cadastro.server/dev.cadastro.server.cli.Cli",
-                "serve",
-                "--index",
-                index.toString(),
-                "--database",
-                url,
-                "--port",
-                "0",
-                "--bind",
-                "127.0.0.1",
-                "--files",
-                files.toString()));
+        List<String> command = CliRuns.javaCommand(
+                List.of("-Xmx512m", "--add-modules", "ALL-MODULE-PATH"),
+                List.of(
+                        "serve",
+                        "--index",
+                        index.toString(),
+                        "--database",
+                        url,
+                        "--port",
+                        "0",
+                        "--bind",
+                        "127.0.0.1",
+                        "--files",
+                        files.toString()));
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(tmp.resolve("serve.log").toFile())

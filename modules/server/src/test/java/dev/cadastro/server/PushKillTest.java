@@ -16,6 +16,7 @@ import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.providers.JdkWebhookSender;
+import dev.cadastro.server.cli.CliRuns;
 import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
@@ -114,33 +114,24 @@ class PushKillTest {
     }
 
     private Process startServe(Path index, String url) throws IOException {
-        String modulePath = System.getProperty("jdk.module.path");
-        assertNotNull(modulePath, "tests run on the module path");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "--enable-native-access=ALL-UNNAMED",
-                "--module-path",
-                modulePath,
-                "--add-modules",
-                "ALL-MODULE-PATH",
-                "-m",
-                "dev.cadastro.server/dev.cadastro.server.cli.Cli",
-                "serve",
-                "--index",
-                index.toString(),
-                "--database",
-                url,
-                "--port",
-                "0",
-                "--bind",
-                "127.0.0.1",
-                "--files",
-                tmp.resolve("files").toString(),
-                "--sms-dir",
-                tmp.resolve("sms").toString(),
-                "--push-allow-http",
-                "--push-allow-private"));
+        List<String> command = CliRuns.javaCommand(
+                List.of("-Xmx256m", "--add-modules", "ALL-MODULE-PATH"),
+                List.of(
+                        "serve",
+                        "--index",
+                        index.toString(),
+                        "--database",
+                        url,
+                        "--port",
+                        "0",
+                        "--bind",
+                        "127.0.0.1",
+                        "--files",
+                        tmp.resolve("files").toString(),
+                        "--sms-dir",
+                        tmp.resolve("sms").toString(),
+                        "--push-allow-http",
+                        "--push-allow-private"));
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(tmp.resolve("serve.log").toFile())

@@ -38,13 +38,21 @@ public final class CliRuns {
      * locale as the launcher sets it.
      */
     public static List<String> javaCommand(List<String> args) {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=org.apache.lucene.core",
-                "--module-path",
-                System.getProperty("jdk.module.path"),
-                "--module",
-                "dev.cadastro.server/dev.cadastro.server.cli.Cli"));
+        return javaCommand(List.of(), args);
+    }
+
+    /** {@link #javaCommand(List)} with JVM options (a heap bound, say) before the module. */
+    public static List<String> javaCommand(List<String> jvmOptions, List<String> args) {
+        String modulePath = System.getProperty("jdk.module.path");
+        if (modulePath == null) {
+            throw new IllegalStateException("tests run on the module path");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--enable-native-access=org.apache.lucene.core");
+        command.addAll(jvmOptions);
+        command.addAll(
+                List.of("--module-path", modulePath, "--module", "dev.cadastro.server/dev.cadastro.server.cli.Cli"));
         command.addAll(args);
         return command;
     }
