@@ -164,8 +164,10 @@ class MailingEndToEndTest {
         assertEquals(40, done.path("quantidade_entregue").asInt());
         assertEquals(40, done.path("creditos_consumidos").asInt());
         assertEquals("/v1/mailing/" + id + "/arquivo", done.path("arquivo_url").asText());
-        assertTrue(done.path("criado_em").asText().endsWith("-03:00"), done.toString());
-        assertTrue(done.path("expira_em").asText().endsWith("-03:00"), done.toString());
+        String oneTimeFormat = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}-03:00";
+        assertTrue(done.path("criado_em").asText().matches(oneTimeFormat), done.toString());
+        assertTrue(done.path("concluido_em").asText().matches(oneTimeFormat), done.toString());
+        assertTrue(done.path("expira_em").asText().matches(oneTimeFormat), done.toString());
         assertEquals(960, f.balance(account));
 
         HttpResponse<byte[]> file = download(key, id);

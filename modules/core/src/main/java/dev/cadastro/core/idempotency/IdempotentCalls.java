@@ -3,10 +3,9 @@ package dev.cadastro.core.idempotency;
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.internal.Texts;
+import dev.cadastro.core.time.SaoPauloTime;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -95,8 +94,7 @@ public final class IdempotentCalls {
                             field,
                             "reused",
                             field + " " + Texts.quote(key.value()) + " was used for another request at "
-                                    + DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
-                                            other.firstUsedAt().atZone(ZoneId.of("America/Sao_Paulo")))
+                                    + SaoPauloTime.format(other.firstUsedAt())
                                     + "; send a new key for a new request (a key is kept "
                                     + retention.toHours() + " hours)");
                 case IdempotencyStore.Claim.InFlight inFlight -> {

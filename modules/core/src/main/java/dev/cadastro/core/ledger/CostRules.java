@@ -5,6 +5,7 @@ import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.Cpf;
 import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.internal.Texts;
+import dev.cadastro.core.time.SaoPauloTime;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.LocalDate;
@@ -41,7 +42,7 @@ import java.util.Objects;
  */
 public final class CostRules {
     /** The calendar of "same day" and "same month". */
-    public static final ZoneId ZONE = ZoneId.of("America/Sao_Paulo");
+    public static final ZoneId ZONE = SaoPauloTime.ZONE;
 
     public static final long PER_RECORD = 1;
     public static final long PER_LEAD = 1;

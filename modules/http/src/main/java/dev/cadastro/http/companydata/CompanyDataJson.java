@@ -2,11 +2,9 @@ package dev.cadastro.http.companydata;
 
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.core.time.SaoPauloTime;
 import dev.cadastro.http.internal.Json;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 
 /**
  * The company-data response bodies as UTF-8 JSON, exactly as {@code GET /v1/empresas} and {@code GET
@@ -14,14 +12,11 @@ import java.time.format.DateTimeFormatter;
  * controllers) print the same bytes the HTTP API does.
  */
 public final class CompanyDataJson {
-    private static final ZoneId SAO_PAULO = ZoneId.of("America/Sao_Paulo");
-
     private CompanyDataJson() {}
 
-    /** A company-data time: ISO 8601 in America/Sao_Paulo ({@code -03:00}), to the millisecond. */
+    /** A company-data time: ISO 8601 to the second with the {@code -03:00} offset ({@link SaoPauloTime}). */
     static String time(Instant instant) {
-        return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
-                OffsetDateTime.ofInstant(instant, SAO_PAULO).withNano(instant.getNano() / 1_000_000 * 1_000_000));
+        return SaoPauloTime.format(instant);
     }
 
     /** One Empresa record (spec 2.1): snake_case names, absent fields omitted. */

@@ -11,13 +11,13 @@ import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.Balance;
-import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.CreditResult;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.ledger.StatementLine;
 import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingService;
+import dev.cadastro.core.time.SaoPauloTime;
 import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
@@ -81,8 +81,8 @@ import picocli.CommandLine.ParentCommand;
             CallsPushCommand.class
         })
 public final class AdminCommand extends CliCommand {
-    private static final DateTimeFormatter WHEN =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(CostRules.ZONE);
+    /** How admin prints an instant: the one format of the command line and the API. */
+    private static final DateTimeFormatter WHEN = SaoPauloTime.FORMATTER;
 
     @Mixin
     StoreOptions store;
@@ -374,10 +374,10 @@ public final class AdminCommand extends CliCommand {
         @Override
         void run(Store store, PrintStream out) {
             AccountId id = account(store);
-            out.printf("%-14s %-22s %-9s %-8s %s%n", "PREFIX", "CREATED", "STATE", "PESSOAS", "SCOPES  LABEL");
+            out.printf("%-14s %-25s %-9s %-8s %s%n", "PREFIX", "CREATED", "STATE", "PESSOAS", "SCOPES  LABEL");
             for (ApiKey k : store.apiKeys().list(id)) {
                 out.printf(
-                        "%-14s %-22s %-9s %-8s %s  %s%n",
+                        "%-14s %-25s %-9s %-8s %s  %s%n",
                         k.prefix(),
                         WHEN.format(k.createdAt()),
                         k.revoked() ? "revoked" : "active",
@@ -395,7 +395,7 @@ public final class AdminCommand extends CliCommand {
             ApiKey k = store.apiKeys().revoke(prefix(store), clock().instant());
             out.println("key " + k.prefix() + " revoked at "
                     + WHEN.format(k.revokedAt().orElseThrow())
-                    + " (America/Sao_Paulo); its next request answers CHAVE_REVOGADA");
+                    + "; its next request answers CHAVE_REVOGADA");
         }
     }
 
@@ -518,11 +518,11 @@ public final class AdminCommand extends CliCommand {
             AccountId id = account(store);
             List<StatementLine> lines = store.ledger().statement(id, kind.kind, most);
             out.printf(
-                    "%-8s %-19s %-10s %10s %10s  %s%n",
-                    "SEQ", "WHEN (Sao Paulo)", "TYPE", "AMOUNT", "BALANCE", "DESCRIPTION [KEY]");
+                    "%-8s %-25s %-10s %10s %10s  %s%n",
+                    "SEQ", "WHEN", "TYPE", "AMOUNT", "BALANCE", "DESCRIPTION [KEY]");
             for (StatementLine l : lines) {
                 out.printf(
-                        "%-8d %-19s %-10s %+10d %10d  %s [%s]%n",
+                        "%-8d %-25s %-10s %+10d %10d  %s [%s]%n",
                         l.sequence(),
                         WHEN.format(l.at()),
                         l.type(),
@@ -540,7 +540,7 @@ public final class AdminCommand extends CliCommand {
             name = "jobs",
             description = {
                 "List mailing export jobs (newest first), or fail a stuck one with --fail, releasing its hold.",
-                "Times in America/Sao_Paulo."
+                "Times in ISO 8601 with the -03:00 offset (America/Sao_Paulo)."
             })
     static final class Jobs extends Subcommand {
         @Option(names = "--account", paramLabel = "ID", description = "Only this account's jobs.")
@@ -588,7 +588,7 @@ public final class AdminCommand extends CliCommand {
                 account = Optional.of(existingAccount(this, store, accountNumber));
             }
             out.printf(
-                    "%-32s %-8s %-11s %-5s %9s %9s %9s %-19s %s%n",
+                    "%-32s %-8s %-11s %-5s %9s %9s %9s %-25s %s%n",
                     "JOB", "ACCOUNT", "STATE", "FMT", "REQUESTED", "DELIVERED", "CHARGED", "CREATED", "ENDED");
             for (MailingJob job : store.mailingJobs().list(account, (int) within("--limit", limit, 1, 10_000))) {
                 String delivered = "-";
@@ -607,7 +607,7 @@ public final class AdminCommand extends CliCommand {
                     }
                 }
                 out.printf(
-                        "%-32s %-8s %-11s %-5s %9d %9s %9s %-19s %s%n",
+                        "%-32s %-8s %-11s %-5s %9d %9s %9s %-25s %s%n",
                         job.id(),
                         job.account(),
                         job.state().wire(),

@@ -1,11 +1,10 @@
 package dev.cadastro.server.cli;
 
-import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.time.SaoPauloTime;
 import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.store.Store;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 
@@ -15,9 +14,8 @@ import picocli.CommandLine.ParentCommand;
  * else the group's, else admin's, with admin's clock.
  */
 abstract class AdminGroup extends CliCommand {
-    /** How the groups print an instant: Brasilia time to the second. */
-    static final DateTimeFormatter WHEN =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(CostRules.ZONE);
+    /** How the groups print an instant: the one format of the command line and the API. */
+    static final DateTimeFormatter WHEN = SaoPauloTime.FORMATTER;
 
     @ParentCommand
     AdminCommand admin;

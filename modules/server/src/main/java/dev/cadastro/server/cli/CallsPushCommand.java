@@ -388,7 +388,7 @@ final class CallsPushCommand extends AdminGroup {
                     store.deliveryQueue().list(integration.id(), s, (int) within("--limit", limit, 1, 10_000));
             out.printf(
                     Locale.ROOT,
-                    "%-8s %-24s %-10s %-14s %-9s %-19s %-19s %s%n",
+                    "%-8s %-24s %-10s %-14s %-9s %-25s %-25s %s%n",
                     "ID",
                     "CALL",
                     "STATE",
@@ -406,7 +406,7 @@ final class CallsPushCommand extends AdminGroup {
                                 .orElse("");
                 out.printf(
                         Locale.ROOT,
-                        "%-8d %-24s %-10s %-14s %-9d %-19s %-19s %s%n",
+                        "%-8d %-24s %-10s %-14s %-9d %-25s %-25s %s%n",
                         d.id(),
                         d.callId(),
                         d.state().wire(),

@@ -152,10 +152,10 @@ final class CallsTokenCommand extends AdminGroup {
                 throw unknown(only.get());
             }
             List<CallTokens.TokenInfo> list = tokens.list(only);
-            out.printf("%-8s %-24s %-10s %-20s %s%n", "ID", "INTEGRATION", "PREFIX", "CREATED", "STATE");
+            out.printf("%-8s %-24s %-10s %-25s %s%n", "ID", "INTEGRATION", "PREFIX", "CREATED", "STATE");
             for (CallTokens.TokenInfo t : list) {
                 out.printf(
-                        "%-8d %-24s %-10s %-20s %s%n",
+                        "%-8d %-24s %-10s %-25s %s%n",
                         t.tokenId(),
                         t.integration().name(),
                         t.prefix(),

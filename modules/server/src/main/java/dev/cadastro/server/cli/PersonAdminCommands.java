@@ -5,6 +5,7 @@ import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.person.AuditRecord;
 import dev.cadastro.core.person.Justification;
+import dev.cadastro.core.time.SaoPauloTime;
 import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Option;
 
 /** The admin subcommands of person lookup: the account's defaults and the audit trail. */
 final class PersonAdminCommands {
-    private static final DateTimeFormatter ISO = DateTimeFormatter.ISO_OFFSET_DATE_TIME.withZone(CostRules.ZONE);
+    private static final DateTimeFormatter ISO = SaoPauloTime.FORMATTER;
 
     private PersonAdminCommands() {}
 
@@ -170,7 +171,7 @@ final class PersonAdminCommands {
                         out.printf(
                                 "%-8d %-25s %-12s %-24s %-8s %-17s %s / %s%n",
                                 r.id(),
-                                ISO.format(r.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)),
+                                ISO.format(r.at()),
                                 r.keyPrefix(),
                                 r.purpose(),
                                 r.subjectKind(),

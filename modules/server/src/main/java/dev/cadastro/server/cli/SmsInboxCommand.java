@@ -2,7 +2,7 @@ package dev.cadastro.server.cli;
 
 import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.document.Phone;
-import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.time.SaoPauloTime;
 import dev.cadastro.providers.SmsInbox;
 import dev.cadastro.server.cli.admin.StoreOptions;
 import java.io.PrintStream;
@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -24,11 +23,10 @@ import picocli.CommandLine.Option;
         name = "sms-inbox",
         description = {
             "Show the messages the simulated SMS provider delivered to a phone (newest last), codes included.",
-            "Reads <home>/sms-inbox.tsv, as serve --sms-dir or demo --home writes it. Times in America/Sao_Paulo."
+            "Reads <home>/sms-inbox.tsv, as serve --sms-dir or demo --home writes it. Times in ISO 8601 with the -03:00 offset (America/Sao_Paulo)."
         })
 final class SmsInboxCommand extends CliCommand {
-    private static final DateTimeFormatter WHEN =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(CostRules.ZONE);
+    private static final DateTimeFormatter WHEN = SaoPauloTime.FORMATTER;
 
     @Option(
             names = "--phone",

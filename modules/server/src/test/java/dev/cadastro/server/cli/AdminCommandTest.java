@@ -46,6 +46,9 @@ class AdminCommandTest {
         server.close();
     }
 
+    /** ISO 8601 to the second with the Sao Paulo offset, as the API writes company-data times. */
+    private static final String ONE_TIME_FORMAT = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}-03:00";
+
     private record Run(int status, String out, String err) {}
 
     private static Run admin(String... args) {
@@ -94,6 +97,11 @@ class AdminCommandTest {
 
         Run keys = admin("list-keys", "--account", account);
         assertTrue(keys.out().contains(prefix) && !keys.out().contains(secret), keys.out());
+        assertTrue(
+                Pattern.compile(prefix + " +" + ONE_TIME_FORMAT + " ")
+                        .matcher(keys.out())
+                        .find(),
+                "created in the one time format: " + keys.out());
 
         try (Store store = Store.open(Database.url(url), Clock.systemUTC())) {
             Principal p = new Authenticator(store.apiKeys()).authenticate("Bearer " + secret, null);
@@ -117,6 +125,11 @@ class AdminCommandTest {
 
         Run statement = admin("statement", "--account", account);
         assertTrue(statement.out().contains("TOP_UP") && statement.out().contains("balance 500"), statement.out());
+        assertTrue(
+                Pattern.compile("\\n[0-9]+ +" + ONE_TIME_FORMAT + " +TOP_UP")
+                        .matcher(statement.out())
+                        .find(),
+                "each entry's time in the one format: " + statement.out());
         Run shown = admin("show-account", "--account", account);
         assertTrue(shown.out().contains("APPROVED") && shown.out().contains("KYC_CADASTRO"), shown.out());
     }

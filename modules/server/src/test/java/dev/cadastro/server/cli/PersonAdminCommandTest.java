@@ -139,6 +139,7 @@ class PersonAdminCommandTest {
         String row = lines.get(1);
         assertTrue(row.contains(digests.of(new Subject.ByCpf(cpf)).hex()), row);
         assertTrue(row.contains("KYC_CADASTRO") && row.contains("cpf;nome") && row.contains("req-"), row);
+        assertEquals("2026-05-10T12:00:00-03:00", row.split(",")[1], "the time in the one format: " + row);
         assertTrue(row.contains("\"Abertura, de conta\""), "a comma in a field is quoted: " + row);
         assertFalse(String.join("\n", lines).contains(cpf.digits()), "never the clear CPF");
 

@@ -41,7 +41,8 @@ class SmsInboxCommandTest {
         Run r = run("admin", "sms-inbox", "--home", home.toString(), "--phone", "+55 (11) 98765-4321");
         assertEquals(0, r.status(), r.err());
         assertTrue(
-                r.out().contains("2026-11-23 12:00:00  sms_a  Cadastro: seu codigo de verificacao e 012345."), r.out());
+                r.out().contains("2026-11-23T12:00:00-03:00  sms_a  Cadastro: seu codigo de verificacao e 012345."),
+                r.out());
         assertTrue(!r.out().contains("999999"), r.out());
         Run none = run("admin", "sms-inbox", "--home", home.toString(), "--phone", "31987654321");
         assertEquals(0, none.status());
