@@ -71,7 +71,7 @@ public final class DemoCommand extends CliCommand {
     /** The demo's call-records API port when --calls-port is not given. */
     static final int DEFAULT_CALLS_PORT = 8081;
 
-    /** The demo ingests more often than the spec's two minutes, so new calls show up quickly. */
+    /** The demo ingests more often than the contract's two minutes, so new calls show up quickly. */
     static final java.time.Duration DEMO_REFRESH = java.time.Duration.ofSeconds(30);
 
     /** The demo's first ingest reads the exchange's last hours, so the list is not empty at once. */
@@ -132,8 +132,7 @@ public final class DemoCommand extends CliCommand {
             // Push once the integration exists and its history is in: new calls from here on are pushed.
             demo.ensurePushDestination(server.store(), receiver.url(), pushToken, pushSecret, Clock.systemUTC(), out);
             printCallLines(out, server, callsToken, demo.callsTokenFile());
-            String base = "http://" + ServeCommand.hostFor(server.address()) + ":" + server.port();
-            out.println("Health (no key): " + base + "/health/live " + base + "/health/ready");
+            ListenerUrls.print(out, server);
             out.printf(
                     "cadastro demo: ready in %.1f s; Ctrl-C stops (data stays in %s)%n",
                     (System.nanoTime() - t0) / 1e9, demo.home());

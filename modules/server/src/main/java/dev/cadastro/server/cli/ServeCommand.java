@@ -66,7 +66,7 @@ public final class ServeCommand extends CliCommand {
             names = "--requests-per-minute",
             paramLabel = "N",
             defaultValue = "" + Admission.REQUESTS_PER_MINUTE,
-            description = "Requests per minute allowed to each API key (default ${DEFAULT-VALUE}, the spec's).")
+            description = "Requests per minute allowed to each API key (default ${DEFAULT-VALUE}, the contract's).")
     long requestsPerMinute;
 
     @Option(
@@ -154,7 +154,7 @@ public final class ServeCommand extends CliCommand {
                         .withPush(push.options(this::usage)),
                 callOptions);
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
-                + "/v1 (OpenAPI at /v1/openapi.json, health at /health/live and /health/ready); Ctrl-C stops");
+                + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
         if (simulatedExchange != null) {
             dev.cadastro.server.CallRecordsService c = server.calls().orElseThrow();
             server.startCallIngest(
@@ -166,6 +166,7 @@ public final class ServeCommand extends CliCommand {
                 .ifPresent(c -> out().println("cadastro: serving the call-records API on http://"
                         + hostFor(c.address()) + ":" + c.port() + "/v1/ligacoes (OpenAPI at /v1/openapi.json),"
                         + " recordings at " + c.recordingsBaseUrl()));
+        ListenerUrls.print(out(), server);
         out().flush();
         awaitShutdown(server);
         return Cli.DONE;
