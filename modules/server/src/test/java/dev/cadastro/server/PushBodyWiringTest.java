@@ -12,6 +12,7 @@ import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.calls.push.PushDestination;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.jdk.RuntimeOptions;
 import dev.cadastro.store.Database;
 import java.net.InetAddress;
@@ -83,6 +84,20 @@ class PushBodyWiringTest {
             List<LoopbackReceiver.Received> got = receiver.received();
             assertFalse(got.isEmpty(), "the ready call was pushed");
             JsonNode pushed = JSON.readTree(got.getFirst().body()).get("metadata");
+            // The push as the call-records OpenAPI document's webhooks section describes it.
+            JsonNode hook = JSON.readTree(CallRecordsApi.openApiDocument()).at("/webhooks/ligacao/post");
+            for (JsonNode parameter : hook.get("parameters")) {
+                String name = parameter.get("name").asText();
+                String value = got.getFirst().header(name);
+                if (parameter.get("required").asBoolean()) {
+                    assertTrue(value != null, name + " is sent");
+                }
+                if (value != null) {
+                    String pattern = parameter.at("/schema/pattern").asText();
+                    assertTrue(value.matches(pattern), name + ": " + value + " !~ " + pattern);
+                }
+            }
+            assertEquals("k", got.getFirst().header("X-Api-Key"), "the client's own header is sent");
 
             CallRecordsService calls = server.calls().orElseThrow();
             HttpClient client = HttpClient.newBuilder()
