@@ -78,7 +78,7 @@ import java.util.regex.Pattern;
  * answering a 40-byte JSON constant with no authentication, no database and no index: the ceiling
  * the HTTP stack itself leaves on this machine, against which the three scenarios are read.
  *
- * <p>The spec's 120 requests per minute per key would cap one key at 2 per second, so the server runs
+ * <p>The contract's 120 requests per minute per key would cap one key at 2 per second, so the server runs
  * with a per-minute limit of 10 million (the limiter still counts every request in PostgreSQL) and the
  * clients spread over {@code --accounts} accounts, one key each. After the run, each account's ledger
  * balance must equal its top-up minus the {@code creditos_consumidos} its answers reported.

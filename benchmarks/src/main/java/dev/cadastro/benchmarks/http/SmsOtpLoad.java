@@ -52,7 +52,7 @@ import java.util.regex.Pattern;
  *
  * <p>The provider is instant: it keeps each message's code in memory for the client, playing the
  * phone; so what is measured is our own path. Every pair uses a phone not used before in the run (the
- * spec's 30-second limit would otherwise refuse it), and the clients spread over {@code --accounts}
+ * contract's 30-second limit would otherwise refuse it), and the clients spread over {@code --accounts}
  * accounts: with 1, every hold and post of the run takes turns on one SMS balance row, as one big
  * customer's traffic would. After the run each account's SMS balance must equal its top-up minus the
  * pairs it completed, and every check must have answered {@code valido: true}.

@@ -1,7 +1,7 @@
 /**
  * The export file writer ({@link dev.cadastro.exports.ZipLeadFileWriter}) and its options.
  *
- * <p>Both formats carry every field of the company record in the order of the specification's section
+ * <p>Both formats carry every field of the company record in the order of the contract's section
  * 2.1, under the API's names, after a header row. Absent fields are empty cells.
  *
  * <p><b>CSV</b> is written for the spreadsheet our users open it in, Excel or LibreOffice in

@@ -8,28 +8,28 @@ import java.util.Objects;
  * {@code default}: a code added to {@link ErrorCode}, or an endpoint added to {@link Endpoint}, does
  * not compile until it is mapped here.
  *
- * <p>The pairs the specs state are kept as stated (company-data section 7, call-records section 7).
- * Where the company-data spec leaves the pair open, the choice follows its status table: {@code
+ * <p>The pairs the contracts state are kept as stated (the status tables of docs/rules.md and the OpenAPI documents).
+ * Where the company-data contract leaves the pair open, the choice follows its status table: {@code
  * API_DESATIVADA} is 503 ("API temporarily unavailable"), {@code CHAVE_REVOGADA} is 401 (a key that
  * no longer authenticates), {@code JUSTIFICATIVA_INVALIDA} is 422, {@code FORNECEDOR_INDISPONIVEL}
  * and {@code SMS_INDISPONIVEL} are 502, {@code AUDITORIA_INDISPONIVEL} is 503.
  *
  * <p>One code depends on the endpoint: {@code FORNECEDOR_INDISPONIVEL} is 503 on enrichment, whose
- * status list (spec 4.6) has 503 and no 502, and 502 everywhere else (docs/adr/0021).
+ * status list has 503 and no 502, and 502 everywhere else (docs/adr/0021).
  */
 public final class ErrorMapping {
     private ErrorMapping() {}
 
     /**
      * The endpoints whose status list changes the status of a code. Every other endpoint is {@link
-     * #STANDARD}; an endpoint gets its own constant only when its spec list forces a different status.
+     * #STANDARD}; an endpoint gets its own constant only when its published status list forces a different status.
      */
     public enum Endpoint {
         /** Any endpoint whose list does not override a status. */
         STANDARD,
-        /** {@code GET /v1/enriquecimento/{cnpj}} (spec 4.6): 503 and no 502 in its list. */
+        /** {@code GET /v1/enriquecimento/{cnpj}}: 503 and no 502 in its list. */
         ENRICHMENT,
-        /** {@code POST /v1/credito/consultar} (spec 4.9): 502 for an unavailable provider. */
+        /** {@code POST /v1/credito/consultar}: 502 for an unavailable provider. */
         CREDIT_REPORT
     }
 

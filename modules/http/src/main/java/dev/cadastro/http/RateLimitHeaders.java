@@ -7,7 +7,7 @@ import dev.cadastro.core.ratelimit.RateLimitWindow;
 /**
  * The rate-limit header fields: {@code X-RateLimit-Limit}, {@code -Remaining} and {@code -Reset}
  * (epoch seconds) for the key's minute, the same three with a {@code -Day} suffix for the plan's
- * daily window, and {@code Retry-After} (seconds) on a refusal. The specification leaves the exact
+ * daily window, and {@code Retry-After} (seconds) on a refusal. The contract leaves the exact
  * names open; these are ours.
  */
 public final class RateLimitHeaders {

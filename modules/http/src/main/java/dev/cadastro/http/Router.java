@@ -23,7 +23,7 @@ import java.util.Set;
  * a path parameter is then decoded strictly (a bad encoding is 422, except on the call-records
  * service, whose handler finds the parameter absent). Literal segments win over parameters. A path no template
  * matches answers 404; a path that matches with another method answers 405 with {@code Allow} (the
- * call-records service answers both with its own 404 {@code rota_inexistente}, as its spec says).
+ * call-records service answers both with its own 404 {@code rota_inexistente}, as its contract says).
  * Every answer, errors included, carries {@code X-Request-Id}; a handler's exception becomes its
  * envelope through {@link ErrorResponses}.
  */

@@ -20,15 +20,15 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ErrorMappingTest {
 
     /**
-     * Every code's status, written by hand from the specs, not read from {@link ErrorMapping}. Company
-     * data, section 7: the status table names {@code SEM_CREDITOS} 402, {@code SEM_ESCOPO} 403, {@code
+     * Every code's status, written by hand from the contracts, not read from {@link ErrorMapping}. Company
+     * data: the published status table names {@code SEM_CREDITOS} 402, {@code SEM_ESCOPO} 403, {@code
      * SEM_DADOS} 404, {@code PARAMETRO_INVALIDO}, {@code FINALIDADE_INVALIDA} and {@code CPF_INVALIDO}
      * 422; the meaning column places the rest (401 key missing or invalid, 403 accreditation pending,
      * person lookup not enabled, purpose not contracted, 429 the three limits, 500 internal error, 502
      * lookup or SMS service unavailable, 503 API temporarily unavailable). Where that table is silent
-     * the architecture brief decides: a revoked key no longer authenticates (401), a bad justification
+     * the project decided (docs/rules.md): a revoked key no longer authenticates (401), a bad justification
      * is an invalid parameter (422), an audit that cannot be written is 503 {@code
-     * AUDITORIA_INDISPONIVEL}. Call records, section 7: 401 {@code nao_autorizado}, 404 {@code
+     * AUDITORIA_INDISPONIVEL}. Call records: 401 {@code nao_autorizado}, 404 {@code
      * nao_encontrada} and {@code rota_inexistente}, 409 {@code indisponivel}.
      */
     private static final Map<ErrorCode, Integer> STATED = Map.ofEntries(
@@ -61,7 +61,7 @@ class ErrorMappingTest {
             Map.entry(ErrorCode.PARAMETRO_INVALIDO_LIGACOES, 400));
 
     /**
-     * Where an endpoint's status list overrides {@link #STATED}: enrichment (spec 4.6) lists 503 and
+     * Where an endpoint's status list overrides {@link #STATED}: enrichment lists 503 and
      * no 502, so its unavailable provider is 503; the credit report (4.9) lists 502 and keeps it.
      */
     private static final Map<ErrorMapping.Endpoint, Map<ErrorCode, Integer>> OVERRIDES = Map.of(

@@ -257,7 +257,7 @@ public final class CadastroServer implements AutoCloseable {
                     PushOptions.defaults());
         }
 
-        /** The spec's defaults: 120 requests per minute per key, the system clock. */
+        /** The contract's defaults: 120 requests per minute per key, the system clock. */
         public static Config of(Path index, Database database, InetSocketAddress address) {
             return new Config(
                     index, database, address, RuntimeOptions.defaults(), OptionalLong.empty(), Clock.systemUTC());
@@ -542,7 +542,7 @@ public final class CadastroServer implements AutoCloseable {
 
     /**
      * Starts ingesting calls from {@code sources} into this server's store every {@code interval} (the
-     * spec's refresh is {@link CallIngestLoop#DEFAULT_INTERVAL}), the first tick at once; {@link #close()}
+     * contract's refresh is {@link CallIngestLoop#DEFAULT_INTERVAL}), the first tick at once; {@link #close()}
      * stops it. Servers sharing a database share the sources through the ingest checkpoints' leases.
      */
     public CallIngestLoop startCallIngest(List<CallSource> sources, Duration interval) {

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
  */
 class CallRecordsEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** A client that ignores unknown fields, as spec 2.1 rule 4 asks. */
+    /** A client that ignores unknown fields, as the contract asks. */
     private static final ObjectMapper TOLERANT =
             new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
@@ -411,7 +411,7 @@ class CallRecordsEndToEndTest {
         }
     }
 
-    /** A client that maps exactly the fields served today (spec 2.1's and disponivel_em) and refuses anything else. */
+    /** A client that maps exactly the fields served today (the call record's and disponivel_em) and refuses anything else. */
     record StrictCall(
             String id,
             String id_ocorrencia,

@@ -27,14 +27,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The spec's 120 requests per minute per key (company-data section 8) as the server applies it when no
+ * The contract's 120 requests per minute per key (docs/rules.md) as the server applies it when no
  * limit is configured: a server started with {@code requestsPerMinute} empty, exactly as {@code serve}
  * starts it without {@code --requests-per-minute}, on its own embedded PostgreSQL and a clock the test
  * holds still, so all requests fall in one minute window.
  */
 class DefaultRateLimitTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Written from the spec, not read from the production constant. */
+    /** Written from the contract, not read from the production constant. */
     private static final int SPEC_PER_MINUTE = 120;
 
     private static ServerFixture f;

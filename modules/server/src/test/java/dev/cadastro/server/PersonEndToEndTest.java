@@ -36,7 +36,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Person lookup end to end (spec 4.10-4.13): a real client through a real socket, the embedded
+ * Person lookup end to end: a real client through a real socket, the embedded
  * PostgreSQL, the simulated person bureau behind a real guard. Every answer is checked against the
  * OpenAPI document.
  */

@@ -204,7 +204,7 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Request admission (authentication and rate limits in one statement) with the specification's
+     * Request admission (authentication and rate limits in one statement) with the contract's
      * 120 requests per minute per key, on the store's clock.
      */
     public Admission admission() {

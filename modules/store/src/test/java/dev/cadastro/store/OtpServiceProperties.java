@@ -46,7 +46,7 @@ import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
 
 /**
- * The SMS code use case on the real store and ledger against a model written from the specification:
+ * The SMS code use case on the real store and ledger against a model written from the contract:
  * random chains of sends (three phones, some while the provider is down, some with the SMS balance
  * empty), right and wrong checks, clock moves (some to the exact second of an expiry) and failed-
  * delivery receipts (some repeated). After every step the SMS balance equals the model's and nothing

@@ -43,7 +43,7 @@ import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
 
 /**
- * Async person jobs on PostgreSQL against a model of the spec's state table: creation checks the
+ * Async person jobs on PostgreSQL against a model of the contract's state table: creation checks the
  * balance and charges nothing; the first read that finds a job pending runs the lookup and is charged
  * 15 once with one audit row; a bureau failure or a short balance leaves it pending; no data finishes
  * it uncharged; an unread job expires after 24 hours; later reads never charge. After every step the

@@ -34,7 +34,7 @@ public record Account(
         int personBatchLimit,
         Instant createdAt) {
 
-    /** The batch ceiling of the specification when the contract says nothing else. */
+    /** The default person-batch ceiling, used when the account's contract sets none. */
     public static final int DEFAULT_PERSON_BATCH_LIMIT = 100;
 
     /** The longest account name the store keeps. */

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * Use case: turns the raw {@code Authorization} and {@code X-API-Key} header values of a request into
- * a {@link Principal}, or throws the specification's 401/403 codes: {@code SEM_CHAVE} (no key sent),
+ * a {@link Principal}, or throws the contract's 401/403 codes: {@code SEM_CHAVE} (no key sent),
  * {@code CHAVE_INVALIDA} (not one of our keys, unknown, or wrong secret), {@code CHAVE_REVOGADA}
  * (revoked) and {@code API_DESATIVADA} (the account's API is disabled).
  *

@@ -7,7 +7,7 @@ import java.util.Set;
 
 /**
  * An authenticated caller: a valid, unrevoked key of an enabled account, as the {@link Authenticator}
- * found it for this request. The guards below throw the specification's 403 codes.
+ * found it for this request. The guards below throw the contract's 403 codes.
  */
 public record Principal(ApiKey key, Account account) {
     public Principal {
@@ -50,7 +50,7 @@ public record Principal(ApiKey key, Account account) {
     }
 
     /**
-     * The guards of a person lookup, in the order the specification lists them: the {@code pessoas:read}
+     * The guards of a person lookup, in the order the contract lists them: the {@code pessoas:read}
      * scope ({@code SEM_ESCOPO}), the key's individual release ({@code PF_NAO_HABILITADA}) and the
      * contracted purpose ({@code FINALIDADE_NAO_CONTRATADA}).
      *

@@ -3,7 +3,7 @@ package dev.cadastro.core.account;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The declared purpose ({@code finalidade}) of a person lookup (specification 2.4). */
+/** The declared purpose ({@code finalidade}) of a person lookup. */
 public enum Purpose {
     /** Credit risk evaluation. */
     ANALISE_CREDITO,

@@ -3,7 +3,7 @@ package dev.cadastro.core.account;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The scopes of the specification (section 5): what a key may access. */
+/** The scopes of the company-data API (docs/rules.md): what a key may access. */
 public enum Scope {
     /** Company search and lookup. */
     EMPRESAS_READ("empresas:read"),
@@ -26,7 +26,7 @@ public enum Scope {
         this.wire = wire;
     }
 
-    /** The scope as the specification writes it, e.g. {@code empresas:read}. */
+    /** The scope as the contract writes it, e.g. {@code empresas:read}. */
     public String wire() {
         return wire;
     }

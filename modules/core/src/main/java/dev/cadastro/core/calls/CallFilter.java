@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The filters of {@code GET /v1/ligacoes} (spec 4.1), combined with AND; text comparisons are exact.
+ * The filters of {@code GET /v1/ligacoes}, combined with AND; text comparisons are exact.
  *
  * @param since only calls with {@code datahistorico} at or after this moment
  * @param until only calls with {@code datahistorico} at or before this moment

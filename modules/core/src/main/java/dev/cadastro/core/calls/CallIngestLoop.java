@@ -12,14 +12,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs {@link CallIngest#runOnce} for each source every {@code interval} (two minutes by default, the
- * spec's refresh), on one daemon thread, the first tick at once. A failed tick is logged and the next
+ * contract's refresh), on one daemon thread, the first tick at once. A failed tick is logged and the next
  * tick simply tries again from the same checkpoint. Any number of servers may run a loop on one database:
  * the checkpoints' leases let one of them ingest a source at a time.
  */
 public final class CallIngestLoop implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CallIngestLoop.class.getName());
 
-    /** The spec's refresh interval. */
+    /** The contract's refresh interval. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(2);
 
     private final CallIngest ingest;

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One answered and classified call as the store keeps it (spec 2.1), with what the service needs
+ * One answered and classified call as the store keeps it, with what the service needs
  * besides the wire fields: the agent's login (the {@code agente} filter), the queue ({@code fila}),
  * when the recording was archived, and the recording's key in the recording store.
  *

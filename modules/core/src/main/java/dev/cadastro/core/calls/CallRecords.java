@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The read side of the call-records service (spec 4.1-4.3): list by signed cursor, one call, and the
+ * The read side of the call-records service: list by signed cursor, one call, and the
  * audio's signed redirect, each for one integration only.
  *
  * <ul>

@@ -15,12 +15,12 @@ import java.util.random.RandomGenerator;
 import javax.crypto.Mac;
 
 /**
- * Signed links to recordings on the recording host, which needs no token (spec 2.1 {@code
+ * Signed links to recordings on the recording host, which needs no token ({@code
  * url_gravacao}, 4.3): {@code <base>/<recording key>?k=<key id>[&e=<expiry>&n=<nonce>]&s=<signature>}.
  *
  * <ul>
  *   <li>{@link #permanent}: no expiry; it stops working only when its key is dropped from the keyring
- *       (the spec's "permanent signed direct link");
+ *       (the contract's "permanent signed direct link");
  *   <li>{@link #temporary}: valid {@link #TEMPORARY_VALIDITY} from now, and newly generated on each
  *       call (a random nonce), as the audio redirect must be.
  * </ul>
@@ -33,7 +33,7 @@ public final class RecordingLinks {
     /** The keyring purpose the link secret is derived for. */
     public static final String PURPOSE = "calls-recording";
 
-    /** How long a temporary link works (spec 4.3 and the limits table: 1 hour). */
+    /** How long a temporary link works: 1 hour. */
     public static final Duration TEMPORARY_VALIDITY = Duration.ofHours(1);
 
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();

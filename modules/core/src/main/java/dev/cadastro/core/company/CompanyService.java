@@ -19,7 +19,7 @@ import java.util.OptionalLong;
 
 /**
  * Use case: register search ({@code GET /empresas}) and CNPJ lookup ({@code GET /empresas/{cnpj}})
- * with the cost rules of the company-data spec.
+ * with the cost rules of docs/rules.md.
  *
  * <ul>
  *   <li>A count-only search asks the register for the count alone and costs nothing; the ledger is not

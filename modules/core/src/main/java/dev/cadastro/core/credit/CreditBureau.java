@@ -4,7 +4,7 @@ import dev.cadastro.core.document.TaxId;
 import java.util.Optional;
 
 /**
- * Port: the credit bureau (spec company-data 2.5, 4.9). Adapters call it under a timeout, a
+ * Port: the credit bureau. Adapters call it under a timeout, a
  * concurrency bound and a circuit breaker, check its answer against the report allowlist and read
  * it into a {@link CreditReport}.
  */

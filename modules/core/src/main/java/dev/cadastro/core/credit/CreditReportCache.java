@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Port: each account's cache of the credit reports it fetched (spec company-data cost rule 2, limits
- * "Credit report cache 7 days"). Entries are personal data: they are kept per account and document,
+ * Port: each account's cache of the credit reports it fetched (a repeat within 7 days is served from it).
+ * Entries are personal data: they are kept per account and document,
  * one entry each (the latest fetch), and purged once no rule can serve them.
  */
 public interface CreditReportCache {

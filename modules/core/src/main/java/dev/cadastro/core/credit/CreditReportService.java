@@ -21,8 +21,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Use case: a credit report on a CPF or a CNPJ ({@code POST /credito/consultar}, spec company-data
- * 2.5, 4.9, cost rule 2), in this order:
+ * Use case: a credit report on a CPF or a CNPJ ({@code POST /credito/consultar}), in this
+ * order:
  *
  * <ol>
  *   <li>the {@code credito:read} scope ({@code SEM_ESCOPO}), then the document: required; a CPF whose

@@ -6,7 +6,7 @@ import dev.cadastro.core.error.InvalidParameterException;
 /**
  * A CPF, CNPJ or phone number failed its rules. A CPF shaped right whose digits fail (wrong check
  * digits, or one digit repeated) carries {@link ErrorCode#CPF_INVALIDO}, the code the company-data
- * spec gives to "CPF check digits wrong"; every other document fault, including a CPF that is missing
+ * contract gives to "CPF check digits wrong"; every other document fault, including a CPF that is missing
  * or malformed, is {@link ErrorCode#PARAMETRO_INVALIDO}.
  */
 public class InvalidDocumentException extends InvalidParameterException {

@@ -4,7 +4,7 @@ import dev.cadastro.core.document.Cnpj;
 import java.util.Optional;
 
 /**
- * Port: the partner bureau that enriches a company record (spec company-data 2.5, 4.6). Adapters
+ * Port: the partner bureau that enriches a company record. Adapters
  * call the outside bureau under a timeout, a concurrency bound and a circuit breaker, check its
  * answer against the enrichment allowlist and read it into a {@link BureauCompany}.
  */

@@ -20,7 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Use case: bureau enrichment of a CNPJ ({@code GET /enriquecimento/{cnpj}}, spec company-data 2.5,
+ * Use case: bureau enrichment of a CNPJ ({@code GET /enriquecimento/{cnpj}},
  * 4.6), in this order:
  *
  * <ol>

@@ -4,14 +4,14 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The closed set of error codes of both specifications, as clients see them on the wire.
+ * The closed set of error codes of both services' contracts, as clients see them on the wire.
  *
  * <p>Codes are stable: clients program against {@link #wire()}. This type knows nothing of HTTP;
  * the HTTP adapter maps every constant to a status in one exhaustive {@code switch}, so a new
  * constant does not compile until it is mapped.
  */
 public enum ErrorCode {
-    // Company-data service (company-data-service.md, section 7)
+    // Company-data service (the company-data OpenAPI document; statuses in docs/rules.md)
     SEM_CHAVE(Service.COMPANY_DATA, "no API key was sent"),
     CHAVE_INVALIDA(Service.COMPANY_DATA, "the API key is not valid"),
     CHAVE_REVOGADA(Service.COMPANY_DATA, "the API key was revoked"),
@@ -35,14 +35,14 @@ public enum ErrorCode {
     LIMITE_OTP(Service.COMPANY_DATA, "too many SMS codes for this phone"),
     SMS_INDISPONIVEL(Service.COMPANY_DATA, "the SMS provider is unavailable"),
 
-    // Call-records service (call-records-service.md, section 7): lower-case codes on the wire
+    // Call-records service (the call-records OpenAPI document): lower-case codes on the wire
     NAO_AUTORIZADO(Service.CALL_RECORDS, "token missing, invalid or of another scope"),
     NAO_ENCONTRADA(Service.CALL_RECORDS, "call not found or outside the 7-day window"),
     ROTA_INEXISTENTE(Service.CALL_RECORDS, "no such path or method"),
     INDISPONIVEL(Service.CALL_RECORDS, "the recording is still being archived"),
     /**
      * A bad parameter on the call-records service ({@code parametro_invalido}, status 400): a code the
-     * spec's catalogue lacks, added and documented in the service's OpenAPI document.
+     * original catalogue lacks, added and documented in the service's OpenAPI document.
      */
     PARAMETRO_INVALIDO_LIGACOES(Service.CALL_RECORDS, "parametro_invalido", "a parameter is invalid");
 

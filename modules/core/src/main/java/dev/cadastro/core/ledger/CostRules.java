@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The cost table of the specification (section 1) as pure functions: each returns the charge (or
+ * The cost table (docs/rules.md) as pure functions: each returns the charge (or
  * hold) an operation makes, with an idempotency key that encodes its dedup rule, so the ledger's
  * "once per key" is what makes a repeat free:
  *

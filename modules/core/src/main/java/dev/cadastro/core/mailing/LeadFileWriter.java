@@ -13,7 +13,7 @@ public interface LeadFileWriter {
 
     /**
      * Starts the ZIP on {@code out}, with one entry named {@code entryName} whose first row is the
-     * header (every field of {@link Empresa}, in the order of the specification's section 2.1).
+     * header (every field of {@link Empresa}, in the order of the company record's fields on the wire).
      * Closing the sink finishes the entry and the ZIP and closes {@code out}.
      */
     LeadSink open(ExportFormat format, String entryName, OutputStream out) throws IOException;

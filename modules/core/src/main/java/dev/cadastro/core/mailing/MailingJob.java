@@ -26,7 +26,7 @@ public record MailingJob(
         State state,
         Optional<Outcome> outcome) {
 
-    /** The states of the spec's table, by their API names. */
+    /** The states of the contract's table, by their API names. */
     public enum State {
         PROCESSANDO("processando"),
         CONCLUIDO("concluido"),

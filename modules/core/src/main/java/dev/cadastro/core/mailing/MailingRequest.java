@@ -9,7 +9,7 @@ import java.util.Objects;
  * #MAX_QUANTITY}) and the file format.
  */
 public record MailingRequest(RegisterQuery filtros, int quantidade, ExportFormat formato) {
-    /** The largest export (spec section 8). */
+    /** The largest export. */
     public static final int MAX_QUANTITY = 50_000;
 
     public MailingRequest {

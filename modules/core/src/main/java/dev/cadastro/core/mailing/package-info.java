@@ -1,5 +1,5 @@
 /**
- * Mailing exports (spec company-data 2.3, 3 "Mailing job", 4.3-4.5): a job that holds credits at
+ * Mailing exports: a job that holds credits at
  * creation, writes the first leads of a search into a ZIP of CSV or XLSX in the background, and
  * charges the leads delivered once at completion (or releases everything on failure). {@link
  * dev.cadastro.core.mailing.MailingService} is the use case; {@link

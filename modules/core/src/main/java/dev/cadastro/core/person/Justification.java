@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The justification an audit row records (spec company-data 2.4): the text the client sent when it
+ * The justification an audit row records: the text the client sent when it
  * passes {@link #check}, otherwise the account's default, otherwise the purpose's default text. The call
  * never fails because of it; {@link #discarded()} says which rule a sent text broke, for the answer's
  * warning {@code JUSTIFICATIVA_INVALIDA}.
@@ -24,7 +24,7 @@ public record Justification(String text, Source source, Optional<Rule> discarded
     /** The most characters the audit trail keeps; a longer text is discarded, not cut. */
     public static final int MAX_LENGTH = 500;
 
-    /** The fewest digits of a number read as a phone (the spec: "8 or more digits"). */
+    /** The fewest digits of a number read as a phone. */
     public static final int PHONE_DIGITS = 8;
 
     public Justification {
@@ -107,7 +107,7 @@ public record Justification(String text, Source source, Optional<Rule> discarded
      * sit between digits, as people write CPFs and phones ({@code 123.456.789-09}, {@code (11)
      * 91234-5678}, {@code 529 . 982 . 247 - 25}, {@code 529,982,247,25}). A number
      * of 11 digits that is a valid CPF is a CPF; any other number of {@value #PHONE_DIGITS} or more digits
-     * is read as a phone, as the spec says. An e-mail is a {@code @} with a non-blank part before it and
+     * is read as a phone, as the contract says. An e-mail is a {@code @} with a non-blank part before it and
      * a dotted domain after it.
      */
     public static Optional<Rule> check(String text) {

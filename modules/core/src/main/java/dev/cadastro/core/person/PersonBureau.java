@@ -4,7 +4,7 @@ import dev.cadastro.core.account.Purpose;
 import java.util.Optional;
 
 /**
- * Port: the person bureau (spec company-data 2.4, 4.10). Adapters call it under a timeout, a
+ * Port: the person bureau. Adapters call it under a timeout, a
  * concurrency bound and a circuit breaker, and read its raw answer through {@link PersonAnswers#read},
  * which drops everything outside the written allowlist.
  */

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An async person lookup (spec company-data 3, "Person async job") and its transitions. The store
+ * An async person lookup and its transitions. The store
  * applies each transition as one conditional statement, so the type and the table agree on what may
  * follow what:
  *

@@ -33,7 +33,7 @@ import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
- * Use case: person lookup by CPF or phone (spec company-data 2.4, 3, 4.10-4.13, cost rules 5 and 6).
+ * Use case: person lookup by CPF or phone.
  * Every lookup runs the checks in this order, each with its code, so a failing check hides the later
  * ones:
  *
@@ -329,7 +329,7 @@ public final class PersonLookupService {
 
     private record Checked(Subject subject, Purpose purpose, Set<String> fields, Justification justification) {}
 
-    /** The checks before the balance, in the specification's order. */
+    /** The checks before the balance, in the contract's order. */
     private Checked check(Principal principal, PersonRequest request) {
         Purpose purpose = checkPurpose(principal, request.finalidade());
         Set<String> fields = principal.requirePersonLookup(purpose);

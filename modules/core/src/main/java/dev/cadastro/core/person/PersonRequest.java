@@ -5,7 +5,7 @@ import java.util.Optional;
 /**
  * A person lookup as the client sent it, before any check: exactly one of {@code cpf} and {@code
  * telefone}, the purpose's wire name, the optional justification. The use case checks them in the
- * specification's order.
+ * contract's order.
  *
  * @param malformed what is wrong with the request's shape (an unknown field, a wrong type), reported as
  *     {@code PARAMETRO_INVALIDO} at the identifier's turn, after the key's and the purpose's checks

@@ -23,7 +23,7 @@ import java.util.Optional;
  * against the minute (it was made). A request that fails authentication counts nowhere.
  */
 public final class Admission {
-    /** The per-minute limit of every key (specification section 8). */
+    /** The per-minute limit of every key. */
     public static final long REQUESTS_PER_MINUTE = 120;
 
     private final AdmissionStore store;

@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 
 /**
- * The company record the service delivers (company-data spec, section 2.1). Every field is optional;
+ * The company record the service delivers. Every field is optional;
  * absent ones are null. The JSON names are the component names in snake case ({@code razaoSocial} is
  * {@code razao_social}); {@code situacaoCadastral} keeps its leading zero ({@code "02"}).
  *

@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * One establishment of the register as the loader assembles it: the Estabelecimentos row joined with
  * its company (Empresas), its Simples/MEI options and its PGFN debt flag. This is what the register
- * writer indexes; it holds every field of the spec's Empresa record and every value a {@code GET
+ * writer indexes; it holds every field of the contract's Empresa record and every value a {@code GET
  * /empresas} filter needs.
  *
  * <p>Codes are kept exactly as the source writes them (leading zeros included), also when a lookup

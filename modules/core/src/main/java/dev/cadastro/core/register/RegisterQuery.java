@@ -20,7 +20,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * A validated register search ({@code GET /empresas}, company-data spec section 4.1): the filters,
+ * A validated register search ({@code GET /empresas}): the filters,
  * whether only the count is wanted, and the page.
  *
  * <p>Semantics: the values of one repeatable filter are alternatives (OR); different filters must all
@@ -37,7 +37,7 @@ import java.util.TreeSet;
  * rule is a stable token and whose message names the parameter, the value and the rule.
  */
 public final class RegisterQuery {
-    /** Parameter names exactly as the spec writes them. */
+    /** Parameter names exactly as the contract writes them. */
     public static final String UFS = "ufs",
             MUNICIPIOS = "municipios",
             BAIRROS = "bairros",
@@ -61,7 +61,7 @@ public final class RegisterQuery {
             LIMITE = "limite",
             PAGINA = "pagina";
 
-    /** Every accepted parameter, in the spec's order. */
+    /** Every accepted parameter, in the contract's order. */
     public static final List<String> PARAMETERS = List.of(
             UFS,
             MUNICIPIOS,

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One page of a register search: the records ({@code dados}) and the {@code paginacao} object of spec
- * section 2.2. {@code retornados} is the number of records on this page and the quantity charged.
+ * One page of a register search: the records ({@code dados}) and the {@code paginacao} object of the
+ * answer. {@code retornados} is the number of records on this page and the quantity charged.
  *
  * @param total establishments matching the filters; an estimate when {@code aproximado}
  * @param aproximado true when {@code total} is a sampled estimate (see {@link CountResult})

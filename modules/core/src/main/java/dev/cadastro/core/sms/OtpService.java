@@ -16,8 +16,8 @@ import java.util.HexFormat;
 import java.util.Objects;
 
 /**
- * Use case: SMS one-time codes ({@code POST /sms/otp}, {@code POST /sms/otp/verificar}; spec
- * company-data 2.6, 4.7, 4.8, cost rules 3 and 4).
+ * Use case: SMS one-time codes ({@code POST /sms/otp}, {@code POST /sms/otp/verificar};
+ * rules in docs/rules.md).
  *
  * <p>Sending: the scope; a uniform code from the {@link SecureRandom}; its HMAC under the keyring's
  * current key, bound to a new dispatch id; then {@link OtpStore#begin} (the phone's limits, the hold of

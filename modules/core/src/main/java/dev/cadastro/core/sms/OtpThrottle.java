@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The per-account, per-phone sending limits of the specification (4.7, 8): at most one code every
+ * The per-account, per-phone sending limits of the contract: at most one code every
  * {@link #SPACING 30 seconds} and {@link #PER_HOUR 5} per {@link #WINDOW hour}, both sliding. Only
  * dispatches that {@link Delivery#countsAgainstThrottle() count} are passed in: a send refused by an
  * unavailable provider does not use the phone's allowance.

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class ErrorCodeTest {
 
-    /** Section 7 of the company-data spec, in its order. */
+    /** The company-data codes, in the order of the published catalogue. */
     private static final List<String> COMPANY_DATA = List.of(
             "SEM_CHAVE",
             "CHAVE_INVALIDA",
@@ -38,7 +38,7 @@ class ErrorCodeTest {
             "LIMITE_OTP",
             "SMS_INDISPONIVEL");
 
-    /** Section 7 of the call-records spec: the {@code erro} strings. */
+    /** The call-records {@code erro} strings. */
     private static final List<String> CALL_RECORDS =
             List.of("nao_autorizado", "nao_encontrada", "rota_inexistente", "indisponivel", "parametro_invalido");
 

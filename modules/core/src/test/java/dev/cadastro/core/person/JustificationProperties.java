@@ -17,7 +17,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * The justification rule (spec company-data 2.4) against a reference written with regular expressions
+ * The justification rule against a reference written with regular expressions
  * and its own CPF check digits, over texts built from words, numbers written the ways people write
  * CPFs and phones, and e-mail-like tokens.
  */

@@ -26,7 +26,7 @@ import net.jqwik.api.statistics.Statistics;
  * {@link RegisterQuery#parse} over generated queries that are mostly valid: each query holds one to five
  * parameters, each value drawn with its expected normal form; some queries also carry one value that
  * breaks a named rule (the statistics require at least half of the inputs to parse and 15% to be
- * broken). The oracle is this class's model of section 4.1 of the company-data spec and of the
+ * broken). The oracle is this class's model of the search parameters' rules (docs/register.md, the OpenAPI document) and of the
  * documented normalization, not the parser: a query without a broken value must parse
  * to exactly the expected values (or, without a filter, be refused as {@code filter-required}); a query
  * with one broken value must be refused naming that parameter and that rule.

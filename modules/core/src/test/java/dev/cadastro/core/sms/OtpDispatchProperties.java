@@ -18,7 +18,7 @@ import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
 
 /**
- * The dispatch state machine against a model written from the specification alone (5 attempts, the
+ * The dispatch state machine against a model written from the contract alone (5 attempts, the
  * 5th wrong one blocks, expiry at the term, single use, 1 SMS credit charged on acceptance, returned
  * once on a failed-delivery receipt, nothing on an outage or an abandoned send): random chains of
  * sends, provider answers, right, wrong and late checks, clock moves (some landing exactly on an
@@ -136,7 +136,7 @@ class OtpDispatchProperties {
         };
     }
 
-    /** The model of one dispatch, in the specification's words. */
+    /** The model of one dispatch, in the contract's words. */
     static final class Model {
         Instant expiresAt;
         String provider = "sending"; // sending, accepted, unavailable, abandoned

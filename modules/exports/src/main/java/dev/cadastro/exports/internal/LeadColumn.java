@@ -8,7 +8,7 @@ import java.util.function.Function;
 
 /**
  * The columns of an export file: every field of {@link Empresa}, in the record's order (the
- * specification's section 2.1), with its API name, how it is written and a column width for the XLSX.
+ * company record on the wire), with its API name, how it is written and a column width for the XLSX.
  */
 public enum LeadColumn {
     CNPJ("cnpj", Kind.CODE, 16, Empresa::cnpj),

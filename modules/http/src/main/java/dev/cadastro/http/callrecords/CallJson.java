@@ -11,17 +11,17 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 
 /**
- * The call record on the wire (spec 2.1): the {@code metadata} object that {@code GET /v1/ligacoes},
+ * The call record on the wire: the {@code metadata} object that {@code GET /v1/ligacoes},
  * {@code GET /v1/ligacoes/{id}} and each push delivery carry, written the same way in all three.
  *
  * <p>Times are written {@code YYYY-MM-DDTHH:MM:SS} in Brasília time (UTC-3, a fixed offset), with no
- * offset and no fraction (spec 2.1 rule 1); the store keeps and compares them with full precision.
- * Every field of 2.1 is always present, null where the spec allows it, followed by one addition
+ * offset and no fraction; the store keeps and compares them with full precision.
+ * Every field of the call record is always present, null where the contract allows it, followed by one addition
  * (rule 4 allows fields): {@code disponivel_em}, when the recording was archived and the call became
  * listable, written like the other times.
  */
 public final class CallJson {
-    /** Brasília time as the spec defines it: a fixed UTC-3 offset. */
+    /** Brasília time as the contract defines it: a fixed UTC-3 offset. */
     public static final ZoneOffset BRASILIA = ZoneOffset.ofHours(-3);
 
     private static final DateTimeFormatter WIRE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
@@ -54,7 +54,8 @@ public final class CallJson {
         g.writeNumberField("duracao_gravacao", call.durationSeconds());
         nullable(g, "ocorrencia_codigo", call.resultCode());
         g.writeStringField("ocorrencia_descricao", call.resultDescription());
-        // An addition to spec 2.1 (rule 4 allows fields): when the call became listable, its recording
+        // An added field (objects may gain fields without a version change): when the call became listable, its
+        // recording
         // archived, often minutes after datahistorico; a sync from the last datahistorico needs a margin.
         nullable(g, "disponivel_em", call.archived().map(CallJson::wireTime).orElse(null));
         g.writeEndObject();

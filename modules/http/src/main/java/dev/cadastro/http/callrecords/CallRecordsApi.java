@@ -31,14 +31,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The call-records service (call-records-service.md) as a {@link Router} with its own envelope
+ * The call-records service (its OpenAPI document, docs/rules.md) as a {@link Router} with its own envelope
  * ({@code {"erro": "code", "mensagem": "..."}}), for its own listener:
  *
  * <ul>
- *   <li>{@code GET /v1/ligacoes}: the list by signed cursor (spec 4.1);
- *   <li>{@code GET /v1/ligacoes/{id}}: one call (spec 4.2);
- *   <li>{@code GET /v1/ligacoes/{id}/audio}: 302 to a new one-hour signed link on the recording host
- *       (spec 4.3), {@code Cache-Control: no-store};
+ *   <li>{@code GET /v1/ligacoes}: the list by signed cursor;
+ *   <li>{@code GET /v1/ligacoes/{id}}: one call;
+ *   <li>{@code GET /v1/ligacoes/{id}/audio}: 302 to a new one-hour signed link on the recording host,
+ *       {@code Cache-Control: no-store};
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of these, without a token.
  * </ul>
  *
@@ -46,7 +46,7 @@ import java.util.Set;
  * CallTokens#authenticate}: a missing, malformed, unknown or revoked token, or a company-data API key,
  * is 401 {@code nao_autorizado}, before any parameter is read. Bad parameters (an unknown or repeated
  * one, a {@code limite} outside 1-200, a malformed date, a refused cursor) are 400 {@code
- * parametro_invalido}, a code the spec's catalogue lacks and the OpenAPI document adds. The service is
+ * parametro_invalido}, a code the contract's catalogue lacks and the OpenAPI document adds. The service is
  * free: no rate-limit headers, no idempotency keys, no charges.
  */
 public final class CallRecordsApi {
@@ -243,7 +243,7 @@ public final class CallRecordsApi {
     /**
      * An ISO 8601 date and time with an offset ({@code Z}, {@code ±hh:mm}, {@code ±hhmm} or {@code ±hh}:
      * {@code 2026-03-10T12:00:00-03:00}, {@code -0300}, {@code -03}) or without one, then in Brasília
-     * time (UTC-3), as spec 4.1 says; years from {@value #MIN_YEAR} to {@value #MAX_YEAR}. A {@code +}
+     * time (UTC-3), as the contract says; years from {@value #MIN_YEAR} to {@value #MAX_YEAR}. A {@code +}
      * sent unencoded in a query arrives as a space; an offset after a space is read as {@code +}.
      */
     static Instant time(String parameter, String text) {

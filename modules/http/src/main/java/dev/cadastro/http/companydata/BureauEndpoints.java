@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * {@code GET /v1/enriquecimento/{cnpj}} (spec 4.6) and {@code POST /v1/credito/consultar} (spec 4.9),
+ * {@code GET /v1/enriquecimento/{cnpj}} and {@code POST /v1/credito/consultar},
  * called by {@link CompanyDataApi} after admission and the scope check. Both answer from an outside
  * bureau through the core's use cases, which charge only for an answer that is delivered.
  *

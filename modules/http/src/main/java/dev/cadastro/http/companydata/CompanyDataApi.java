@@ -35,18 +35,18 @@ import java.util.Objects;
  * The company-data endpoints implemented so far, as a {@link Router} any runtime can mount:
  *
  * <ul>
- *   <li>{@code GET /v1/empresas}: register search (spec 4.1);
- *   <li>{@code GET /v1/empresas/{cnpj}}: CNPJ lookup (spec 4.2), also reached as {@code
+ *   <li>{@code GET /v1/empresas}: register search;
+ *   <li>{@code GET /v1/empresas/{cnpj}}: CNPJ lookup, also reached as {@code
  *       /v1/empresas/12.345.678/0001-95} when a client leaves the mask's slash unencoded;
  *   <li>{@code POST /v1/mailing}, {@code GET /v1/mailing/{job_id}}, {@code GET
- *       /v1/mailing/{job_id}/arquivo}: mailing exports (spec 4.3-4.5, {@link MailingEndpoints});
+ *       /v1/mailing/{job_id}/arquivo}: mailing exports ({@link MailingEndpoints});
  *   <li>{@code GET /v1/enriquecimento/{cnpj}} (also with the mask's slash unencoded) and {@code POST
- *       /v1/credito/consultar}: bureau enrichment and credit reports (spec 4.6, 4.9, {@link
+ *       /v1/credito/consultar}: bureau enrichment and credit reports ({@link
  *       BureauEndpoints});
  *   <li>{@code POST /v1/pessoas/consultar}, {@code POST /v1/pessoas/consultar-async}, {@code GET
- *       /v1/pessoas/jobs/{job_id}}, {@code POST /v1/pessoas/lote}: person lookup (spec 4.10-4.13,
+ *       /v1/pessoas/jobs/{job_id}}, {@code POST /v1/pessoas/lote}: person lookup (
  *       {@link PersonEndpoints});
- *   <li>{@code POST /v1/sms/otp} and {@code POST /v1/sms/otp/verificar}: SMS one-time codes (spec 4.7,
+ *   <li>{@code POST /v1/sms/otp} and {@code POST /v1/sms/otp/verificar}: SMS one-time codes (
  *       4.8, {@link SmsEndpoints});
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
@@ -216,7 +216,7 @@ public final class CompanyDataApi {
         return guarded(request, scope, ErrorMapping.Endpoint.STANDARD, operation);
     }
 
-    /** As above, with the statuses of an endpoint whose spec list overrides some ({@link ErrorMapping}). */
+    /** As above, with the statuses of an endpoint whose published status list overrides some ({@link ErrorMapping}). */
     private Response guarded(Request request, Scope scope, ErrorMapping.Endpoint endpoint, Authorized operation)
             throws Exception {
         Admitted admitted;

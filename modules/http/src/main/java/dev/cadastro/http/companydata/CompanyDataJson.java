@@ -19,7 +19,7 @@ public final class CompanyDataJson {
         return SaoPauloTime.format(instant);
     }
 
-    /** One Empresa record (spec 2.1): snake_case names, absent fields omitted. */
+    /** One Empresa record: snake_case names, absent fields omitted. */
     public static byte[] empresa(Empresa empresa) {
         return Json.bytes(768, g -> EmpresaJson.write(g, empresa));
     }

@@ -5,7 +5,7 @@ import dev.cadastro.core.register.Empresa;
 import java.io.IOException;
 
 /**
- * Writes an {@link Empresa} as the spec's company object (section 2.1): snake_case names, absent
+ * Writes an {@link Empresa} as the company object of the wire: snake_case names, absent
  * fields omitted, {@code data_abertura} as an ISO date, {@code capital_social} as a JSON number in
  * plain notation, codes as strings with their leading zeros.
  */

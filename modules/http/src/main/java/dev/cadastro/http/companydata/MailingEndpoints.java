@@ -28,8 +28,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * {@code POST /v1/mailing}, {@code GET /v1/mailing/{job_id}} and {@code GET /v1/mailing/{job_id}/arquivo}
- * (spec 4.3-4.5), called by {@link CompanyDataApi} after admission and the scope check.
+ * {@code POST /v1/mailing}, {@code GET /v1/mailing/{job_id}} and {@code GET /v1/mailing/{job_id}/arquivo},
+ * called by {@link CompanyDataApi} after admission and the scope check.
  *
  * <p>The body's {@code filtros} take every filter of {@code GET /v1/empresas} by the same names and
  * rules, typed as JSON: the repeatable filters as arrays of strings, the flags as booleans, the

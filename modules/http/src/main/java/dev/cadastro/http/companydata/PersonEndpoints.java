@@ -31,9 +31,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The person-lookup endpoints (spec 4.10-4.13), called by {@link CompanyDataApi} after admission and the
+ * The person-lookup endpoints, called by {@link CompanyDataApi} after admission and the
  * {@code pessoas:read} scope; the use case ({@link PersonLookupService}) runs the other checks in the
- * specification's order.
+ * contract's order.
  *
  * <ul>
  *   <li>{@code POST /v1/pessoas/consultar} takes {@code {"cpf"|"telefone", "finalidade",

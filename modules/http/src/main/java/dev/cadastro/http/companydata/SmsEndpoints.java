@@ -20,7 +20,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * {@code POST /v1/sms/otp} (spec 4.7) and {@code POST /v1/sms/otp/verificar} (spec 4.8), called by
+ * {@code POST /v1/sms/otp} and {@code POST /v1/sms/otp/verificar}, called by
  * {@link CompanyDataApi} after admission and the {@code sms:otp} scope check.
  *
  * <ul>

@@ -42,7 +42,7 @@ import java.util.Optional;
 
 /**
  * A file of calls exported from a real exchange, read whole and checked before anything is imported:
- * JSON Lines (UTF-8, one object a line, blank lines skipped) with the wire's field names (spec 2.1)
+ * JSON Lines (UTF-8, one object a line, blank lines skipped) with the wire's field names
  * plus what the exchange knows and the wire omits.
  *
  * <table>

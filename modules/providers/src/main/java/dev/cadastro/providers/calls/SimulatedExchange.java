@@ -59,7 +59,7 @@ public final class SimulatedExchange implements CallSource {
     /** The latest any event of a call comes after its slot starts. */
     public static final Duration MAX_EVENT_DELAY = MAX_RECLASSIFICATION_DELAY.plusMinutes(1);
 
-    /** Brasília time, a fixed offset (spec 1): the protocol's date. */
+    /** Brasília time, a fixed offset: the protocol's date. */
     private static final ZoneOffset BRASILIA = ZoneOffset.ofHours(-3);
 
     private final long integrationId;

@@ -9,7 +9,7 @@ import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 
 /**
- * The exchange's recording format (spec 2.3): WAV, PCM 16-bit little-endian, 8 kHz, mono, so 16,000
+ * The exchange's recording format: WAV, PCM 16-bit little-endian, 8 kHz, mono, so 16,000
  * bytes a second (about 1 MB a minute) after a 44-byte header. Writes simulated recordings as audible
  * tones, streamed a second at a time, and checks that a file from a real exchange is in this format.
  */

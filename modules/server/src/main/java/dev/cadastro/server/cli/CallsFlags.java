@@ -41,7 +41,7 @@ final class CallsFlags {
             names = "--calls-refresh",
             paramLabel = "DURATION",
             description = "How often calls are ingested from the exchange: 2m, 30s, 1h or PT2M (default 2m, the"
-                    + " spec's refresh).")
+                    + " contract's refresh).")
     String refresh;
 
     /** Whether the call-records API port was given. */

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code ./cadastro admin calls-push ...}: an integration's push destination (spec 6) and its
+ * {@code ./cadastro admin calls-push ...}: an integration's push destination and its
  * deliveries. The destination is checked when set with the same address rules the workers apply
  * before every attempt; a generated signing secret is printed once; {@code show} masks the header
  * value and the secret.

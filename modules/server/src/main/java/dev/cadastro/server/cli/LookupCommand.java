@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ./cadastro lookup --index DIR CNPJ}: prints the Empresa record (spec 2.1) as JSON. */
+/** {@code ./cadastro lookup --index DIR CNPJ}: prints the Empresa record as JSON. */
 @Command(
         name = "lookup",
         description = {

@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where an integration's calls are pushed, as the operator set it (spec 6: the URL, the header and
+ * Where an integration's calls are pushed, as the operator set it (the URL, the header and
  * token the client chose, and what to do with reclassified calls).
  *
  * <p>Validated when built: the header name is a token (RFC 9110 5.1) and not one the sender sets

@@ -7,9 +7,8 @@ import java.util.Optional;
 import java.util.random.RandomGenerator;
 
 /**
- * When a failed delivery is tried again: one attempt and up to six retries (spec 8: "up to 6, with
- * progressive backoff"), 30 s, 2 min, 10 min, 30 min, 1 h and 2 h after the attempt before, each
- * lengthened by a random 0 to 10 % so the retries of many deliveries that failed together (a receiver
+ * When a failed delivery is tried again: one attempt and up to six retries, 30 s, 2 min, 10 min,
+ * 30 min, 1 h and 2 h after the attempt before (the schedule in docs/rules.md), each lengthened by a random 0 to 10 % so the retries of many deliveries that failed together (a receiver
  * that was down) do not arrive together. A delivery whose seventh attempt fails is {@code falhou}.
  *
  * <p>A receiver's {@code Retry-After} is honoured within the schedule: the next delay is the larger of

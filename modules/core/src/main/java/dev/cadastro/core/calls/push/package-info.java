@@ -1,5 +1,5 @@
 /**
- * The push of each ready call to its integration's endpoint (spec section 6): the destination an
+ * The push of each ready call to its integration's endpoint: the destination an
  * operator sets ({@link dev.cadastro.core.calls.push.PushDestination}), the checks of where it points
  * ({@link dev.cadastro.core.calls.push.DestinationPolicy}), the outbox of deliveries ({@link
  * dev.cadastro.core.calls.push.DeliveryQueue}, written by the call store in the transaction of the call's
