@@ -614,9 +614,9 @@ class BureauEndToEndTest {
                 expect.accept(503, s.send(method, op.path(), op.body(), "X-API-Key", offKey));
                 String tightKey = f.key(accredited(100), op.scope());
                 for (int i = 0; i < ServerFixture.TIGHT_PER_MINUTE; i++) {
-                    s.send(f.tight.port(), method, op.path(), op.body(), "X-API-Key", tightKey);
+                    s.send(f.tightPort(), method, op.path(), op.body(), "X-API-Key", tightKey);
                 }
-                expect.accept(429, s.send(f.tight.port(), method, op.path(), op.body(), "X-API-Key", tightKey));
+                expect.accept(429, s.send(f.tightPort(), method, op.path(), op.body(), "X-API-Key", tightKey));
             }
         }
         // The remaining statuses of the masked-CNPJ route, as the plain route produced them above.
