@@ -17,6 +17,7 @@ import dev.cadastro.core.work.Workers;
 import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Health;
+import dev.cadastro.http.Request;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.callrecords.RecordingHost;
@@ -83,11 +84,17 @@ public final class CadastroEngine implements AutoCloseable {
 
     /**
      * The call-records service of an engine: its API and its recording host (each behind the health
-     * endpoints), the read side's use case, and the links it signs.
+     * endpoints), the read side's use case, the links it signs, and the recordings' files.
+     *
+     * @param recordingHost the recording host for a listener that sees whole paths: it serves {@code
+     *     <base URL path>/<key>}
+     * @param recordings the same host for a mount AT the base URL's path (a servlet mapped to {@code
+     *     /gravacoes/*} for links at {@code https://host/gravacoes}): it serves {@code /<key>}
      */
     public record CallRecordsPart(
             Handler api,
             Handler recordingHost,
+            Handler recordings,
             CallRecords records,
             RecordingLinks links,
             LocalFolderFileStore files) {}
@@ -223,9 +230,12 @@ public final class CadastroEngine implements AutoCloseable {
                     CadastroEngine e = self.get();
                     return e == null ? List.of(NOT_READY_STARTING) : e.readinessProblems();
                 };
+                RecordingHost host = new RecordingHost(links, files);
+                String basePath = basePath(callRecords.recordingsBaseUrl());
                 calls = new CallRecordsPart(
                         Health.around(CallRecordsApi.router(store.callTokens(), records), readiness),
-                        Health.around(new RecordingHost(links, files), readiness),
+                        Health.around(host, readiness),
+                        Health.around(r -> host.handle(under(basePath, r)), readiness),
                         records,
                         links,
                         files);
@@ -255,6 +265,28 @@ public final class CadastroEngine implements AutoCloseable {
             closeQuietly(register, store);
             throw e;
         }
+    }
+
+    /** The path of a base URL without its trailing slash; empty for none. */
+    private static String basePath(String url) {
+        String path = java.net.URI.create(url).getRawPath();
+        return path == null ? "" : path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    /** {@code request} as a listener of whole paths would have received it: {@code prefix} before its path. */
+    private static Request under(String prefix, Request request) {
+        if (prefix.isEmpty()) {
+            return request;
+        }
+        return Request.of(
+                request.method(),
+                prefix + request.rawPath(),
+                request.rawQuery().isEmpty() ? null : request.rawQuery(),
+                request.headers(),
+                request.body(),
+                request.requestId(),
+                request.remote().orElse(null),
+                request.limits());
     }
 
     private static LocalFolderFileStore openFiles(CadastroServer.Config config) {

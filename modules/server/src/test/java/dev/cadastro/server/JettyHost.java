@@ -9,7 +9,6 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 
 /**
  * The plain Jetty 12 host of docs/embedding.md ("The whole service in a servlet host"), word for word:
@@ -37,21 +36,20 @@ final class JettyHost {
         connector.setPort(port);
         server.addConnector(connector);
 
+        ServletContextHandler context = new ServletContextHandler("/");
+        // Jetty's servlet layer refuses an encoded slash unless told to pass it on.
+        context.getServletHandler().setDecodeAmbiguousURIs(true);
         CadastroEngine.CallRecordsPart calls = engine.callRecords().orElseThrow();
-        server.setHandler(new ContextHandlerCollection(
-                context("/dados", "/*", new CadastroServlet(engine.companyData(), Service.COMPANY_DATA)),
-                context("/ligacoes", "/*", new CadastroServlet(calls.api(), Service.CALL_RECORDS)),
-                context("/", "/gravacoes/*", new CadastroServlet(calls.recordingHost(), Service.CALL_RECORDS))));
+        mount(context, "/dados/*", new CadastroServlet(engine.companyData(), Service.COMPANY_DATA));
+        mount(context, "/ligacoes/*", new CadastroServlet(calls.api(), Service.CALL_RECORDS));
+        mount(context, "/gravacoes/*", new CadastroServlet(calls.recordings(), Service.CALL_RECORDS));
+        server.setHandler(context);
         server.start();
         return server;
     }
 
-    private static ServletContextHandler context(String contextPath, String mapping, CadastroServlet servlet) {
-        ServletContextHandler context = new ServletContextHandler(contextPath);
-        // Jetty's servlet layer refuses an encoded slash unless told to pass it on.
-        context.getServletHandler().setDecodeAmbiguousURIs(true);
+    private static void mount(ServletContextHandler context, String mapping, CadastroServlet servlet) {
         context.addServlet(new ServletHolder(servlet), mapping);
-        return context;
     }
     // --8<-- [end:host]
 }

@@ -20,10 +20,11 @@ import java.util.Objects;
 
 /**
  * A servlet that answers every request it receives with one Cadastro {@link Handler}: a service's
- * router behind its health endpoints, or the recording host. Mount one per service, each in its own
- * context (or on its own connector), mapped to {@code /*}: the handler sees the request's path below
- * the context path, still percent-encoded as sent, so {@code /v1/empresas/12.345.678%2F0001-95} keeps
- * its encoded slash inside one segment.
+ * router behind its health endpoints, or the recording host. Mount one per service, each under its own
+ * prefix ({@code /dados/*}, {@code /ligacoes/*}) or in its own context mapped to {@code /*}: the handler
+ * sees the path below the mount point (the context path and the prefix removed), still percent-encoded
+ * as sent, so {@code /dados/v1/empresas/12.345.678%2F0001-95} reaches it as {@code
+ * /v1/empresas/12.345.678%2F0001-95}, the encoded slash inside one segment.
  *
  * <p>Before the handler runs, the bridge enforces the same {@link Limits} as the JDK runtime and
  * answers with the service's envelope: 414 for a request target beyond {@code maxUriLength}, 431 for
@@ -64,16 +65,20 @@ public final class CadastroServlet extends HttpServlet {
     }
 
     /**
-     * Registers this servlet in {@code context} under {@code name}, mapped to {@code /*}, loaded at
-     * startup: the registration a host writes without a {@code ServletContainerInitializer} (from a
-     * {@code ServletContextListener}, or before the container starts).
+     * Registers this servlet in {@code context} under {@code name}, mapped to {@code mapping} ({@code
+     * /*}, or a prefix such as {@code /dados/*}), loaded at startup: the registration a host writes
+     * without a {@code ServletContainerInitializer} (from a {@code ServletContextListener}, or before
+     * the container starts).
      */
-    public ServletRegistration.Dynamic mount(ServletContext context, String name) {
+    public ServletRegistration.Dynamic mount(ServletContext context, String name, String mapping) {
         ServletRegistration.Dynamic registration = context.addServlet(name, this);
         if (registration == null) {
             throw new IllegalStateException("a servlet named " + name + " is already registered in the context");
         }
-        registration.addMapping("/*");
+        if (!mapping.equals("/*") && !(mapping.startsWith("/") && mapping.endsWith("/*"))) {
+            throw new IllegalArgumentException("mapping " + mapping + " must be /* or a prefix such as /dados/*");
+        }
+        registration.addMapping(mapping);
         registration.setLoadOnStartup(1);
         return registration;
     }

@@ -5,7 +5,9 @@ import dev.cadastro.http.Headers;
 import dev.cadastro.http.HttpStatusException;
 import dev.cadastro.http.Limits;
 import dev.cadastro.http.Request;
+import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.MappingMatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -68,11 +70,7 @@ final class Exchange {
         if (declared > limits.maxBodyBytes()) {
             throw tooLarge("declares " + declared + " bytes");
         }
-        String context = req.getContextPath() == null ? "" : req.getContextPath();
-        String rawPath = !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
-        if (rawPath.isEmpty()) {
-            rawPath = "/";
-        }
+        String rawPath = belowMount(req, uri);
         return Request.of(
                 req.getMethod(),
                 rawPath,
@@ -82,6 +80,30 @@ final class Exchange {
                 id,
                 remote,
                 limits);
+    }
+
+    /**
+     * The path below the servlet's mount point, still encoded: the context path is removed, and so is
+     * the servlet path of a prefix mapping ({@code /dados/*}); with {@code /*} or any other mapping the
+     * path below the context. The servlet path is compared in its decoded form, as the container gives
+     * it, so a mapping whose literal needs no encoding (every mapping of docs/embedding.md) is found.
+     */
+    static String belowMount(HttpServletRequest req, String uri) {
+        String context = req.getContextPath() == null ? "" : req.getContextPath();
+        String prefix = context;
+        HttpServletMapping mapping = req.getHttpServletMapping();
+        if (mapping != null && mapping.getMappingMatch() == MappingMatch.PATH && req.getServletPath() != null) {
+            prefix = context + req.getServletPath();
+        }
+        String path;
+        if (!prefix.isEmpty() && uri.startsWith(prefix)) {
+            path = uri.substring(prefix.length());
+        } else if (!context.isEmpty() && uri.startsWith(context)) {
+            path = uri.substring(context.length());
+        } else {
+            path = uri;
+        }
+        return path.isEmpty() ? "/" : path;
     }
 
     /** Every header field line of the request, in the order the container gives them. */

@@ -256,6 +256,25 @@ class CadastroServletTest {
     }
 
     @Test
+    void underAPrefixMappingTheHandlerSeesThePathBelowThePrefix() throws Exception {
+        Handler echo = r ->
+                Response.of(200, "text/plain", (r.rawPath() + "?" + r.rawQuery()).getBytes(StandardCharsets.UTF_8));
+        try (Jetty jetty = Jetty.start("/app", c -> {
+            c.addServlet(new ServletHolder("dados", new CadastroServlet(echo, Service.COMPANY_DATA)), "/dados/*");
+            c.addServlet(new ServletHolder("ligacoes", new CadastroServlet(echo, Service.CALL_RECORDS)), "/ligacoes/*");
+        })) {
+            assertEquals(
+                    "/v1/empresas/12.345.678%2F0001-95?a=1",
+                    text(send(HttpRequest.newBuilder(jetty.uri("/app/dados/v1/empresas/12.345.678%2F0001-95?a=1"))
+                            .build())));
+            assertEquals(
+                    "/health/ready?",
+                    text(send(HttpRequest.newBuilder(jetty.uri("/app/ligacoes/health/ready"))
+                            .build())));
+        }
+    }
+
+    @Test
     void mountRegistersTheServletFromAContextListenerAtTheRootOfItsContext() throws Exception {
         CadastroServlet servlet = new CadastroServlet(
                 r -> Response.of(200, "text/plain", r.rawPath().getBytes(StandardCharsets.UTF_8)),
@@ -265,7 +284,7 @@ class CadastroServletTest {
                 c -> c.addEventListener(new ServletContextListener() {
                     @Override
                     public void contextInitialized(ServletContextEvent e) {
-                        servlet.mount(e.getServletContext(), "cadastro-calls");
+                        servlet.mount(e.getServletContext(), "cadastro-calls", "/*");
                     }
                 }))) {
             HttpResponse<byte[]> r = send(HttpRequest.newBuilder(jetty.uri("/ligacoes/v1/ligacoes/abc"))
