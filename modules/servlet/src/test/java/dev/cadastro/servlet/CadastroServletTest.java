@@ -151,7 +151,6 @@ class CadastroServletTest {
                     .build());
             assertEquals(413, declared.statusCode(), text(declared));
             assertTrue(text(declared).contains("\"code\":\"PARAMETRO_INVALIDO\""), text(declared));
-            assertTrue(text(declared).contains("more than the maximum 1024"), text(declared));
             assertEquals(0, ran.get(), "a declared length beyond the limit is refused before the handler");
 
             // Chunked, so only reading finds out.
@@ -160,7 +159,7 @@ class CadastroServletTest {
                             () -> new java.io.ByteArrayInputStream(new byte[5000])))
                     .build());
             assertEquals(413, read.statusCode(), text(read));
-            assertTrue(text(read).contains("has more than 1024 bytes"), text(read));
+            assertTrue(text(read).contains("\"code\":\"PARAMETRO_INVALIDO\""), text(read));
             assertEquals(1, ran.get());
 
             HttpResponse<byte[]> fits = send(HttpRequest.newBuilder(jetty.uri("/p"))
@@ -185,7 +184,7 @@ class CadastroServletTest {
             }
             HttpResponse<byte[]> headers = send(many.build());
             assertEquals(431, headers.statusCode());
-            assertTrue(text(headers).contains("header fields, more than the maximum 64"), text(headers));
+            assertTrue(text(headers).contains("\"erro\":\"parametro_invalido\""), text(headers));
             assertTrue(headers.headers().firstValue("X-Request-Id").isPresent());
         }
     }
