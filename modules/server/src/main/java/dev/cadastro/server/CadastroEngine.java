@@ -164,8 +164,8 @@ public final class CadastroEngine implements AutoCloseable {
     /**
      * Opens the register and the store, starts the export workers and the push deliveries, and builds
      * the handlers; with {@code callRecords} (may be null), the call-records service too. The
-     * listener fields of {@code config} ({@code address}, and of {@code runtime} everything but the
-     * request {@link dev.cadastro.http.Limits}) are not used here.
+     * listener fields of {@code config} ({@code address}, {@code runtime}) are not used here: the
+     * host's listeners enforce their own request limits.
      */
     public static CadastroEngine open(CadastroServer.Config config, CallRecordsSetup callRecords) {
         if (!Files.exists(config.index().resolve("CURRENT"))) {

@@ -86,6 +86,27 @@ class CadastroServletTest {
     }
 
     @Test
+    void rawUtf8InTheTargetReachesTheHandlerAsItsPercentEncodedBytes() throws Exception {
+        BlockingQueue<Request> seen = new ArrayBlockingQueue<>(1);
+        Handler echo = r -> {
+            seen.add(r);
+            return Response.of(200, "text/plain", new byte[0]);
+        };
+        try (Jetty jetty = mounted("/", echo, Service.COMPANY_DATA, Limits.defaults());
+                Socket socket = new Socket(InetAddress.getLoopbackAddress(), jetty.port())) {
+            socket.setSoTimeout(5000);
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /v1/empresas?municipio=São HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            socket.getInputStream().readAllBytes();
+            Request request = seen.poll(5, TimeUnit.SECONDS);
+            assertEquals("municipio=S%C3%A3o", request.rawQuery());
+            assertEquals("São", request.query().first("municipio").orElseThrow());
+        }
+    }
+
+    @Test
     void headAnswersTheHeadersOfGetWithTheLengthAndNoBody() throws Exception {
         byte[] body = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
         try (Jetty jetty = mounted("/", r -> Response.json(200, body), Service.COMPANY_DATA, Limits.defaults());
