@@ -1,6 +1,8 @@
 /**
  * The runnable Cadastro: wires the adapters (register, store, http, providers) to the core's ports
- * and holds the {@code ./cadastro} command line. Nothing here is API; hosts that embed Cadastro use
+ * and holds the {@code ./cadastro} command line. The API for hosts is {@link
+ * dev.cadastro.server.CadastroEngine}: the whole service without a listener, whose handlers a servlet
+ * container mounts through {@code dev.cadastro.servlet} (docs/embedding.md); hosts that need less use
  * the core and the adapter modules directly.
  */
 module dev.cadastro.server {

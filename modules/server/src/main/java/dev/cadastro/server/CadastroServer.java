@@ -4,7 +4,6 @@ import dev.cadastro.core.calls.CallIngest;
 import dev.cadastro.core.calls.CallIngestLoop;
 import dev.cadastro.core.calls.CallSource;
 import dev.cadastro.core.company.CompanyService;
-import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.credit.CreditReportService;
 import dev.cadastro.core.enrichment.EnrichmentService;
 import dev.cadastro.core.error.Service;
@@ -12,15 +11,11 @@ import dev.cadastro.core.files.LocalFolderFileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
-import dev.cadastro.core.person.PersonJobs;
 import dev.cadastro.core.person.PersonLookupService;
 import dev.cadastro.core.person.SubjectDigests;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
-import dev.cadastro.core.work.Workers;
-import dev.cadastro.exports.ZipLeadFileWriter;
-import dev.cadastro.http.Health;
 import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
@@ -32,26 +27,13 @@ import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 /**
  * The running company-data service: the published Lucene register, the PostgreSQL store (accounts,
@@ -62,107 +44,29 @@ import java.util.function.Supplier;
 public final class CadastroServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CadastroServer.class.getName());
 
-    /** How often idempotency keys, export files and cached credit reports past their retention are deleted. */
-    private static final long HOUSEKEEPING_EVERY_MINUTES = 10;
-
-    private final LuceneRegister register;
-    private final Store store;
-    private final MailingService mailing;
-    private final Workers mailingWorkers;
-    private final ProviderOptions.Providers providers;
-    private final SmsOptions.Sms sms;
-    private final OtpService otp;
+    private final CadastroEngine engine;
     private final JdkHttpServerRuntime http;
-    private final ScheduledExecutorService housekeeping;
-    private volatile PushService push;
     // The call-records ingest, once a call source is wired (startCallIngest).
-    private final Clock clock;
     private CallIngestLoop callIngest;
-    /** The call-records service, when this server runs it; set once by {@link #start(Config, CallRecordsOptions)}. */
-    private CallRecordsService calls;
+    /** The call-records service's listeners, when this server runs it. */
+    private final CallRecordsService calls;
     /** How long {@link #close()} reports not ready before it stops accepting. */
     private final Duration drain;
-    /** Set first by {@link #close()}: readiness answers 503 from then on. */
-    private volatile boolean stopping;
 
     /** Readiness problem: the server is stopping (draining). */
-    public static final String NOT_READY_STOPPING = "encerrando";
+    public static final String NOT_READY_STOPPING = CadastroEngine.NOT_READY_STOPPING;
     /** Readiness problem: the server is still starting. */
-    public static final String NOT_READY_STARTING = "iniciando";
+    public static final String NOT_READY_STARTING = CadastroEngine.NOT_READY_STARTING;
     /** Readiness problem: the register index has no open published generation. */
-    public static final String NOT_READY_INDEX = "indice_indisponivel";
+    public static final String NOT_READY_INDEX = CadastroEngine.NOT_READY_INDEX;
     /** Readiness problem: the database did not answer {@code SELECT 1} in time. */
-    public static final String NOT_READY_DATABASE = "banco_indisponivel";
+    public static final String NOT_READY_DATABASE = CadastroEngine.NOT_READY_DATABASE;
 
-    private CadastroServer(
-            LuceneRegister register,
-            Store store,
-            MailingService mailing,
-            Workers mailingWorkers,
-            ProviderOptions.Providers providers,
-            SmsOptions.Sms sms,
-            JdkHttpServerRuntime http,
-            Clock clock,
-            Duration drain) {
-        this.drain = drain;
-        this.register = register;
-        this.store = store;
-        this.mailing = mailing;
-        this.mailingWorkers = mailingWorkers;
-        this.providers = providers;
-        this.sms = sms;
-        this.otp = sms.service(store.otpStore(), clock);
+    private CadastroServer(CadastroEngine engine, JdkHttpServerRuntime http, CallRecordsService calls, Duration drain) {
+        this.engine = engine;
         this.http = http;
-        this.clock = clock;
-        this.housekeeping = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
-        IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
-        housekeeping.scheduleWithFixedDelay(
-                () -> housekeeping(keys, mailing, store.creditReports(), otp, store.personJobs(), clock),
-                1,
-                HOUSEKEEPING_EVERY_MINUTES,
-                TimeUnit.MINUTES);
-    }
-
-    private static void housekeeping(
-            IdempotentCalls keys,
-            MailingService mailing,
-            CreditReportCache reports,
-            OtpService otp,
-            PersonJobs personJobs,
-            Clock clock) {
-        try {
-            long n = keys.purge();
-            LOG.log(System.Logger.Level.DEBUG, "forgot {0} idempotency keys past their retention", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "purging idempotency keys failed; retrying later", e);
-        }
-        try {
-            int n = mailing.removeExpiredFiles();
-            LOG.log(System.Logger.Level.DEBUG, "removed {0} export files past their retention", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "removing expired export files failed; retrying later", e);
-        }
-        try {
-            // Personal data: a cached report is deleted as soon as no rule can serve it.
-            int n = reports.purgeFetchedBefore(clock.instant().minus(CreditReportService.CACHE_TERM));
-            LOG.log(System.Logger.Level.DEBUG, "forgot {0} cached credit reports past their term", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "purging cached credit reports failed; retrying later", e);
-        }
-        try {
-            // A server that stopped between an SMS hold and the provider's answer: release the hold.
-            otp.releaseStuck();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "releasing stuck SMS holds failed; retrying later", e);
-        }
-        try {
-            // Personal data: an unread job's CPF or phone goes once the job expired (24 h).
-            int n = personJobs.purge(clock.instant());
-            LOG.log(System.Logger.Level.DEBUG, "forgot {0} person jobs past their term", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "purging person jobs failed; retrying later", e);
-        }
+        this.calls = calls;
+        this.drain = drain;
     }
 
     /**
@@ -295,138 +199,51 @@ public final class CadastroServer implements AutoCloseable {
      * CallsSecrets}); none when {@code callRecords} is null.
      */
     public static CadastroServer start(Config config, CallRecordsOptions callRecords) {
-        if (!Files.exists(config.index().resolve("CURRENT"))) {
-            throw new IllegalStateException("no published register index under " + config.index()
-                    + ": load one first (./cadastro load --dump DIR --index " + config.index() + ")");
-        }
-        LuceneRegister register = LuceneRegister.open(config.index());
-        Store store = null;
-        Workers workers = null;
-        SmsOptions.Sms sms = null;
+        // The recording host listens first: the links' default base URL names its port.
+        CallRecordsService.Recordings recordings = null;
+        CadastroEngine engine = null;
         CallRecordsService calls = null;
         try {
-            store = Store.open(config.database(), config.clock());
-            LocalFolderFileStore files = new LocalFolderFileStore(config.files());
-            files.removeOrphans(config.clock().instant().minus(Duration.ofHours(1)));
-            AtomicReference<Workers> started = new AtomicReference<>();
-            MailingService mailing = new MailingService(
-                    register,
-                    store.mailingJobs(),
-                    files,
-                    ZipLeadFileWriter.standard(),
-                    new CostRules(config.clock()),
-                    config.clock(),
-                    new SecureRandom(),
-                    config.mailing().retention(),
-                    () -> {
-                        Workers w = started.get();
-                        if (w != null) {
-                            w.nudge();
-                        }
-                    });
-            MailingOptions m = config.mailing();
-            workers = Workers.start(
-                    "mailing",
-                    store.mailingJobs(),
-                    mailing::process,
-                    owner(),
-                    config.clock(),
-                    m.workers(),
-                    m.lease(),
-                    m.poll(),
-                    m.grace());
-            started.set(workers);
-            Admission admission =
-                    store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
-            ProviderOptions.Providers providers = config.providers().build(register);
-            sms = config.sms().build(config.clock());
-            Router router = router(register, store, admission, config.clock(), mailing, providers, sms);
-            // Health answers before the router: no key, no rate limit, no account; "starting" until the
-            // server object exists.
-            AtomicReference<CadastroServer> running = new AtomicReference<>();
-            Supplier<List<String>> readiness = () -> {
-                CadastroServer s = running.get();
-                return s == null ? List.of(NOT_READY_STARTING) : s.readinessProblems();
-            };
+            CadastroEngine.CallRecordsSetup setup = null;
             if (callRecords != null) {
-                OtpKeyring callKeys = callRecords
-                        .keys()
-                        .orElseGet(() -> CallsSecrets.KEYRING.resolve(
-                                System.getenv(),
-                                config.sms().keysFile().toAbsolutePath().resolveSibling("calls-keys.properties"),
-                                true,
-                                new SecureRandom()));
+                recordings = CallRecordsService.listenRecordings(callRecords, config.runtime());
+                setup = new CadastroEngine.CallRecordsSetup(recordings.baseUrl(), callRecords.keys());
+            }
+            engine = CadastroEngine.open(config, setup);
+            if (recordings != null) {
                 calls = CallRecordsService.start(
-                        callRecords, store, files, callKeys, config.clock(), config.runtime(), readiness);
+                        callRecords, recordings, engine.callRecords().orElseThrow(), config.runtime());
+                recordings = null;
             }
             JdkHttpServerRuntime http = JdkHttpServerRuntime.start(
-                    config.address(), Health.around(router, readiness), Service.COMPANY_DATA, config.runtime());
+                    config.address(), engine.companyData(), Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            CadastroServer server = new CadastroServer(
-                    register,
-                    store,
-                    mailing,
-                    workers,
-                    providers,
-                    sms,
-                    http,
-                    config.clock(),
-                    config.runtime().drain());
-            server.calls = calls;
-            running.set(server);
-            // The server owns them from here: a failure below closes them through server.close().
-            calls = null;
-            // Push deliveries (issue 19): started last, closed first.
-            try {
-                PushOptions push = config.push();
-                if (server.calls != null) {
-                    // url_gravacao in each body: the same permanent signed link GET /v1/ligacoes/{id} gives.
-                    var links = server.calls.links();
-                    push = push.withRecordingUrl(links::permanent);
-                }
-                server.push = PushService.start(store, config.clock(), push, owner());
-            } catch (RuntimeException e) {
-                server.close();
-                throw e;
-            }
-            return server;
+            return new CadastroServer(engine, http, calls, config.runtime().drain());
         } catch (IOException e) {
-            if (calls != null) {
-                calls.close();
-            }
-            if (workers != null) {
-                workers.close();
-            }
-            if (sms != null) {
-                sms.close();
-            }
-            closeQuietly(register, store);
+            closeAll(recordings, calls, engine);
             throw new UncheckedIOException("could not start on " + config.address() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            if (calls != null) {
-                calls.close();
-            }
-            if (workers != null) {
-                workers.close();
-            }
-            if (sms != null) {
-                sms.close();
-            }
-            closeQuietly(register, store);
+            closeAll(recordings, calls, engine);
             throw e;
         }
     }
 
-    /** Names this process in job leases: host, process id and a random suffix. */
-    private static String owner() {
-        String host;
-        try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "unknown-host";
+    private static void closeAll(
+            CallRecordsService.Recordings recordings, CallRecordsService calls, CadastroEngine engine) {
+        if (recordings != null) {
+            recordings.close();
         }
-        return host + ":" + ProcessHandle.current().pid() + ":"
-                + java.util.UUID.randomUUID().toString().substring(0, 8);
+        if (calls != null) {
+            calls.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    /** The engine this server listens on: the handlers, the use cases and the stores. */
+    public CadastroEngine engine() {
+        return engine;
     }
 
     /**
@@ -501,22 +318,22 @@ public final class CadastroServer implements AutoCloseable {
 
     /** The provider ports this server's use cases call, guards included; other routers may share them. */
     public ProviderOptions.Providers providers() {
-        return providers;
+        return engine.providers();
     }
 
     /** The SMS provider and code keys of this server (the simulated provider's inbox and fault plan). */
     public SmsOptions.Sms sms() {
-        return sms;
+        return engine.sms();
     }
 
     /** The SMS code use case this server runs (delivery receipts and housekeeping). */
     public OtpService otp() {
-        return otp;
+        return engine.otp();
     }
 
     /** The mailing use case this server runs (its workers claim the jobs). */
     public MailingService mailing() {
-        return mailing;
+        return engine.mailing();
     }
 
     public int port() {
@@ -528,7 +345,7 @@ public final class CadastroServer implements AutoCloseable {
     }
 
     public Store store() {
-        return store;
+        return engine.store();
     }
 
     /** The call-records service, when this server was started with it. */
@@ -537,7 +354,7 @@ public final class CadastroServer implements AutoCloseable {
     }
 
     public LuceneRegister register() {
-        return register;
+        return engine.register();
     }
 
     /**
@@ -546,7 +363,7 @@ public final class CadastroServer implements AutoCloseable {
      * stops it. Servers sharing a database share the sources through the ingest checkpoints' leases.
      */
     public CallIngestLoop startCallIngest(List<CallSource> sources, Duration interval) {
-        return startCallIngest(sources, interval, CallIngest.Options.defaults(owner()));
+        return startCallIngest(sources, interval, CallIngest.Options.defaults(CadastroEngine.owner()));
     }
 
     /** {@link #startCallIngest(List, Duration)} with other ingest options (the first look-back, the lease). */
@@ -556,54 +373,19 @@ public final class CadastroServer implements AutoCloseable {
             throw new IllegalStateException("the call ingest of this server is already running");
         }
         callIngest = CallIngestLoop.start(
-                new CallIngest(store.calls(), store.ingestCheckpoints(), options, clock), sources, clock, interval);
+                new CallIngest(engine.store().calls(), engine.store().ingestCheckpoints(), options, engine.clock()),
+                sources,
+                engine.clock(),
+                interval);
         return callIngest;
     }
 
     /**
      * What keeps this server from being ready, as the codes {@code GET /health/ready} lists; empty when
-     * ready: not stopping, the register's published generation open, the database answering {@code
-     * SELECT 1} within {@value #DATABASE_PROBE_MILLIS} ms (the store opened, so its migrations are applied).
+     * ready ({@link CadastroEngine#readinessProblems()}).
      */
     public List<String> readinessProblems() {
-        List<String> problems = new ArrayList<>();
-        if (stopping) {
-            problems.add(NOT_READY_STOPPING);
-        }
-        try {
-            register.published();
-        } catch (RuntimeException e) {
-            problems.add(NOT_READY_INDEX);
-        }
-        if (!databaseAnswers()) {
-            problems.add(NOT_READY_DATABASE);
-        }
-        return List.copyOf(problems);
-    }
-
-    private static final long DATABASE_PROBE_MILLIS = 1500;
-
-    /** {@code SELECT 1} through the pool, on a virtual thread, bounded so a dead database does not hang the probe. */
-    private boolean databaseAnswers() {
-        CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(
-                () -> {
-                    try (Connection c = store.dataSource().getConnection();
-                            Statement st = c.createStatement()) {
-                        st.setQueryTimeout(2);
-                        return st.execute("SELECT 1");
-                    } catch (SQLException | RuntimeException e) {
-                        return false;
-                    }
-                },
-                task -> Thread.ofVirtual().name("cadastro-readiness").start(task));
-        try {
-            return probe.get(DATABASE_PROBE_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return engine.readinessProblems();
     }
 
     /**
@@ -612,7 +394,7 @@ public final class CadastroServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        stopping = true;
+        engine.beginStopping();
         if (drain.isPositive()) {
             LOG.log(System.Logger.Level.INFO, "not ready; draining for {0} before stopping", drain);
             try {
@@ -621,11 +403,7 @@ public final class CadastroServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        housekeeping.shutdownNow();
         try {
-            if (push != null) {
-                push.close();
-            }
             synchronized (this) {
                 if (callIngest != null) {
                     callIngest.close();
@@ -635,22 +413,8 @@ public final class CadastroServer implements AutoCloseable {
                 calls.close();
             }
             http.close();
-            mailingWorkers.close();
-            providers.close();
-            sms.close();
         } finally {
-            closeQuietly(register, store);
-        }
-    }
-
-    private static void closeQuietly(LuceneRegister register, Store store) {
-        try {
-            register.close();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "closing the register failed", e);
-        }
-        if (store != null) {
-            store.close();
+            engine.close();
         }
     }
 }

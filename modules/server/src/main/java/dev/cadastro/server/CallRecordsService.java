@@ -1,22 +1,15 @@
 package dev.cadastro.server;
 
-import dev.cadastro.core.calls.CallCursors;
 import dev.cadastro.core.calls.CallRecords;
 import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.files.FileStore;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Health;
-import dev.cadastro.http.callrecords.CallRecordsApi;
-import dev.cadastro.http.callrecords.RecordingHost;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
 import dev.cadastro.http.jdk.RuntimeOptions;
-import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.security.SecureRandom;
-import java.time.Clock;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -47,50 +40,68 @@ public final class CallRecordsService implements AutoCloseable {
         this.files = files;
     }
 
-    /** Starts the recording host, then the API. */
-    static CallRecordsService start(
-            CallRecordsOptions options,
-            Store store,
-            FileStore files,
-            OtpKeyring keys,
-            Clock clock,
-            RuntimeOptions runtime,
-            java.util.function.Supplier<java.util.List<String>> readiness)
-            throws IOException {
-        // The host's port is known once it listens, and its base URL may depend on it.
+    /**
+     * The recording host's listener, started before the engine opens (the links' default base URL names
+     * its port), answering {@code /health/ready} with {@value CadastroEngine#NOT_READY_STARTING} and
+     * anything else with 503 until {@link #start} gives it the engine's handler.
+     */
+    static final class Recordings implements AutoCloseable {
+        private final JdkHttpServerRuntime runtime;
+        private final AtomicReference<Handler> handler;
+        private final String baseUrl;
+
+        private Recordings(JdkHttpServerRuntime runtime, AtomicReference<Handler> handler, String baseUrl) {
+            this.runtime = runtime;
+            this.handler = handler;
+            this.baseUrl = baseUrl;
+        }
+
+        String baseUrl() {
+            return baseUrl;
+        }
+
+        @Override
+        public void close() {
+            runtime.close();
+        }
+    }
+
+    static Recordings listenRecordings(CallRecordsOptions options, RuntimeOptions runtime) throws IOException {
         AtomicReference<Handler> host = new AtomicReference<>();
+        Handler starting = Health.around(
+                r -> dev.cadastro.http.Response.of(
+                        503, "text/plain; charset=utf-8", "starting".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                () -> java.util.List.of(CadastroEngine.NOT_READY_STARTING));
         JdkHttpServerRuntime recordings = JdkHttpServerRuntime.start(
                 options.recordings(),
-                Health.around(r -> host.get().handle(r), readiness),
+                r -> {
+                    Handler h = host.get();
+                    return (h == null ? starting : h).handle(r);
+                },
                 Service.CALL_RECORDS,
                 runtime);
-        JdkHttpServerRuntime apiRuntime = null;
-        try {
-            String base = options.recordingsBaseUrl()
-                    .orElse("http://" + recordingsHostFor(options.calls(), recordings.address()) + ":"
-                            + recordings.port());
-            RecordingLinks links = new RecordingLinks(keys, base, clock, new SecureRandom());
-            host.set(new RecordingHost(links, files));
-            CallRecords records = new CallRecords(store.calls(), new CallCursors(keys), links, clock);
-            apiRuntime = JdkHttpServerRuntime.start(
-                    options.calls(),
-                    Health.around(CallRecordsApi.router(store.callTokens(), records), readiness),
-                    Service.CALL_RECORDS,
-                    runtime);
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    "call-records service on {0}, recordings on {1} (links at {2})",
-                    apiRuntime.address(),
-                    recordings.address(),
-                    base);
-            return new CallRecordsService(apiRuntime, recordings, records, links, files);
-        } catch (IOException | RuntimeException e) {
-            if (apiRuntime != null) {
-                apiRuntime.close();
-            }
-            recordings.close();
-            throw e;
-        }
+        String base = options.recordingsBaseUrl()
+                .orElse("http://" + recordingsHostFor(options.calls(), recordings.address()) + ":" + recordings.port());
+        return new Recordings(recordings, host, base);
+    }
+
+    /** Gives the recording host its handler, then starts the API's listener. */
+    static CallRecordsService start(
+            CallRecordsOptions options,
+            Recordings recordings,
+            CadastroEngine.CallRecordsPart part,
+            RuntimeOptions runtime)
+            throws IOException {
+        recordings.handler.set(part.recordingHost());
+        JdkHttpServerRuntime apiRuntime =
+                JdkHttpServerRuntime.start(options.calls(), part.api(), Service.CALL_RECORDS, runtime);
+        LOG.log(
+                System.Logger.Level.INFO,
+                "call-records service on {0}, recordings on {1} (links at {2})",
+                apiRuntime.address(),
+                recordings.runtime.address(),
+                recordings.baseUrl);
+        return new CallRecordsService(apiRuntime, recordings.runtime, part.records(), part.links(), part.files());
     }
 
     /**

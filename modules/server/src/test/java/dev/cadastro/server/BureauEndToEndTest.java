@@ -30,9 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -46,7 +44,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * status the document lists for the three operations to have been produced.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@org.junit.jupiter.params.ParameterizedClass
+@org.junit.jupiter.params.provider.EnumSource(TestRuntime.class)
 class BureauEndToEndTest {
+    /** The runtime of this run of the class: the JDK's, or Jetty through the servlet bridge. */
+    @org.junit.jupiter.params.Parameter
+    TestRuntime runtime;
+
     private static final String ENRICH = "/v1/enriquecimento/{cnpj}";
     private static final String ENRICH_SLASH = "/v1/enriquecimento/{cnpj}/{ordem}";
     private static final String CREDIT = "/v1/credito/consultar";
@@ -56,9 +60,9 @@ class BureauEndToEndTest {
     private static OpenApiContract contract;
     private static List<Empresa> sample;
 
-    @BeforeAll
-    static void start() {
-        f = ServerFixture.get();
+    @org.junit.jupiter.params.BeforeParameterizedClassInvocation
+    static void start(TestRuntime runtime) {
+        f = ServerFixture.on(runtime);
         s = BureauStack.steady(f);
         contract = new OpenApiContract(f.get("/v1/openapi.json").body());
         sample = f.server
@@ -68,7 +72,7 @@ class BureauEndToEndTest {
         assertTrue(sample.size() >= 10, "the synthetic register has active companies");
     }
 
-    @AfterAll
+    @org.junit.jupiter.params.AfterParameterizedClassInvocation
     static void stop() {
         s.close();
     }
@@ -614,9 +618,9 @@ class BureauEndToEndTest {
                 expect.accept(503, s.send(method, op.path(), op.body(), "X-API-Key", offKey));
                 String tightKey = f.key(accredited(100), op.scope());
                 for (int i = 0; i < ServerFixture.TIGHT_PER_MINUTE; i++) {
-                    s.send(f.tight.port(), method, op.path(), op.body(), "X-API-Key", tightKey);
+                    s.send(f.tightPort(), method, op.path(), op.body(), "X-API-Key", tightKey);
                 }
-                expect.accept(429, s.send(f.tight.port(), method, op.path(), op.body(), "X-API-Key", tightKey));
+                expect.accept(429, s.send(f.tightPort(), method, op.path(), op.body(), "X-API-Key", tightKey));
             }
         }
         // The remaining statuses of the masked-CNPJ route, as the plain route produced them above.

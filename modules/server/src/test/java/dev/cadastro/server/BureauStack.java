@@ -1,15 +1,8 @@
 package dev.cadastro.server;
 
-import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.ManualClock;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
 import dev.cadastro.providers.FaultPlan;
 import dev.cadastro.providers.ProviderPolicy;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -27,7 +20,7 @@ final class BureauStack implements AutoCloseable {
     final ManualClock clock = new ManualClock(ServerFixture.START);
     final FaultPlan bureauFaults = FaultPlan.none();
     final FaultPlan creditFaults = FaultPlan.none();
-    final JdkHttpServerRuntime http;
+    final TestRuntime.Listener http;
 
     private BureauStack(ServerFixture f, ProviderPolicy policy) {
         this.f = f;
@@ -35,21 +28,13 @@ final class BureauStack implements AutoCloseable {
                 .withFaults(bureauFaults, creditFaults)
                 .withPolicy(policy)
                 .build(f.server.register());
-        try {
-            http = JdkHttpServerRuntime.start(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    CadastroServer.router(
-                            f.server.register(),
-                            f.server.store(),
-                            f.server.store().admission(100_000, clock),
-                            clock,
-                            f.server.mailing(),
-                            providers),
-                    Service.COMPANY_DATA,
-                    RuntimeOptions.defaults());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        http = f.listen(CadastroServer.router(
+                f.server.register(),
+                f.server.store(),
+                f.server.store().admission(100_000, clock),
+                clock,
+                f.server.mailing(),
+                providers));
     }
 
     /** Guards whose circuit never opens in a test's few calls: failures stay failures of their own kind. */

@@ -31,7 +31,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,8 +38,11 @@ import org.junit.jupiter.api.Test;
  * tampered or reused across filters and integrations, the 7-day window's edges, 409 then 302 once archived,
  * the signed link's hour and its tampering, token rotation, integrations kept apart, a redirect that
  * does not carry the token to the recording host, a tolerant client across an added field, and every
- * error code of the service against its OpenAPI document.
+ * error code of the service against its OpenAPI document. The whole class runs twice: on the JDK runtime
+ * and on Jetty through the servlet bridge ({@link TestRuntime}).
  */
+@org.junit.jupiter.params.ParameterizedClass
+@org.junit.jupiter.params.provider.EnumSource(TestRuntime.class)
 class CallRecordsEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** A client that ignores unknown fields, as the contract asks. */
@@ -48,11 +50,20 @@ class CallRecordsEndToEndTest {
             new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private static final Instant NOW = Instant.parse("2026-11-20T15:00:00Z");
-    private static final CallsStack stack = new CallsStack(NOW);
-    private static final OpenApiContract contract =
-            new OpenApiContract(new String(CallRecordsApi.openApiDocument(), StandardCharsets.UTF_8));
+    private static CallsStack stack;
 
-    @AfterAll
+    @org.junit.jupiter.params.Parameter
+    TestRuntime runtime;
+
+    private static OpenApiContract contract;
+
+    @org.junit.jupiter.params.BeforeParameterizedClassInvocation
+    static void open(TestRuntime runtime) {
+        stack = new CallsStack(NOW, runtime);
+        contract = new OpenApiContract(new String(CallRecordsApi.openApiDocument(), StandardCharsets.UTF_8));
+    }
+
+    @org.junit.jupiter.params.AfterParameterizedClassInvocation
     static void close() {
         stack.close();
     }
@@ -386,7 +397,7 @@ class CallRecordsEndToEndTest {
         }
         stack.ingest(calls);
         // The same store behind a later server version that adds a field to every object it answers.
-        try (CallsStack later = new CallsStack(NOW, CallRecordsEndToEndTest::withAddedFields)) {
+        try (CallsStack later = new CallsStack(NOW, runtime, CallRecordsEndToEndTest::withAddedFields)) {
             List<String> before = sync(stack, mine.token());
             List<String> after = sync(later, mine.token());
             assertEquals(List.of("U0", "U1", "U2", "U3", "U4"), before);

@@ -14,13 +14,9 @@ import dev.cadastro.http.Handler;
 import dev.cadastro.http.Headers;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.callrecords.RecordingHost;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
 import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,8 +49,8 @@ final class CallsStack implements AutoCloseable {
     final OtpKeyring keys;
     final RecordingLinks links;
     final CallRecords records;
-    final JdkHttpServerRuntime host;
-    final JdkHttpServerRuntime api;
+    final TestRuntime.Listener host;
+    final TestRuntime.Listener api;
     final ConcurrentLinkedQueue<Headers> hostSaw = new ConcurrentLinkedQueue<>();
     final HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -64,10 +60,15 @@ final class CallsStack implements AutoCloseable {
             .build();
 
     CallsStack(Instant now) {
-        this(now, UnaryOperator.identity());
+        this(now, TestRuntime.JDK);
     }
 
-    CallsStack(Instant now, UnaryOperator<byte[]> rewriteJson) {
+    CallsStack(Instant now, TestRuntime runtime) {
+        this(now, runtime, UnaryOperator.identity());
+    }
+
+    /** The API and the recording host listen on {@code runtime}. */
+    CallsStack(Instant now, TestRuntime runtime, UnaryOperator<byte[]> rewriteJson) {
         try {
             clock = new ManualClock(now);
             files = new LocalFolderFileStore(Files.createTempDirectory(Path.of("target"), "calls-"));
@@ -75,21 +76,18 @@ final class CallsStack implements AutoCloseable {
             new SecureRandom().nextBytes(secret);
             keys = new OtpKeyring(List.of(new OtpKeyring.Key("c1", secret)), "c1");
             Handler[] recordingHost = new Handler[1];
-            host = JdkHttpServerRuntime.start(
-                    loopback(),
+            host = runtime.listen(
                     r -> {
                         hostSaw.add(r.headers());
                         return recordingHost[0].handle(r);
                     },
-                    Service.CALL_RECORDS,
-                    RuntimeOptions.defaults());
+                    Service.CALL_RECORDS);
             links = new RecordingLinks(
                     keys, "http://127.0.0.1:" + host.port() + "/gravacoes", clock, new SecureRandom());
             recordingHost[0] = new RecordingHost(links, files);
             records = new CallRecords(store.calls(), new CallCursors(keys), links, clock);
             Handler router = CallRecordsApi.router(store.callTokens(), records);
-            api = JdkHttpServerRuntime.start(
-                    loopback(),
+            api = runtime.listen(
                     r -> {
                         var response = router.handle(r);
                         return response.status() == 200 && response.streamed() == null
@@ -97,15 +95,10 @@ final class CallsStack implements AutoCloseable {
                                         200, response.headers(), rewriteJson.apply(response.body()))
                                 : response;
                     },
-                    Service.CALL_RECORDS,
-                    RuntimeOptions.defaults());
+                    Service.CALL_RECORDS);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static InetSocketAddress loopback() {
-        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     }
 
     /** A new integration with a first token. */

@@ -16,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,20 +23,28 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * GET /v1/empresas and GET /v1/empresas/{cnpj} end to end: a real client through a real socket to the
  * server over a real Lucene index and a real PostgreSQL. Every answer is also checked against the
- * OpenAPI document the server serves.
+ * OpenAPI document the server serves. The whole class runs twice: on the JDK runtime and on Jetty
+ * through the servlet bridge ({@link TestRuntime}).
  */
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
+@org.junit.jupiter.params.ParameterizedClass
+@org.junit.jupiter.params.provider.EnumSource(TestRuntime.class)
 class CompanyDataEndToEndTest {
     private static final String SEARCH = "/v1/empresas";
     private static final String LOOKUP = "/v1/empresas/{cnpj}";
 
     private static ServerFixture f;
+
+    /** The runtime of this run of the class (the fixture's view of it is {@link #f}). */
+    @org.junit.jupiter.params.Parameter
+    TestRuntime runtime;
+
     private static OpenApiContract contract;
     private static List<Empresa> sample;
 
-    @BeforeAll
-    static void start() {
-        f = ServerFixture.get();
+    @org.junit.jupiter.params.BeforeParameterizedClassInvocation
+    static void start(TestRuntime runtime) {
+        f = ServerFixture.on(runtime);
         HttpResponse<String> doc = f.get("/v1/openapi.json");
         assertEquals(200, doc.statusCode());
         contract = new OpenApiContract(doc.body());
@@ -62,9 +69,10 @@ class CompanyDataEndToEndTest {
 
     private static void assertError(HttpResponse<String> r, int status, String code) {
         assertEquals(status, r.statusCode(), r.body());
+        // RFC 9110, section 5.6.6: whitespace around ";" is optional; servlet containers drop it.
         assertEquals(
-                "application/json; charset=utf-8",
-                r.headers().firstValue("content-type").orElseThrow());
+                "application/json;charset=utf-8",
+                r.headers().firstValue("content-type").orElseThrow().replace("; ", ";"));
         JsonNode erro = json(r).path("erro");
         assertEquals(code, erro.path("code").asText(), r.body());
         assertFalse(erro.path("mensagem").asText().isBlank(), r.body());
@@ -326,16 +334,8 @@ class CompanyDataEndToEndTest {
         // A real failure, no mock: a register closed under the server makes every search throw.
         dev.cadastro.register.LuceneRegister closed = dev.cadastro.register.LuceneRegister.open(f.index);
         closed.close();
-        try (var broken = dev.cadastro.http.jdk.JdkHttpServerRuntime.start(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(
-                        closed,
-                        f.server.store(),
-                        f.server.store().admission(1000, f.clock),
-                        f.clock,
-                        f.server.mailing()),
-                dev.cadastro.core.error.Service.COMPANY_DATA,
-                dev.cadastro.http.jdk.RuntimeOptions.defaults())) {
+        try (var broken = f.listen(CadastroServer.router(
+                closed, f.server.store(), f.server.store().admission(1000, f.clock), f.clock, f.server.mailing()))) {
             Account account = f.account(10, 1000);
             String key = f.key(account);
             for (String path : List.of(
@@ -533,20 +533,12 @@ class CompanyDataEndToEndTest {
      */
     @Test
     void answersEveryDocumentedErrorStatusOfEveryOperationInItsSchema() throws Exception {
-        int port = f.server.port();
+        int port = f.port();
         String present = sample.get(8).cnpj();
         dev.cadastro.register.LuceneRegister closed = dev.cadastro.register.LuceneRegister.open(f.index);
         closed.close();
-        try (var broken = dev.cadastro.http.jdk.JdkHttpServerRuntime.start(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(
-                        closed,
-                        f.server.store(),
-                        f.server.store().admission(1000, f.clock),
-                        f.clock,
-                        f.server.mailing()),
-                dev.cadastro.core.error.Service.COMPANY_DATA,
-                dev.cadastro.http.jdk.RuntimeOptions.defaults())) {
+        try (var broken = f.listen(CadastroServer.router(
+                closed, f.server.store(), f.server.store().admission(1000, f.clock), f.clock, f.server.mailing()))) {
             for (var op : OPERATIONS.entrySet()) {
                 String template = op.getKey();
                 String path = op.getValue().apply(present);
@@ -586,7 +578,7 @@ class CompanyDataEndToEndTest {
                 for (int i = 0; i < ServerFixture.TIGHT_PER_MINUTE; i++) {
                     f.getTight(path, "X-API-Key", tightKey);
                 }
-                expect.accept(429, sendTo(f.tight.port(), "GET", path, null, "X-API-Key", tightKey));
+                expect.accept(429, sendTo(f.tightPort(), "GET", path, null, "X-API-Key", tightKey));
             }
         }
     }

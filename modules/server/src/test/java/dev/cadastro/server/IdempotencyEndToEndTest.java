@@ -8,12 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cadastro.core.account.Account;
-import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
 import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
@@ -21,7 +18,6 @@ import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.register.LuceneRegister;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -34,8 +30,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,33 +39,30 @@ import org.junit.jupiter.api.Test;
  * after a new register generation; concurrent uses charge once. A server of its own over a register
  * this class republishes, sharing the fixture's PostgreSQL, on a clock of its own.
  */
+@org.junit.jupiter.params.ParameterizedClass
+@org.junit.jupiter.params.provider.EnumSource(TestRuntime.class)
 class IdempotencyEndToEndTest {
+    /** The runtime of this run of the class: the JDK's, or Jetty through the servlet bridge. */
+    @org.junit.jupiter.params.Parameter
+    TestRuntime runtime;
 
     private static ServerFixture f;
     private static final ManualClock clock = new ManualClock(ServerFixture.START);
     private static Path dir;
     private static LuceneRegister register;
-    private static JdkHttpServerRuntime http;
+    private static TestRuntime.Listener http;
 
-    @BeforeAll
-    static void start() throws IOException {
-        f = ServerFixture.get();
+    @org.junit.jupiter.params.BeforeParameterizedClassInvocation
+    static void start(TestRuntime runtime) throws IOException {
+        f = ServerFixture.on(runtime);
         dir = Files.createTempDirectory(Path.of("target"), "idem-");
         load(11);
         register = LuceneRegister.open(dir.resolve("index"));
-        http = JdkHttpServerRuntime.start(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(
-                        register,
-                        f.server.store(),
-                        f.server.store().admission(10_000, clock),
-                        clock,
-                        f.server.mailing()),
-                Service.COMPANY_DATA,
-                RuntimeOptions.defaults());
+        http = f.listen(CadastroServer.router(
+                register, f.server.store(), f.server.store().admission(10_000, clock), clock, f.server.mailing()));
     }
 
-    @AfterAll
+    @org.junit.jupiter.params.AfterParameterizedClassInvocation
     static void stop() {
         http.close();
         register.close();

@@ -28,7 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,13 +36,19 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Mailing exports end to end through a real socket: the server's own workers run the jobs against the
  * real index and PostgreSQL; files are downloaded and read back; every charge is checked on the ledger.
  */
+@org.junit.jupiter.params.ParameterizedClass
+@org.junit.jupiter.params.provider.EnumSource(TestRuntime.class)
 class MailingEndToEndTest {
+    /** The runtime of this run of the class: the JDK's, or Jetty through the servlet bridge. */
+    @org.junit.jupiter.params.Parameter
+    TestRuntime runtime;
+
     private static ServerFixture f;
     private static OpenApiContract contract;
 
-    @BeforeAll
-    static void start() {
-        f = ServerFixture.get();
+    @org.junit.jupiter.params.BeforeParameterizedClassInvocation
+    static void start(TestRuntime runtime) {
+        f = ServerFixture.on(runtime);
         contract = new OpenApiContract(f.get("/v1/openapi.json").body());
     }
 

@@ -30,9 +30,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,7 +38,13 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL, the simulated person bureau behind a real guard. Every answer is checked against the
  * OpenAPI document.
  */
+@org.junit.jupiter.params.ParameterizedClass
+@org.junit.jupiter.params.provider.EnumSource(TestRuntime.class)
 class PersonEndToEndTest {
+    /** The runtime of this run of the class: the JDK's, or Jetty through the servlet bridge. */
+    @org.junit.jupiter.params.Parameter
+    TestRuntime runtime;
+
     private static final String LOOKUP = "/v1/pessoas/consultar";
     private static final String ASYNC = "/v1/pessoas/consultar-async";
     private static final String JOB = "/v1/pessoas/jobs/{job_id}";
@@ -63,14 +67,14 @@ class PersonEndToEndTest {
     private static PersonStack s;
     private static OpenApiContract contract;
 
-    @BeforeAll
-    static void start() {
-        f = ServerFixture.get();
+    @org.junit.jupiter.params.BeforeParameterizedClassInvocation
+    static void start(TestRuntime runtime) {
+        f = ServerFixture.on(runtime);
         s = new PersonStack(f);
         contract = new OpenApiContract(f.get("/v1/openapi.json").body());
     }
 
-    @AfterAll
+    @org.junit.jupiter.params.AfterParameterizedClassInvocation
     static void stop() {
         s.close();
     }

@@ -6,18 +6,11 @@ import dev.cadastro.core.account.IssuedApiKey;
 import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Cpf;
-import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.person.SubjectDigests;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
 import dev.cadastro.providers.FaultPlan;
 import dev.cadastro.providers.ProviderPolicy;
 import dev.cadastro.providers.SimulatedPersonBureau;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -45,7 +38,7 @@ final class PersonStack implements AutoCloseable {
     final ServerFixture f;
     final ManualClock clock = new ManualClock(ServerFixture.START);
     final FaultPlan personFaults = FaultPlan.none();
-    final JdkHttpServerRuntime http;
+    final TestRuntime.Listener http;
     private final ApiKeyIssuer issuer;
 
     PersonStack(ServerFixture f) {
@@ -59,22 +52,14 @@ final class PersonStack implements AutoCloseable {
                         .build())
                 .build(f.server.register());
         issuer = new ApiKeyIssuer(f.server.store().accounts(), f.server.store().apiKeys(), clock, new SecureRandom());
-        try {
-            http = JdkHttpServerRuntime.start(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    CadastroServer.router(
-                            f.server.register(),
-                            f.server.store(),
-                            f.server.store().admission(1_000_000, clock),
-                            clock,
-                            f.server.mailing(),
-                            providers,
-                            SMS),
-                    Service.COMPANY_DATA,
-                    RuntimeOptions.defaults());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        http = f.listen(CadastroServer.router(
+                f.server.register(),
+                f.server.store(),
+                f.server.store().admission(1_000_000, clock),
+                clock,
+                f.server.mailing(),
+                providers,
+                SMS));
     }
 
     /** An account with these credits and every purpose contracted with {@code fields}. */

@@ -41,6 +41,10 @@ import java.util.UUID;
  * One real stack per test JVM: a synthetic dump generated and loaded into a real Lucene index, a real
  * embedded PostgreSQL, the server on a free loopback port, and a second listener on the same store
  * whose admission allows only {@value #TIGHT_PER_MINUTE} requests a minute (for the 429 tests).
+ *
+ * <p>{@link #on(TestRuntime)} gives the same stack seen through another runtime: the server's engine
+ * handlers ({@link CadastroEngine#companyData()}) and a tight router mounted on Jetty through the
+ * servlet bridge, so a suite parameterized by runtime runs its requests on both.
  */
 final class ServerFixture {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -50,16 +54,49 @@ final class ServerFixture {
     static final Instant START = Instant.parse("2026-03-10T15:00:00Z");
 
     private static ServerFixture instance;
+    private static ServerFixture onJetty;
 
-    final ManualClock clock = new ManualClock(START);
+    final ManualClock clock;
     final CadastroServer server;
-    final JdkHttpServerRuntime tight;
     final Path index;
     final HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ApiKeyIssuer issuer;
+    /** The runtime this view's requests go through. */
+    final TestRuntime runtime;
+
+    private final int port;
+    private final int tightPort;
+
+    /** The JDK stack seen through {@code runtime}'s listeners of its engine's handlers. */
+    private ServerFixture(ServerFixture jdk, TestRuntime runtime) throws IOException {
+        this.clock = jdk.clock;
+        this.server = jdk.server;
+        this.index = jdk.index;
+        this.issuer = jdk.issuer;
+        this.runtime = runtime;
+        TestRuntime.Listener api = runtime.listen(server.engine().companyData(), Service.COMPANY_DATA);
+        TestRuntime.Listener tight = runtime.listen(tightRouter(server, clock), Service.COMPANY_DATA);
+        this.port = api.port();
+        this.tightPort = tight.port();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            tight.close();
+            api.close();
+        }));
+    }
+
+    private static dev.cadastro.http.Router tightRouter(CadastroServer server, ManualClock clock) {
+        return CadastroServer.router(
+                server.register(),
+                server.store(),
+                server.store().admission(TIGHT_PER_MINUTE, clock),
+                clock,
+                server.mailing());
+    }
 
     private ServerFixture() throws IOException {
+        clock = new ManualClock(START);
+        runtime = TestRuntime.JDK;
         Path dir = Files.createTempDirectory(Path.of("target"), "e2e-");
         Path dump = dir.resolve("dump");
         index = dir.resolve("index");
@@ -84,16 +121,13 @@ final class ServerFixture {
                 CallRecordsOptions.of(
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));
-        tight = JdkHttpServerRuntime.start(
+        JdkHttpServerRuntime tight = JdkHttpServerRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(
-                        server.register(),
-                        server.store(),
-                        server.store().admission(TIGHT_PER_MINUTE, clock),
-                        clock,
-                        server.mailing()),
+                tightRouter(server, clock),
                 Service.COMPANY_DATA,
                 RuntimeOptions.defaults());
+        port = server.port();
+        tightPort = tight.port();
         issuer = new ApiKeyIssuer(server.store().accounts(), server.store().apiKeys(), clock, new SecureRandom());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             tight.close();
@@ -110,6 +144,41 @@ final class ServerFixture {
             }
         }
         return instance;
+    }
+
+    /** The stack on {@code runtime}: the JDK one itself, or its engine mounted on Jetty. */
+    static synchronized ServerFixture on(TestRuntime runtime) {
+        ServerFixture jdk = get();
+        if (runtime == TestRuntime.JDK) {
+            return jdk;
+        }
+        if (onJetty == null) {
+            try {
+                onJetty = new ServerFixture(jdk, runtime);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return onJetty;
+    }
+
+    /** The company-data port of this view. */
+    int port() {
+        return port;
+    }
+
+    /** The port of the listener whose admission allows {@value #TIGHT_PER_MINUTE} requests a minute. */
+    int tightPort() {
+        return tightPort;
+    }
+
+    /** A listener of {@code handler} on this view's runtime (for a router over a broken adapter). */
+    TestRuntime.Listener listen(dev.cadastro.http.Handler handler) {
+        try {
+            return runtime.listen(handler, Service.COMPANY_DATA);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     Account account(long credits, long dailyLimit) {
@@ -133,15 +202,15 @@ final class ServerFixture {
     }
 
     URI uri(String pathAndQuery) {
-        return URI.create("http://127.0.0.1:" + server.port() + pathAndQuery);
+        return URI.create("http://127.0.0.1:" + port + pathAndQuery);
     }
 
     HttpResponse<String> get(String pathAndQuery, String... headers) {
-        return get(server.port(), pathAndQuery, headers);
+        return get(port, pathAndQuery, headers);
     }
 
     HttpResponse<String> getTight(String pathAndQuery, String... headers) {
-        return get(tight.port(), pathAndQuery, headers);
+        return get(tightPort, pathAndQuery, headers);
     }
 
     private HttpResponse<String> get(int port, String pathAndQuery, String... headers) {

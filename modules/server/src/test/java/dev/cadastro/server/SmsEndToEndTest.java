@@ -8,21 +8,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Phone;
-import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.Balance;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.sms.OtpKeyring;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
 import dev.cadastro.providers.Fault;
 import dev.cadastro.providers.FaultPlan;
 import dev.cadastro.providers.ProviderPolicy;
 import dev.cadastro.providers.SmsInbox;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -48,8 +43,6 @@ import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -60,15 +53,22 @@ import org.junit.jupiter.api.TestMethodOrder;
  * the run is kept, and the last test searches them for every code the provider delivered.
  */
 @TestMethodOrder(MethodOrderer.MethodName.class)
+@org.junit.jupiter.params.ParameterizedClass
+@org.junit.jupiter.params.provider.EnumSource(TestRuntime.class)
 class SmsEndToEndTest {
+    /** The runtime of this run of the class: the JDK's, or Jetty through the servlet bridge. */
+    @org.junit.jupiter.params.Parameter
+    TestRuntime runtime;
+
     private static final String SEND = "/v1/sms/otp";
     private static final String CHECK = "/v1/sms/otp/verificar";
     private static final Pattern CODE = Pattern.compile("e ([0-9]{4,8})\\.");
     private static final Duration RECEIPT_DELAY = Duration.ofMillis(100);
     private static final AtomicInteger PHONES = new AtomicInteger();
 
-    private static final ServerFixture f = ServerFixture.get();
-    private static final ManualClock clock = new ManualClock(Instant.parse("2026-11-23T15:00:00Z"));
+    private static ServerFixture f;
+    private static final Instant START = Instant.parse("2026-11-23T15:00:00Z");
+    private static final ManualClock clock = new ManualClock(START);
     private static final FaultPlan faults = FaultPlan.none();
     private static final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
     private static final ConcurrentLinkedQueue<String> logs = new ConcurrentLinkedQueue<>();
@@ -89,11 +89,16 @@ class SmsEndToEndTest {
     private static Level rootLevel;
     private static SmsOptions.Sms sms;
     private static SmsInbox inbox;
-    private static JdkHttpServerRuntime http;
+    private static TestRuntime.Listener http;
     private static OpenApiContract contract;
 
-    @BeforeAll
-    static void start() throws IOException {
+    @org.junit.jupiter.params.BeforeParameterizedClassInvocation
+    static void start(TestRuntime runtime) throws IOException {
+        f = ServerFixture.on(runtime);
+        // Each run of the class (one per runtime) starts at the same instant and checks its own answers and logs.
+        clock.set(START);
+        seen.clear();
+        logs.clear();
         Logger root = Logger.getLogger("");
         rootLevel = root.getLevel();
         root.setLevel(Level.ALL);
@@ -111,24 +116,20 @@ class SmsEndToEndTest {
                         .build());
         sms = options.build(clock);
         inbox = SmsInbox.at(options.inbox());
-        http = JdkHttpServerRuntime.start(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(
-                        f.server.register(),
-                        f.server.store(),
-                        f.server.store().admission(100_000, clock),
-                        clock,
-                        f.server.mailing(),
-                        f.server.providers(),
-                        sms),
-                Service.COMPANY_DATA,
-                RuntimeOptions.defaults());
+        http = f.listen(CadastroServer.router(
+                f.server.register(),
+                f.server.store(),
+                f.server.store().admission(100_000, clock),
+                clock,
+                f.server.mailing(),
+                f.server.providers(),
+                sms));
         contract = new OpenApiContract(new String(
                 dev.cadastro.http.companydata.CompanyDataApi.openApiDocument(),
                 java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    @AfterAll
+    @org.junit.jupiter.params.AfterParameterizedClassInvocation
     static void stop() {
         http.close();
         sms.close();

@@ -1,0 +1,488 @@
+package dev.cadastro.server;
+
+import dev.cadastro.core.calls.CallCursors;
+import dev.cadastro.core.calls.CallRecords;
+import dev.cadastro.core.calls.RecordingLinks;
+import dev.cadastro.core.credit.CreditReportCache;
+import dev.cadastro.core.credit.CreditReportService;
+import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.core.idempotency.IdempotentCalls;
+import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.mailing.MailingService;
+import dev.cadastro.core.person.PersonJobs;
+import dev.cadastro.core.ratelimit.Admission;
+import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.sms.OtpService;
+import dev.cadastro.core.work.Workers;
+import dev.cadastro.exports.ZipLeadFileWriter;
+import dev.cadastro.http.Handler;
+import dev.cadastro.http.Health;
+import dev.cadastro.http.Request;
+import dev.cadastro.http.Router;
+import dev.cadastro.http.callrecords.CallRecordsApi;
+import dev.cadastro.http.callrecords.RecordingHost;
+import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.store.Store;
+import java.nio.file.Files;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Cadastro without a listener: the published Lucene register, the PostgreSQL store, the providers, the
+ * core's use cases, the background work (export workers, push deliveries, housekeeping) and the
+ * handlers of both services, each behind its health endpoints. A host mounts the handlers in its own
+ * server ({@code dev.cadastro.servlet.CadastroServlet} in a servlet container, docs/embedding.md);
+ * {@link CadastroServer} mounts them on the JDK runtime. Closing it stops the background work, then the
+ * register, then the store (and an embedded PostgreSQL); the listeners are the host's to stop first.
+ */
+public final class CadastroEngine implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(CadastroEngine.class.getName());
+
+    /** How often idempotency keys, export files and cached credit reports past their retention are deleted. */
+    private static final long HOUSEKEEPING_EVERY_MINUTES = 10;
+
+    /** Readiness problem: the engine is stopping (draining). */
+    public static final String NOT_READY_STOPPING = "encerrando";
+    /** Readiness problem: the engine is still starting. */
+    public static final String NOT_READY_STARTING = "iniciando";
+    /** Readiness problem: the register index has no open published generation. */
+    public static final String NOT_READY_INDEX = "indice_indisponivel";
+    /** Readiness problem: the database did not answer {@code SELECT 1} in time. */
+    public static final String NOT_READY_DATABASE = "banco_indisponivel";
+
+    private static final long DATABASE_PROBE_MILLIS = 1500;
+
+    private final LuceneRegister register;
+    private final Store store;
+    private final Clock clock;
+    private final MailingService mailing;
+    private final Workers mailingWorkers;
+    private final ProviderOptions.Providers providers;
+    private final SmsOptions.Sms sms;
+    private final OtpService otp;
+    private final Router companyDataRouter;
+    private final Handler companyData;
+    private final CallRecordsPart calls;
+    private final ScheduledExecutorService housekeeping;
+    private volatile PushService push;
+    private volatile boolean stopping;
+
+    /**
+     * The call-records service of an engine: its API and its recording host (each behind the health
+     * endpoints), the read side's use case, the links it signs, and the recordings' files.
+     *
+     * @param recordingHost the recording host for a listener that sees whole paths: it serves {@code
+     *     <base URL path>/<key>}
+     * @param recordings the same host for a mount AT the base URL's path (a servlet mapped to {@code
+     *     /gravacoes/*} for links at {@code https://host/gravacoes}): it serves {@code /<key>}
+     */
+    public record CallRecordsPart(
+            Handler api,
+            Handler recordingHost,
+            Handler recordings,
+            CallRecords records,
+            RecordingLinks links,
+            LocalFolderFileStore files) {}
+
+    /**
+     * The call-records service to open with an engine.
+     *
+     * @param recordingsBaseUrl where the signed recording links point: the recording host as clients
+     *     reach it (its path is the path the recording host's handler sees, docs/embedding.md)
+     * @param keys the keys that sign cursors and links, or empty for {@link CallsSecrets} (the
+     *     environment, else {@code calls-keys.properties} beside the SMS code keys, created on first use)
+     */
+    public record CallRecordsSetup(String recordingsBaseUrl, Optional<OtpKeyring> keys) {
+        public CallRecordsSetup {
+            Objects.requireNonNull(recordingsBaseUrl, "recordingsBaseUrl");
+            Objects.requireNonNull(keys, "keys");
+            if (!recordingsBaseUrl.startsWith("http://") && !recordingsBaseUrl.startsWith("https://")) {
+                throw new IllegalArgumentException(
+                        "recordings base URL " + recordingsBaseUrl + " must start with http:// or https://");
+            }
+        }
+
+        /** Links at this base URL, signed with the keys {@link CallsSecrets} resolves. */
+        public static CallRecordsSetup at(String recordingsBaseUrl) {
+            return new CallRecordsSetup(recordingsBaseUrl, Optional.empty());
+        }
+    }
+
+    private CadastroEngine(
+            LuceneRegister register,
+            Store store,
+            Clock clock,
+            MailingService mailing,
+            Workers mailingWorkers,
+            ProviderOptions.Providers providers,
+            SmsOptions.Sms sms,
+            Router companyDataRouter,
+            CallRecordsPart calls,
+            AtomicReference<CadastroEngine> self) {
+        this.register = register;
+        this.store = store;
+        this.clock = clock;
+        this.mailing = mailing;
+        this.mailingWorkers = mailingWorkers;
+        this.providers = providers;
+        this.sms = sms;
+        this.otp = sms.service(store.otpStore(), clock);
+        this.companyDataRouter = companyDataRouter;
+        this.companyData = Health.around(companyDataRouter, this::readinessProblems);
+        this.calls = calls;
+        this.housekeeping = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
+        IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
+        housekeeping.scheduleWithFixedDelay(
+                () -> housekeeping(keys, mailing, store.creditReports(), otp, store.personJobs(), clock),
+                1,
+                HOUSEKEEPING_EVERY_MINUTES,
+                TimeUnit.MINUTES);
+        self.set(this);
+    }
+
+    /** Opens the company-data service alone (no call-records service). */
+    public static CadastroEngine open(CadastroServer.Config config) {
+        return open(config, null);
+    }
+
+    /**
+     * Opens the register and the store, starts the export workers and the push deliveries, and builds
+     * the handlers; with {@code callRecords} (may be null), the call-records service too. The
+     * listener fields of {@code config} ({@code address}, {@code runtime}) are not used here: the
+     * host's listeners enforce their own request limits.
+     */
+    public static CadastroEngine open(CadastroServer.Config config, CallRecordsSetup callRecords) {
+        if (!Files.exists(config.index().resolve("CURRENT"))) {
+            throw new IllegalStateException("no published register index under " + config.index()
+                    + ": load one first (./cadastro load --dump DIR --index " + config.index() + ")");
+        }
+        LuceneRegister register = LuceneRegister.open(config.index());
+        Store store = null;
+        Workers workers = null;
+        SmsOptions.Sms sms = null;
+        try {
+            store = Store.open(config.database(), config.clock());
+            LocalFolderFileStore files = openFiles(config);
+            AtomicReference<Workers> started = new AtomicReference<>();
+            MailingService mailing = new MailingService(
+                    register,
+                    store.mailingJobs(),
+                    files,
+                    ZipLeadFileWriter.standard(),
+                    new CostRules(config.clock()),
+                    config.clock(),
+                    new SecureRandom(),
+                    config.mailing().retention(),
+                    () -> {
+                        Workers w = started.get();
+                        if (w != null) {
+                            w.nudge();
+                        }
+                    });
+            CadastroServer.MailingOptions m = config.mailing();
+            workers = Workers.start(
+                    "mailing",
+                    store.mailingJobs(),
+                    mailing::process,
+                    owner(),
+                    config.clock(),
+                    m.workers(),
+                    m.lease(),
+                    m.poll(),
+                    m.grace());
+            started.set(workers);
+            Admission admission =
+                    store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
+            ProviderOptions.Providers providers = config.providers().build(register);
+            sms = config.sms().build(config.clock());
+            Router router = CadastroServer.router(register, store, admission, config.clock(), mailing, providers, sms);
+            // Readiness is "starting" until the engine object exists.
+            AtomicReference<CadastroEngine> self = new AtomicReference<>();
+            CallRecordsPart calls = null;
+            if (callRecords != null) {
+                OtpKeyring callKeys = callRecords
+                        .keys()
+                        .orElseGet(() -> CallsSecrets.KEYRING.resolve(
+                                System.getenv(),
+                                config.sms().keysFile().toAbsolutePath().resolveSibling("calls-keys.properties"),
+                                true,
+                                new SecureRandom()));
+                RecordingLinks links = new RecordingLinks(
+                        callKeys, callRecords.recordingsBaseUrl(), config.clock(), new SecureRandom());
+                CallRecords records = new CallRecords(store.calls(), new CallCursors(callKeys), links, config.clock());
+                java.util.function.Supplier<List<String>> readiness = () -> {
+                    CadastroEngine e = self.get();
+                    return e == null ? List.of(NOT_READY_STARTING) : e.readinessProblems();
+                };
+                RecordingHost host = new RecordingHost(links, files);
+                String basePath = basePath(callRecords.recordingsBaseUrl());
+                calls = new CallRecordsPart(
+                        Health.around(CallRecordsApi.router(store.callTokens(), records), readiness),
+                        Health.around(host, readiness),
+                        Health.around(r -> host.handle(under(basePath, r)), readiness),
+                        records,
+                        links,
+                        files);
+            }
+            CadastroEngine engine = new CadastroEngine(
+                    register, store, config.clock(), mailing, workers, providers, sms, router, calls, self);
+            // Push deliveries (issue 19): started last, closed first.
+            try {
+                PushOptions push = config.push();
+                if (calls != null) {
+                    // url_gravacao in each body: the same permanent signed link GET /v1/ligacoes/{id} gives.
+                    push = push.withRecordingUrl(calls.links()::permanent);
+                }
+                engine.push = PushService.start(store, config.clock(), push, owner());
+            } catch (RuntimeException e) {
+                engine.close();
+                throw e;
+            }
+            return engine;
+        } catch (RuntimeException e) {
+            if (workers != null) {
+                workers.close();
+            }
+            if (sms != null) {
+                sms.close();
+            }
+            closeQuietly(register, store);
+            throw e;
+        }
+    }
+
+    /** The path of a base URL without its trailing slash; empty for none. */
+    private static String basePath(String url) {
+        String path = java.net.URI.create(url).getRawPath();
+        return path == null ? "" : path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    /** {@code request} as a listener of whole paths would have received it: {@code prefix} before its path. */
+    private static Request under(String prefix, Request request) {
+        if (prefix.isEmpty()) {
+            return request;
+        }
+        return Request.of(
+                request.method(),
+                prefix + request.rawPath(),
+                request.rawQuery().isEmpty() ? null : request.rawQuery(),
+                request.headers(),
+                request.body(),
+                request.requestId(),
+                request.remote().orElse(null),
+                request.limits());
+    }
+
+    private static LocalFolderFileStore openFiles(CadastroServer.Config config) {
+        try {
+            LocalFolderFileStore files = new LocalFolderFileStore(config.files());
+            files.removeOrphans(config.clock().instant().minus(Duration.ofHours(1)));
+            return files;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(
+                    "could not open the files folder " + config.files() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Names this process in job leases: host, process id and a random suffix. */
+    static String owner() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "unknown-host";
+        }
+        return host + ":" + ProcessHandle.current().pid() + ":"
+                + java.util.UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static void housekeeping(
+            IdempotentCalls keys,
+            MailingService mailing,
+            CreditReportCache reports,
+            OtpService otp,
+            PersonJobs personJobs,
+            Clock clock) {
+        try {
+            long n = keys.purge();
+            LOG.log(System.Logger.Level.DEBUG, "forgot {0} idempotency keys past their retention", n);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "purging idempotency keys failed; retrying later", e);
+        }
+        try {
+            int n = mailing.removeExpiredFiles();
+            LOG.log(System.Logger.Level.DEBUG, "removed {0} export files past their retention", n);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "removing expired export files failed; retrying later", e);
+        }
+        try {
+            // Personal data: a cached report is deleted as soon as no rule can serve it.
+            int n = reports.purgeFetchedBefore(clock.instant().minus(CreditReportService.CACHE_TERM));
+            LOG.log(System.Logger.Level.DEBUG, "forgot {0} cached credit reports past their term", n);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "purging cached credit reports failed; retrying later", e);
+        }
+        try {
+            // A server that stopped between an SMS hold and the provider's answer: release the hold.
+            otp.releaseStuck();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "releasing stuck SMS holds failed; retrying later", e);
+        }
+        try {
+            // Personal data: an unread job's CPF or phone goes once the job expired (24 h).
+            int n = personJobs.purge(clock.instant());
+            LOG.log(System.Logger.Level.DEBUG, "forgot {0} person jobs past their term", n);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "purging person jobs failed; retrying later", e);
+        }
+    }
+
+    /**
+     * The company-data service: its router behind {@code /health/live} and {@code /health/ready}. Mount
+     * it where its paths ({@code /v1/...}, {@code /health/...}) are the paths below the mount point.
+     */
+    public Handler companyData() {
+        return companyData;
+    }
+
+    /** The company-data router alone, without the health endpoints. */
+    public Router companyDataRouter() {
+        return companyDataRouter;
+    }
+
+    /** The call-records service, when the engine was opened with it. */
+    public Optional<CallRecordsPart> callRecords() {
+        return Optional.ofNullable(calls);
+    }
+
+    public LuceneRegister register() {
+        return register;
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The mailing use case (the engine's workers claim the jobs). */
+    public MailingService mailing() {
+        return mailing;
+    }
+
+    /** The provider ports the use cases call, guards included. */
+    public ProviderOptions.Providers providers() {
+        return providers;
+    }
+
+    /** The SMS provider and code keys (the simulated provider's inbox and fault plan). */
+    public SmsOptions.Sms sms() {
+        return sms;
+    }
+
+    /** The SMS code use case (delivery receipts and housekeeping). */
+    public OtpService otp() {
+        return otp;
+    }
+
+    /**
+     * From now on {@code /health/ready} answers 503 {@value #NOT_READY_STOPPING} while everything still
+     * serves: call it, wait the load balancer's drain period, stop the listeners, then {@link #close()}.
+     */
+    public void beginStopping() {
+        stopping = true;
+    }
+
+    /**
+     * What keeps the engine from being ready, as the codes {@code GET /health/ready} lists; empty when
+     * ready: not stopping, the register's published generation open, the database answering {@code
+     * SELECT 1} within {@value #DATABASE_PROBE_MILLIS} ms (the store opened, so its migrations are applied).
+     */
+    public List<String> readinessProblems() {
+        List<String> problems = new ArrayList<>();
+        if (stopping) {
+            problems.add(NOT_READY_STOPPING);
+        }
+        try {
+            register.published();
+        } catch (RuntimeException e) {
+            problems.add(NOT_READY_INDEX);
+        }
+        if (!databaseAnswers()) {
+            problems.add(NOT_READY_DATABASE);
+        }
+        return List.copyOf(problems);
+    }
+
+    /** {@code SELECT 1} through the pool, on a virtual thread, bounded so a dead database does not hang the probe. */
+    private boolean databaseAnswers() {
+        CompletableFuture<Boolean> probe = CompletableFuture.supplyAsync(
+                () -> {
+                    try (Connection c = store.dataSource().getConnection();
+                            Statement st = c.createStatement()) {
+                        st.setQueryTimeout(2);
+                        return st.execute("SELECT 1");
+                    } catch (SQLException | RuntimeException e) {
+                        return false;
+                    }
+                },
+                task -> Thread.ofVirtual().name("cadastro-readiness").start(task));
+        try {
+            return probe.get(DATABASE_PROBE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Stops the background work (push, housekeeping, export workers, providers, SMS), then closes the
+     * register and the store. Requests still in flight fail: stop the listeners first.
+     */
+    @Override
+    public void close() {
+        stopping = true;
+        housekeeping.shutdownNow();
+        try {
+            if (push != null) {
+                push.close();
+            }
+            mailingWorkers.close();
+            providers.close();
+            sms.close();
+        } finally {
+            closeQuietly(register, store);
+        }
+    }
+
+    private static void closeQuietly(LuceneRegister register, Store store) {
+        try {
+            register.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing the register failed", e);
+        }
+        if (store != null) {
+            store.close();
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.cadastro.server;
+
+import dev.cadastro.core.error.Service;
+import dev.cadastro.http.Handler;
+import dev.cadastro.http.Limits;
+import dev.cadastro.http.jdk.JdkHttpServerRuntime;
+import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.servlet.CadastroServlet;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * The runtimes the end-to-end suites run on: the JDK's built-in server ({@link JdkHttpServerRuntime},
+ * what {@link CadastroServer} listens with) and an embedded Jetty 12 with the handlers mounted through
+ * the servlet bridge ({@link CadastroServlet}). Each listens on a free loopback port.
+ */
+enum TestRuntime {
+    JDK {
+        @Override
+        Listener listen(Handler handler, Service envelope) throws IOException {
+            JdkHttpServerRuntime runtime = JdkHttpServerRuntime.start(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    handler,
+                    envelope,
+                    RuntimeOptions.defaults());
+            return new Listener() {
+                @Override
+                public int port() {
+                    return runtime.port();
+                }
+
+                @Override
+                public void close() {
+                    runtime.close();
+                }
+            };
+        }
+    },
+    JETTY {
+        @Override
+        Listener listen(Handler handler, Service envelope) throws IOException {
+            return jetty(new CadastroServlet(handler, envelope, Limits.defaults()), Limits.defaults());
+        }
+    };
+
+    /** Held so that the level set on it is not lost with a collected logger. */
+    private static final java.util.logging.Logger JETTY_LOG = java.util.logging.Logger.getLogger("org.eclipse.jetty");
+
+    /** One listener answering with {@code handler}; errors before it in the envelope of {@code envelope}. */
+    abstract Listener listen(Handler handler, Service envelope) throws IOException;
+
+    /** A listener: its port, and close() to stop it. */
+    interface Listener extends AutoCloseable {
+        int port();
+
+        @Override
+        void close();
+    }
+
+    /**
+     * A Jetty server on a free loopback port with {@code servlet} at {@code /*} of the root context,
+     * set up as docs/embedding.md says: encoded slashes passed through, request heads up to eight times
+     * the adapter's limits (so the adapter's enveloped 414 and 431 come first).
+     */
+    static Listener jetty(CadastroServlet servlet, Limits limits) throws IOException {
+        // Jetty's debug log holds request and response bytes (CPFs, codes): kept off even when a test
+        // turns the root logger up to see every Cadastro line (docs/embedding.md says the same to hosts).
+        JETTY_LOG.setLevel(java.util.logging.Level.INFO);
+        Server server = new Server();
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setRequestHeaderSize(8 * Math.max(limits.maxHeaderBytes(), limits.maxUriLength()));
+        http.setUriCompliance(UriCompliance.DEFAULT.with(
+                "cadastro",
+                UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+                UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING));
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(InetAddress.getLoopbackAddress().getHostAddress());
+        connector.setPort(0);
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler("/");
+        context.getServletHandler().setDecodeAmbiguousURIs(true);
+        context.addServlet(new ServletHolder("cadastro", servlet), "/*");
+        server.setHandler(context);
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IOException("Jetty did not start: " + e.getMessage(), e);
+        }
+        return new Listener() {
+            @Override
+            public int port() {
+                return connector.getLocalPort();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    server.stop();
+                } catch (Exception e) {
+                    throw new IllegalStateException("Jetty did not stop", e);
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,172 @@
+package dev.cadastro.servlet;
+
+import dev.cadastro.core.error.Service;
+import dev.cadastro.http.ErrorResponses;
+import dev.cadastro.http.Handler;
+import dev.cadastro.http.Limits;
+import dev.cadastro.http.Response;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.Objects;
+
+/**
+ * A servlet that answers every request it receives with one Cadastro {@link Handler}: a service's
+ * router behind its health endpoints, or the recording host. Mount one per service, each under its own
+ * prefix ({@code /dados/*}, {@code /ligacoes/*}) or in its own context mapped to {@code /*}: the handler
+ * sees the path below the mount point (the context path and the prefix removed), still percent-encoded
+ * as sent, so {@code /dados/v1/empresas/12.345.678%2F0001-95} reaches it as {@code
+ * /v1/empresas/12.345.678%2F0001-95}, the encoded slash inside one segment.
+ *
+ * <p>Before the handler runs, the bridge enforces the same {@link Limits} as the JDK runtime and
+ * answers with the service's envelope: 414 for a request target beyond {@code maxUriLength}, 431 for
+ * header fields beyond {@code maxHeaderBytes} or {@code maxHeaderCount}, 413 for a declared or read
+ * body beyond {@code maxBodyBytes}. Every answer carries {@code X-Request-Id}; a {@code HEAD} answer
+ * has the headers of its {@code GET} and no body; streamed bodies (recordings, exports) are copied to
+ * the container without being held. A client that goes away mid-request or mid-answer costs a debug
+ * log line, never a 500 or an error log.
+ *
+ * <p>The container must pass encoded slashes through (Jetty: {@code UriCompliance} allowing {@code
+ * AMBIGUOUS_PATH_SEPARATOR} and {@code setDecodeAmbiguousURIs(true)}; Tomcat: {@code
+ * encodedSolidusHandling="passthrough"}) and accept request heads at least as large as the limits
+ * (docs/embedding.md).
+ */
+public final class CadastroServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final System.Logger LOG = System.getLogger(CadastroServlet.class.getName());
+
+    private final transient Handler handler;
+    private final Service envelope;
+    private final transient Limits limits;
+    private final transient RequestIds ids = new RequestIds();
+
+    /**
+     * A servlet answering with {@code handler} under the default {@link Limits}.
+     *
+     * @param envelope the service whose envelope errors raised before the handler use
+     */
+    public CadastroServlet(Handler handler, Service envelope) {
+        this(handler, envelope, Limits.defaults());
+    }
+
+    /** A servlet answering with {@code handler}, enforcing {@code limits} before it runs. */
+    public CadastroServlet(Handler handler, Service envelope, Limits limits) {
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.envelope = Objects.requireNonNull(envelope, "envelope");
+        this.limits = Objects.requireNonNull(limits, "limits");
+    }
+
+    /**
+     * Registers this servlet in {@code context} under {@code name}, mapped to {@code mapping} ({@code
+     * /*}, or a prefix such as {@code /dados/*}), loaded at startup: the registration a host writes
+     * without a {@code ServletContainerInitializer} (from a {@code ServletContextListener}, or before
+     * the container starts).
+     */
+    public ServletRegistration.Dynamic mount(ServletContext context, String name, String mapping) {
+        ServletRegistration.Dynamic registration = context.addServlet(name, this);
+        if (registration == null) {
+            throw new IllegalStateException("a servlet named " + name + " is already registered in the context");
+        }
+        if (!mapping.equals("/*") && !(mapping.startsWith("/") && mapping.endsWith("/*"))) {
+            throw new IllegalArgumentException("mapping " + mapping + " must be /* or a prefix such as /dados/*");
+        }
+        registration.addMapping(mapping);
+        registration.setLoadOnStartup(1);
+        return registration;
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String id = ids.next();
+        Exchange exchange = new Exchange(limits);
+        Response response;
+        try {
+            response = handler.handle(exchange.toRequest(req, id, remote(req)));
+        } catch (Throwable t) {
+            if (t instanceof VirtualMachineError vme && !(t instanceof StackOverflowError)) {
+                throw vme;
+            }
+            response = ErrorResponses.render(envelope, t, id);
+        }
+        if (exchange.clientGone()) {
+            LOG.log(Level.DEBUG, "request {0}: the client went away while sending its body", id);
+            closeStreamed(response);
+            return;
+        }
+        if (!response.headers().contains(ErrorResponses.REQUEST_ID)) {
+            response = response.withHeader(ErrorResponses.REQUEST_ID, id);
+        }
+        if (response.status() == 413) {
+            // The rest of a refused body is still on the wire: do not reuse the connection.
+            response = response.withHeader("Connection", "close");
+        }
+        write(resp, response, "HEAD".equals(req.getMethod()), id);
+    }
+
+    private static InetSocketAddress remote(HttpServletRequest req) {
+        String address = req.getRemoteAddr();
+        if (address == null || address.isEmpty()) {
+            return null;
+        }
+        try {
+            // An IP literal: no name lookup happens.
+            return new InetSocketAddress(InetAddress.getByName(address), req.getRemotePort());
+        } catch (UnknownHostException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static void write(HttpServletResponse resp, Response response, boolean head, String id) {
+        try (Response.Streamed streamed = response.streamed()) {
+            resp.setStatus(response.status());
+            response.headers().forEach(resp::addHeader);
+            int status = response.status();
+            boolean bodiless = status == 204 || status == 304 || (status >= 100 && status < 200);
+            if (streamed != null) {
+                resp.setContentLengthLong(streamed.length());
+                if (!head) {
+                    OutputStream out = resp.getOutputStream();
+                    streamed.writeTo(out);
+                    out.flush();
+                }
+                return;
+            }
+            byte[] body = response.body();
+            if (bodiless) {
+                return;
+            }
+            resp.setContentLength(body.length);
+            if (!head && body.length > 0) {
+                OutputStream out = resp.getOutputStream();
+                out.write(body);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // The client went away mid-answer; nothing to tell it.
+            LOG.log(Level.DEBUG, "request {0}: writing the response failed: {1}", id, e.toString());
+        }
+    }
+
+    private static void closeStreamed(Response response) {
+        if (response.streamed() != null) {
+            try {
+                response.streamed().close();
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "closing an unsent body failed: {0}", e.toString());
+            }
+        }
+    }
+
+    @Override
+    public String getServletInfo() {
+        return "Cadastro " + envelope.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + " bridge";
+    }
+}

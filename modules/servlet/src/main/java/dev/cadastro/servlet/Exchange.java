@@ -1,0 +1,221 @@
+package dev.cadastro.servlet;
+
+import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.http.Headers;
+import dev.cadastro.http.HttpStatusException;
+import dev.cadastro.http.Limits;
+import dev.cadastro.http.Request;
+import jakarta.servlet.http.HttpServletMapping;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.MappingMatch;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+
+/**
+ * One servlet request turned into a {@link Request}, with the JDK runtime's limits and answers: the
+ * request target's length (414), the header fields' count and size (431), the declared and the read
+ * body's size (413). It also notes whether the client went away while sending its body.
+ */
+final class Exchange {
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private final Limits limits;
+    private volatile boolean clientGone;
+
+    Exchange(Limits limits) {
+        this.limits = limits;
+    }
+
+    boolean clientGone() {
+        return clientGone;
+    }
+
+    Request toRequest(HttpServletRequest req, String id, InetSocketAddress remote) throws IOException {
+        String uri = rawBytesEncoded(req.getRequestURI() == null ? "" : req.getRequestURI());
+        String query = req.getQueryString() == null ? null : rawBytesEncoded(req.getQueryString());
+        int targetLength = uri.length() + (query == null ? 0 : query.length() + 1);
+        if (targetLength > limits.maxUriLength()) {
+            throw new HttpStatusException(
+                    414,
+                    ErrorCode.PARAMETRO_INVALIDO,
+                    "the request target has " + targetLength + " characters, more than the maximum "
+                            + limits.maxUriLength(),
+                    "field=uri; rule=max-length",
+                    Headers.empty());
+        }
+        Headers headers = headers(req);
+        if (headers.lineCount() > limits.maxHeaderCount()) {
+            throw new HttpStatusException(
+                    431,
+                    ErrorCode.PARAMETRO_INVALIDO,
+                    "the request has " + headers.lineCount() + " header fields, more than the maximum "
+                            + limits.maxHeaderCount(),
+                    "field=headers; rule=max-count",
+                    Headers.empty());
+        }
+        long headerBytes = headers.wireSize();
+        if (headerBytes > limits.maxHeaderBytes()) {
+            throw new HttpStatusException(
+                    431,
+                    ErrorCode.PARAMETRO_INVALIDO,
+                    "the request header fields take " + headerBytes + " bytes, more than the maximum "
+                            + limits.maxHeaderBytes(),
+                    "field=headers; rule=max-bytes",
+                    Headers.empty());
+        }
+        long declared = req.getContentLengthLong();
+        if (declared > limits.maxBodyBytes()) {
+            throw tooLarge("declares " + declared + " bytes");
+        }
+        String rawPath = belowMount(req, uri);
+        return Request.of(
+                req.getMethod(),
+                rawPath,
+                query,
+                headers,
+                new Body(req.getInputStream(), limits.maxBodyBytes()),
+                id,
+                remote,
+                limits);
+    }
+
+    /**
+     * The path below the servlet's mount point, still encoded: the context path is removed, and so is
+     * the servlet path of a prefix mapping ({@code /dados/*}); with {@code /*} or any other mapping the
+     * path below the context. The servlet path is compared in its decoded form, as the container gives
+     * it, so a mapping whose literal needs no encoding (every mapping of docs/embedding.md) is found.
+     */
+    static String belowMount(HttpServletRequest req, String uri) {
+        String context = req.getContextPath() == null ? "" : req.getContextPath();
+        String prefix = context;
+        HttpServletMapping mapping = req.getHttpServletMapping();
+        if (mapping != null && mapping.getMappingMatch() == MappingMatch.PATH && req.getServletPath() != null) {
+            prefix = context + req.getServletPath();
+        }
+        String path;
+        if (!prefix.isEmpty() && uri.startsWith(prefix)) {
+            path = uri.substring(prefix.length());
+        } else if (!context.isEmpty() && uri.startsWith(context)) {
+            path = uri.substring(context.length());
+        } else {
+            path = uri;
+        }
+        return path.isEmpty() ? "/" : path;
+    }
+
+    /** Every header field line of the request, in the order the container gives them. */
+    private static Headers headers(HttpServletRequest req) {
+        Headers.Builder b = Headers.builder();
+        for (String name : Collections.list(req.getHeaderNames())) {
+            for (String value : Collections.list(req.getHeaders(name))) {
+                b.add(name, value);
+            }
+        }
+        return b.build();
+    }
+
+    /**
+     * The target as the client sent it: a container that hands over a character above 0x7F (a raw
+     * UTF-8 byte sequence in the request line, as curl sends {@code São}) gets it percent-encoded back
+     * to its UTF-8 bytes, which {@link dev.cadastro.http.PercentDecoding} then decodes strictly.
+     */
+    static String rawBytesEncoded(String raw) {
+        int i = 0;
+        while (i < raw.length() && raw.charAt(i) < 0x80) {
+            i++;
+        }
+        if (i == raw.length()) {
+            return raw;
+        }
+        StringBuilder sb = new StringBuilder(raw.length() + 16).append(raw, 0, i);
+        while (i < raw.length()) {
+            int cp = raw.codePointAt(i);
+            i += Character.charCount(cp);
+            if (cp < 0x80) {
+                sb.append((char) cp);
+                continue;
+            }
+            for (byte b : new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8)) {
+                sb.append('%').append(HEX[(b >> 4) & 0xf]).append(HEX[b & 0xf]);
+            }
+        }
+        return sb.toString();
+    }
+
+    private HttpStatusException tooLarge(String what) {
+        return new HttpStatusException(
+                413,
+                ErrorCode.PARAMETRO_INVALIDO,
+                "the request body " + what + ", more than the maximum " + limits.maxBodyBytes(),
+                "field=body; rule=max-bytes",
+                Headers.empty());
+    }
+
+    /**
+     * The body, failing with a 413 once more than {@code max} bytes have been read, and with a 400 when
+     * the container reports the client gone before the body's end (so no 500 and no error log).
+     */
+    private final class Body extends InputStream {
+        private final InputStream in;
+        private final long max;
+        private long read;
+
+        Body(InputStream in, long max) {
+            this.in = in;
+            this.max = max;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b;
+            try {
+                b = in.read();
+            } catch (IOException e) {
+                throw gone(e);
+            }
+            if (b >= 0) {
+                count(1);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n;
+            try {
+                n = in.read(buf, off, len);
+            } catch (IOException e) {
+                throw gone(e);
+            }
+            if (n > 0) {
+                count(n);
+            }
+            return n;
+        }
+
+        private HttpStatusException gone(IOException e) {
+            clientGone = true;
+            return new HttpStatusException(
+                    400,
+                    ErrorCode.PARAMETRO_INVALIDO,
+                    "the connection ended after " + read + " bytes of the request body",
+                    "field=body; rule=complete",
+                    Headers.empty());
+        }
+
+        private void count(int n) {
+            read += n;
+            if (read > max) {
+                throw tooLarge("has more than " + max + " bytes");
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+}
