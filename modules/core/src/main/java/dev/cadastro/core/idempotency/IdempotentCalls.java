@@ -2,6 +2,7 @@ package dev.cadastro.core.idempotency;
 
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 import java.time.Clock;
 import java.time.Duration;
@@ -94,11 +95,12 @@ public final class IdempotentCalls {
                     throw InvalidParameterException.of(
                             field,
                             "reused",
-                            field + " " + Texts.quote(key.value()) + " was used for another request at "
-                                    + DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
-                                            other.firstUsedAt().atZone(ZoneId.of("America/Sao_Paulo")))
-                                    + "; send a new key for a new request (a key is kept "
-                                    + retention.toHours() + " hours)");
+                            Message.IDEMPOTENCY_KEY_REUSED.with(
+                                    field,
+                                    Texts.quote(key.value()),
+                                    DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
+                                            other.firstUsedAt().atZone(ZoneId.of("America/Sao_Paulo"))),
+                                    retention.toHours()));
                 case IdempotencyStore.Claim.InFlight inFlight -> {
                     if (waited > maxWait) {
                         // Only a clock that does not move gets here: a real one lets the lease run out.
