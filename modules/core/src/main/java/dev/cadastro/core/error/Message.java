@@ -142,7 +142,17 @@ public enum Message {
     WHOLE_NUMBER,
     UNKNOWN_FIELD,
     MUST_BE_STRING,
-    ACCOUNT_NOT_FOUND;
+    ACCOUNT_NOT_FOUND,
+    MUNICIPALITY_RECEITA,
+    MUNICIPALITY_IBGE,
+    MUNICIPALITY_UNKNOWN,
+    MUNICIPALITY_AMBIGUOUS,
+    REGISTER_UNREADABLE,
+    STORE_FAILED,
+    CALLS_STORE_REFUSED,
+    KEY_PREFIX_NOT_FOUND,
+    DEBIT_NOT_FOUND,
+    HOLD_NOT_FOUND;
 
     /** This message naming {@code args}, in order: {@code {0}} is the first. */
     public LocalizedText with(Object... args) {
