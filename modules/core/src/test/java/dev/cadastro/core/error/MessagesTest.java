@@ -74,7 +74,7 @@ class MessagesTest {
     void theBundlesAreDifferentLanguagesNotCopies() {
         // A key whose Portuguese text is the English one was forgotten in translation; these few are the
         // same in both languages on purpose (a value list, a label and its value).
-        Set<Message> same = EnumSet.of(Message.CALL_RECORD_INVALID);
+        Set<Message> same = EnumSet.of(Message.REQUEST_ID_IS, Message.OPERATOR_TEXT);
         List<Message> copied = new ArrayList<>();
         for (Message key : Message.values()) {
             String en = Messages.bundle(Locale.ENGLISH).getString(key.name());
@@ -99,7 +99,9 @@ class MessagesTest {
         Path modules = Path.of("").toAbsolutePath().getParent();
         assertTrue(Files.isDirectory(modules.resolve("core")), "run from the core module's folder: " + modules);
         StringBuilder sources = new StringBuilder();
-        try (Stream<Path> files = Files.walk(modules)) {
+        // The modules and the loader beside them: every main source that may raise a CadastroException.
+        try (Stream<Path> files =
+                Stream.concat(Files.walk(modules), Files.walk(modules.resolveSibling("data-loader")))) {
             files.filter(f -> f.toString().endsWith(".java"))
                     .filter(f -> f.toString().contains("/src/main/java/"))
                     .filter(f -> !f.getFileName().toString().equals("Message.java"))
