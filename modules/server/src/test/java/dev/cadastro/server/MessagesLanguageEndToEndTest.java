@@ -50,7 +50,7 @@ class MessagesLanguageEndToEndTest {
             new Case("no filter", false, "GET", "/v1/empresas?limite=10", null, true),
             new Case("unknown uf", false, "GET", "/v1/empresas?ufs=XX", null, true),
             new Case("unknown parameter", false, "GET", "/v1/empresas?ufs=SP&foo=1", null, true),
-            new Case("bad percent-encoding", false, "GET", "/v1/empresas?ufs=%ZZ", null, true),
+            new Case("bad utf-8", false, "GET", "/v1/empresas?ufs=%C3%28", null, true),
             new Case("bad date", false, "GET", "/v1/empresas?ufs=SP&abertura_de=ontem", null, true),
             new Case("no key", false, "GET", "/v1/empresas?ufs=SP", null, false),
             new Case("method not allowed", false, "DELETE", "/v1/empresas", null, true),
@@ -109,7 +109,8 @@ class MessagesLanguageEndToEndTest {
                     r.statusCode() >= 400 && r.statusCode() < 500, c.name() + ": " + r.statusCode() + " " + r.body());
             assertEquals("pt-BR", r.headers().firstValue("content-language").orElse(""), c.name());
             for (String text : texts(c, r)) {
-                Matcher m = ENGLISH.matcher(text);
+                // Rule tokens (regra=mobile-only) are stable identifiers, the same in every language.
+                Matcher m = ENGLISH.matcher(text.replaceAll("regra=[a-z0-9-]+", "regra="));
                 if (m.find()) {
                     mixed.add(c.name() + " [" + m.group() + "]: " + text);
                 }
