@@ -186,6 +186,22 @@ class MessagesLanguageEndToEndTest {
         assertFalse(pt.headers().firstValue("content-language").isPresent());
     }
 
+    @Test
+    void theRecordingHostRefusesInTheClientsLanguageToo() {
+        String unsigned = F.server.calls().orElseThrow().recordingsBaseUrl() + "/sem-assinatura.wav";
+        HttpResponse<String> pt =
+                F.send(HttpRequest.newBuilder(URI.create(unsigned)).GET().build());
+        HttpResponse<String> en = F.send(HttpRequest.newBuilder(URI.create(unsigned))
+                .header("Accept-Language", "en")
+                .GET()
+                .build());
+        assertEquals(403, pt.statusCode(), pt.body());
+        assertEquals(403, en.statusCode(), en.body());
+        assertEquals(
+                "a assinatura do link está ausente ou não é válida", pt.body().strip());
+        assertEquals("the link's signature is missing or not valid", en.body().strip());
+    }
+
     private static String code(Case c, HttpResponse<String> r) {
         JsonNode body = json(r);
         return c.calls()

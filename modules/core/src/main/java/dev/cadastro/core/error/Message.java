@@ -239,7 +239,14 @@ public enum Message {
     CALLS_YEAR,
     CALLS_DATE,
     OPERATOR_TEXT,
-    CLI_NOT_UTF8;
+    CLI_NOT_UTF8,
+    RECORDING_METHOD,
+    RECORDING_NO_PATH,
+    RECORDING_LINK_EXPIRED,
+    RECORDING_LINK_INVALID,
+    RECORDING_NOT_STORED,
+    RECORDING_RANGE,
+    BODY_TOO_DEEP;
 
     /** This message naming {@code args}, in order: {@code {0}} is the first. */
     public LocalizedText with(Object... args) {

@@ -59,7 +59,7 @@ public final class JsonBody {
 
     static Object value(JsonParser p, int depth) throws IOException {
         if (depth > MAX_DEPTH) {
-            throw new JsonParseException(p, "nested deeper than " + MAX_DEPTH + " levels");
+            throw InvalidParameterException.of("body", "json", Message.BODY_TOO_DEEP.with(MAX_DEPTH));
         }
         JsonToken t = p.currentToken();
         return switch (t) {
