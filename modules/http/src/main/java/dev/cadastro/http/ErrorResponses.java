@@ -2,6 +2,8 @@ package dev.cadastro.http;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
+import dev.cadastro.core.error.Messages;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.provider.ProviderUnavailableException;
 import dev.cadastro.core.sms.OtpLimitException;
@@ -20,6 +22,10 @@ import java.util.Locale;
  *   <li>call-records: {@code {"erro": "nao_autorizado", "mensagem": "..."}}.
  * </ul>
  *
+ * <p>{@code mensagem} and {@code detalhe} are in the request's language: Brazilian Portuguese by
+ * default, English when {@code Accept-Language} prefers it ({@link AcceptLanguage}); {@code
+ * Content-Language} says which. The codes are the same in both.
+ *
  * <p>The status comes from {@link ErrorMapping} for the endpoint that answered, or from {@link
  * HttpStatusException} when the protocol fixes it. A provider whose circuit is open adds {@code
  * Retry-After}: the whole seconds until it is probed again, at least 1; so does {@code LIMITE_OTP},
@@ -33,16 +39,33 @@ public final class ErrorResponses {
     /** The header that carries the request id on every answer. */
     public static final String REQUEST_ID = "X-Request-Id";
 
+    /** The language the envelope's messages are in ({@code pt-BR} or {@code en}). */
+    public static final String CONTENT_LANGUAGE = "Content-Language";
+
     private ErrorResponses() {}
 
-    /** The answer to a failure raised while handling {@code request} on an endpoint that overrides no status. */
+    /** The answer to a failure, in Portuguese, on an endpoint that overrides no status. */
     public static Response render(Service envelope, Throwable failure, String requestId) {
-        return render(envelope, ErrorMapping.Endpoint.STANDARD, failure, requestId);
+        return render(envelope, ErrorMapping.Endpoint.STANDARD, failure, requestId, Messages.PORTUGUESE);
     }
 
-    /** The answer to a failure raised while handling {@code request} on this endpoint. */
+    /** The answer to a failure on an endpoint that overrides no status, its messages in {@code locale}. */
+    public static Response render(Service envelope, Throwable failure, String requestId, Locale locale) {
+        return render(envelope, ErrorMapping.Endpoint.STANDARD, failure, requestId, locale);
+    }
+
+    /** The answer to a failure raised while handling a request on this endpoint, in Portuguese. */
     public static Response render(
             Service envelope, ErrorMapping.Endpoint endpoint, Throwable failure, String requestId) {
+        return render(envelope, endpoint, failure, requestId, Messages.PORTUGUESE);
+    }
+
+    /**
+     * The answer to a failure raised while handling a request on this endpoint, with {@code mensagem}
+     * and {@code detalhe} in {@code locale}'s language ({@link AcceptLanguage}): English or Portuguese.
+     */
+    public static Response render(
+            Service envelope, ErrorMapping.Endpoint endpoint, Throwable failure, String requestId, Locale locale) {
         if (failure instanceof CadastroException e && e.code() != ErrorCode.ERRO_INTERNO) {
             int status = e instanceof HttpStatusException h ? h.status() : ErrorMapping.status(e.code(), endpoint);
             Headers extra = switch (e) {
@@ -64,13 +87,14 @@ public final class ErrorResponses {
                             envelope,
                             status,
                             e.code(),
-                            e.getMessage(),
-                            e.detail().orElse(null),
+                            e.message(locale),
+                            e.detail(locale).orElse(null),
                             requestId)
-                    .withHeaders(extra);
+                    .withHeaders(extra)
+                    .withHeader(CONTENT_LANGUAGE, Messages.answered(locale).toLanguageTag());
         }
         LOG.log(Level.ERROR, "request " + requestId + " failed with an internal error", failure);
-        return internal(envelope, requestId);
+        return internal(envelope, requestId, locale);
     }
 
     /** Whole seconds, rounded up, never below 1 (RFC 9110, section 10.2.3 takes a non-negative integer). */
@@ -78,15 +102,21 @@ public final class ErrorResponses {
         return ProviderUnavailableException.wholeSeconds(wait);
     }
 
-    /** The 500 answer: fixed message, the request id in {@code detalhe} and in the header. */
+    /** The 500 answer in Portuguese. */
     public static Response internal(Service envelope, String requestId) {
+        return internal(envelope, requestId, Messages.PORTUGUESE);
+    }
+
+    /** The 500 answer: fixed message, the request id in {@code detalhe} and in the header. */
+    public static Response internal(Service envelope, String requestId, Locale locale) {
         return envelope(
-                envelope,
-                ErrorMapping.status(ErrorCode.ERRO_INTERNO),
-                ErrorCode.ERRO_INTERNO,
-                "internal error; retry, and quote the request id if it persists",
-                "request_id=" + requestId,
-                requestId);
+                        envelope,
+                        ErrorMapping.status(ErrorCode.ERRO_INTERNO),
+                        ErrorCode.ERRO_INTERNO,
+                        Message.INTERNAL_ERROR.with().render(locale),
+                        Message.REQUEST_ID_IS.with(requestId).render(locale),
+                        requestId)
+                .withHeader(CONTENT_LANGUAGE, Messages.answered(locale).toLanguageTag());
     }
 
     /** An envelope for a code with an explicit status. */

@@ -2,6 +2,7 @@ package dev.cadastro.http;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
 
 /**
  * A failure whose HTTP status is fixed by the protocol rather than by the error catalogue: a method
@@ -15,7 +16,8 @@ public final class HttpStatusException extends CadastroException {
     private final int status;
     private final transient Headers headers;
 
-    public HttpStatusException(int status, ErrorCode code, String message, String detail, Headers headers) {
+    public HttpStatusException(
+            int status, ErrorCode code, LocalizedText message, LocalizedText detail, Headers headers) {
         super(code, message, detail);
         if (status < 400 || status > 599) {
             throw new IllegalArgumentException("status " + status + " is not an error status");

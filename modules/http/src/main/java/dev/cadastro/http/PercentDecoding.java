@@ -1,6 +1,7 @@
 package dev.cadastro.http;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -46,8 +47,7 @@ public final class PercentDecoding {
                     throw InvalidParameterException.of(
                             field,
                             "percent-encoding",
-                            field + " has a '%' at position " + i + " not followed by two hex digits in "
-                                    + Texts.quote(raw));
+                            Message.PERCENT_ENCODING.with(label(field), i, Texts.quote(raw)));
                 }
                 bytes[n++] = (byte) ((hi << 4) | lo);
                 i += 2;
@@ -88,7 +88,7 @@ public final class PercentDecoding {
             text = chars.toString();
         } catch (CharacterCodingException e) {
             throw InvalidParameterException.of(
-                    field, "utf-8", field + " is not well-formed UTF-8 once percent-decoded: " + Texts.quote(raw));
+                    field, "utf-8", Message.PERCENT_UTF8.with(label(field), Texts.quote(raw)));
         }
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -96,10 +96,15 @@ public final class PercentDecoding {
                 throw InvalidParameterException.of(
                         field,
                         "control-character",
-                        field + " contains the control character U+" + String.format("%04X", (int) c) + " in "
-                                + Texts.quote(raw));
+                        Message.PERCENT_CONTROL_CHARACTER.with(
+                                label(field), String.format("%04X", (int) c), Texts.quote(raw)));
             }
         }
         return text;
+    }
+
+    /** How a message names the field: a parameter by its name, the name of a parameter in words. */
+    private static Object label(String field) {
+        return QueryParameters.NAME_FIELD.equals(field) ? Message.QUERY_PARAMETER_NAME.with() : field;
     }
 }

@@ -1,6 +1,7 @@
 package dev.cadastro.http;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,6 +16,9 @@ import java.util.Optional;
  * PercentDecoding}).
  */
 public final class QueryParameters {
+    /** The field a badly encoded parameter name is reported under. */
+    static final String NAME_FIELD = "query parameter name";
+
     private static final QueryParameters EMPTY = new QueryParameters(Map.of());
 
     private final Map<String, List<String>> values;
@@ -47,20 +51,17 @@ public final class QueryParameters {
             if (end > start) {
                 if (++count > maxParameters) {
                     throw InvalidParameterException.of(
-                            "query",
-                            "max-parameters",
-                            "the query has more than " + maxParameters + " parameters, the maximum");
+                            "query", "max-parameters", Message.QUERY_MAX_PARAMETERS.with(maxParameters));
                 }
                 int eq = rawQuery.indexOf('=', start);
                 boolean hasValue = eq >= 0 && eq < end;
                 String rawName = rawQuery.substring(start, hasValue ? eq : end);
-                String name = PercentDecoding.decode("query parameter name", rawName, true);
+                String name = PercentDecoding.decode(NAME_FIELD, rawName, true);
                 if (name.isEmpty()) {
                     throw InvalidParameterException.of(
                             "query",
                             "empty-name",
-                            "the query has a parameter with an empty name: "
-                                    + Texts.quote(rawQuery.substring(start, end)));
+                            Message.QUERY_EMPTY_NAME.with(Texts.quote(rawQuery.substring(start, end))));
                 }
                 String value = hasValue ? PercentDecoding.decode(name, rawQuery.substring(eq + 1, end), true) : "";
                 map.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);

@@ -2,6 +2,7 @@ package dev.cadastro.http;
 
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -27,6 +28,7 @@ public final class Request {
     private final Limits limits;
     private final Map<String, String> pathParameters;
     private volatile QueryParameters query;
+    private volatile Locale locale;
 
     private Request(
             String method,
@@ -116,6 +118,19 @@ public final class Request {
     /** The body; reading beyond {@link Limits#maxBodyBytes()} fails with a 413. */
     public InputStream body() {
         return body;
+    }
+
+    /**
+     * The language of this request's messages, from its {@code Accept-Language}: English or Brazilian
+     * Portuguese (the default); see {@link AcceptLanguage}.
+     */
+    public Locale locale() {
+        Locale l = locale;
+        if (l == null) {
+            l = AcceptLanguage.resolve(headers.all(AcceptLanguage.HEADER));
+            locale = l;
+        }
+        return l;
     }
 
     /** The id of this request, echoed in {@code X-Request-Id} and in the logs. */

@@ -2,6 +2,7 @@ package dev.cadastro.http;
 
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.Texts;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ public final class Router implements Handler {
             if (t instanceof VirtualMachineError vme && !(t instanceof StackOverflowError)) {
                 throw vme;
             }
-            response = ErrorResponses.render(envelope, t, request.requestId());
+            response = ErrorResponses.render(envelope, t, request.requestId(), request.locale());
         }
         return response.headers().contains(ErrorResponses.REQUEST_ID)
                 ? response
@@ -104,7 +105,7 @@ public final class Router implements Handler {
                 new HttpStatusException(
                         404,
                         ErrorCode.ROTA_INEXISTENTE,
-                        "no route for " + request.method() + " " + target,
+                        Message.NO_ROUTE.with(request.method() + " " + target),
                         null,
                         Headers.empty());
             case COMPANY_DATA ->
@@ -112,15 +113,14 @@ public final class Router implements Handler {
                         ? new HttpStatusException(
                                 404,
                                 ErrorCode.NAO_ENCONTRADO,
-                                "no resource at " + target,
-                                "path=" + request.rawPath(),
+                                Message.NO_RESOURCE.with(target),
+                                Message.PATH_IS.with(request.rawPath()),
                                 Headers.empty())
                         : new HttpStatusException(
                                 405,
                                 ErrorCode.NAO_ENCONTRADO,
-                                "method " + request.method() + " is not allowed on " + target + "; allowed: "
-                                        + String.join(", ", allowed),
-                                "method=" + request.method(),
+                                Message.METHOD_NOT_ALLOWED.with(request.method(), target, String.join(", ", allowed)),
+                                Message.METHOD_IS.with(request.method()),
                                 Headers.of("Allow", String.join(", ", allowed)));
         };
     }

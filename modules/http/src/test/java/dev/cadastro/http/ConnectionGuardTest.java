@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.http.internal.Json;
 import dev.cadastro.http.jdk.RuntimeOptions;
@@ -60,7 +61,7 @@ class ConnectionGuardTest {
                             g.writeNumberField("port", r.remote().orElseThrow().getPort());
                         }))
                 .get("/v1/locked", r -> {
-                    throw new CadastroException(ErrorCode.SEM_CHAVE, "no API key was sent");
+                    throw new CadastroException(ErrorCode.SEM_CHAVE, Message.NO_KEY.with());
                 })
                 .build();
         http = new TestHttp(
@@ -189,17 +190,17 @@ class ConnectionGuardTest {
                 exchange(bytes("GET /v1/things/\u00e9x HTTP/1.1\r\n\r\n")),
                 422,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "field=id; rule=utf-8");
+                "campo=id; regra=utf-8");
         assertEnvelope(
                 exchange(bytes("GET /v1/echo?municipios=S\u00e3o HTTP/1.1\r\n\r\n")),
                 422,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "field=municipios; rule=utf-8");
+                "campo=municipios; regra=utf-8");
         assertEnvelope(
                 exchange(bytes("GET /v1/echo?municipios=%C3%28 HTTP/1.1\r\n\r\n")),
                 422,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "field=municipios; rule=utf-8");
+                "campo=municipios; regra=utf-8");
     }
 
     @Test
@@ -208,40 +209,40 @@ class ConnectionGuardTest {
                 exchange(bytes("GET /v1/echo?a=%ZZ HTTP/1.1\r\n\r\n")),
                 400,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "field=uri; rule=syntax");
+                "campo=uri; regra=syntax");
         assertEnvelope(
                 exchange(bytes("POST /v1/things/1 HTTP/1.1\r\nContent-Length: abc\r\n\r\n")),
                 400,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "field=Content-Length");
+                "campo=Content-Length");
         assertEnvelope(
                 exchange(bytes("POST /v1/things/1 HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nx")),
                 400,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "field=Content-Length; rule=single-value");
-        assertEnvelope(exchange(bytes("OPTIONS * HTTP/1.1\r\n\r\n")), 404, ErrorCode.NAO_ENCONTRADO, "path=*");
+                "campo=Content-Length; regra=single-value");
+        assertEnvelope(exchange(bytes("OPTIONS * HTTP/1.1\r\n\r\n")), 404, ErrorCode.NAO_ENCONTRADO, "caminho=*");
         assertEnvelope(
                 exchange(bytes("GET /v1/echo HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n")),
                 501,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "rule=chunked");
+                "regra=chunked");
         assertEnvelope(exchange(bytes("GET /v1/echo HTTP/2.0\r\n\r\n")), 505, ErrorCode.PARAMETRO_INVALIDO, null);
-        assertEnvelope(exchange(bytes("GET /v1/echo\r\n\r\n")), 400, ErrorCode.PARAMETRO_INVALIDO, "rule=syntax");
+        assertEnvelope(exchange(bytes("GET /v1/echo\r\n\r\n")), 400, ErrorCode.PARAMETRO_INVALIDO, "regra=syntax");
         assertEnvelope(
                 exchange(bytes("GET /v1/echo HTTP/1.1\r\nBad Name: x\r\n\r\n")),
                 400,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "rule=name");
+                "regra=name");
         assertEnvelope(
                 exchange(bytes("GET /v1/echo HTTP/1.1\r\nX-A: 1\r\n continued\r\n\r\n")),
                 400,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "rule=obs-fold");
+                "regra=obs-fold");
         assertEnvelope(
                 exchange(bytes("GET /v1/echo HTTP/1.1\r\nX-Note: a\u0000b\r\n\r\n")),
                 400,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "field=X-Note; rule=control-character");
+                "campo=X-Note; regra=control-character");
     }
 
     @Test
@@ -253,17 +254,17 @@ class ConnectionGuardTest {
         for (int i = 0; i < 250; i++) {
             near.append(String.format(field, i));
         }
-        assertEnvelope(exchange(bytes(near + "\r\n")), 431, ErrorCode.PARAMETRO_INVALIDO, "field=headers");
+        assertEnvelope(exchange(bytes(near + "\r\n")), 431, ErrorCode.PARAMETRO_INVALIDO, "campo=headers");
         StringBuilder beyond = new StringBuilder("GET /v1/echo HTTP/1.1\r\n");
         for (int i = 0; i < 300; i++) {
             beyond.append(String.format(field, i));
         }
-        assertEnvelope(exchange(bytes(beyond + "\r\n")), 431, ErrorCode.PARAMETRO_INVALIDO, "field=headers");
+        assertEnvelope(exchange(bytes(beyond + "\r\n")), 431, ErrorCode.PARAMETRO_INVALIDO, "campo=headers");
         assertEnvelope(
                 exchange(bytes("GET /v1/echo?q=" + "a".repeat(70_000) + " HTTP/1.1\r\n\r\n")),
                 414,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "field=uri");
+                "campo=uri");
     }
 
     @Test

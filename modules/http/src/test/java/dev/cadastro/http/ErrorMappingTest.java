@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
+import dev.cadastro.core.error.Messages;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.provider.ProviderUnavailableException;
 import dev.cadastro.core.provider.ProviderUnavailableException.Failure;
@@ -125,15 +127,21 @@ class ErrorMappingTest {
     @EnumSource(ErrorCode.class)
     void rendersEveryCompanyCodeInTheObjectEnvelope(ErrorCode code) throws Exception {
         Response r = ErrorResponses.render(
-                Service.COMPANY_DATA, new CadastroException(code, "mensagem de teste", "um detalhe"), "rid-1");
+                Service.COMPANY_DATA,
+                new CadastroException(code, Message.NO_KEY.with(), Message.TRY_AGAIN_LATER.with()),
+                "rid-1");
         JsonNode body = TestHttp.JSON.readTree(r.body());
         if (code == ErrorCode.ERRO_INTERNO) {
             assertEquals(500, r.status());
             assertEquals("request_id=rid-1", body.path("erro").path("detalhe").asText());
         } else {
             assertEquals(STATED.get(code), r.status());
-            assertEquals("mensagem de teste", body.path("erro").path("mensagem").asText());
-            assertEquals("um detalhe", body.path("erro").path("detalhe").asText());
+            assertEquals(
+                    Message.NO_KEY.with().render(Messages.PORTUGUESE),
+                    body.path("erro").path("mensagem").asText());
+            assertEquals(
+                    "tente de novo mais tarde",
+                    body.path("erro").path("detalhe").asText());
         }
         assertEquals(code.name(), body.path("erro").path("code").asText());
         assertEquals("rid-1", r.headers().first("X-Request-Id").orElseThrow());
@@ -143,11 +151,15 @@ class ErrorMappingTest {
     @Test
     void rendersCallRecordsCodesAsAPlainLowerCaseString() throws Exception {
         Response r = ErrorResponses.render(
-                Service.CALL_RECORDS, new CadastroException(ErrorCode.NAO_AUTORIZADO, "token ausente"), "rid-2");
+                Service.CALL_RECORDS,
+                new CadastroException(ErrorCode.NAO_AUTORIZADO, Message.CALLS_NO_TOKEN.with()),
+                "rid-2");
         JsonNode body = TestHttp.JSON.readTree(r.body());
         assertEquals(401, r.status());
         assertEquals("nao_autorizado", body.path("erro").asText());
-        assertEquals("token ausente", body.path("mensagem").asText());
+        assertEquals(
+                "nenhum token: envie Authorization: Bearer <token>",
+                body.path("mensagem").asText());
         assertEquals(2, body.size());
     }
 
@@ -159,11 +171,14 @@ class ErrorMappingTest {
     })
     void rendersCallRecordsNotFoundAndUnavailableInTheirEnvelope(ErrorCode code, int status, String wire)
             throws Exception {
-        Response r = ErrorResponses.render(Service.CALL_RECORDS, new CadastroException(code, "uma mensagem"), "rid-5");
+        Response r = ErrorResponses.render(
+                Service.CALL_RECORDS, new CadastroException(code, Message.CALL_NOT_FOUND.with("c1")), "rid-5");
         JsonNode body = TestHttp.JSON.readTree(r.body());
         assertEquals(status, r.status());
         assertEquals(wire, body.path("erro").asText());
-        assertEquals("uma mensagem", body.path("mensagem").asText());
+        assertEquals(
+                "a ligação c1 não foi encontrada ou está fora da janela de 7 dias",
+                body.path("mensagem").asText());
         assertEquals(2, body.size(), body.toString());
         assertEquals(Response.JSON, r.headers().first("content-type").orElseThrow());
     }
@@ -171,7 +186,7 @@ class ErrorMappingTest {
     @Test
     void omitsDetalheWhenThereIsNone() throws Exception {
         Response r = ErrorResponses.render(
-                Service.COMPANY_DATA, new CadastroException(ErrorCode.SEM_CHAVE, "sem chave"), "rid-3");
+                Service.COMPANY_DATA, new CadastroException(ErrorCode.SEM_CHAVE, Message.NO_KEY.with()), "rid-3");
         JsonNode erro = TestHttp.JSON.readTree(r.body()).path("erro");
         assertFalse(erro.has("detalhe"));
         assertEquals(2, erro.size());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.http.internal.Json;
 import java.net.http.HttpRequest;
@@ -53,7 +54,7 @@ class JdkHttpServerRuntimeTest {
                     throw new IllegalStateException("secret connection string jdbc:postgresql://db/x");
                 })
                 .get("/v1/invalid", r -> {
-                    throw InvalidParameterException.of("limite", "max", "limite 500 exceeds the maximum 200");
+                    throw InvalidParameterException.of("limite", "max", Message.MAXIMUM.with("limite", 500, 200));
                 })
                 .build();
         http = new TestHttp(router, Service.COMPANY_DATA);
@@ -91,7 +92,7 @@ class JdkHttpServerRuntimeTest {
         HttpResponse<String> r = http.get("/v1/echo?ufs=SP&bairros=%C3%28");
         assertEnvelope(r, 422, ErrorCode.PARAMETRO_INVALIDO);
         assertEquals(
-                "field=bairros; rule=utf-8",
+                "campo=bairros; regra=utf-8",
                 TestHttp.json(r).path("erro").path("detalhe").asText());
     }
 
@@ -137,6 +138,7 @@ class JdkHttpServerRuntimeTest {
         assertEquals(
                 "request_id=" + id,
                 TestHttp.json(r).path("erro").path("detalhe").asText());
+        assertEquals("pt-BR", r.headers().firstValue("content-language").orElseThrow());
     }
 
     @Test
@@ -144,8 +146,29 @@ class JdkHttpServerRuntimeTest {
         HttpResponse<String> r = http.get("/v1/invalid");
         assertEnvelope(r, 422, ErrorCode.PARAMETRO_INVALIDO);
         assertEquals(
-                "limite 500 exceeds the maximum 200",
+                "limite 500 excede o máximo 200",
                 TestHttp.json(r).path("erro").path("mensagem").asText());
+    }
+
+    @Test
+    void rendersTheMessageAndDetailInTheLanguageTheClientPrefers() {
+        HttpResponse<String> en = http.get("/v1/invalid", "Accept-Language", "pt-BR;q=0.5, en-US;q=0.9");
+        assertEnvelope(en, 422, ErrorCode.PARAMETRO_INVALIDO);
+        assertEquals(
+                "limite 500 exceeds the maximum 200",
+                TestHttp.json(en).path("erro").path("mensagem").asText());
+        assertEquals(
+                "field=limite; rule=max",
+                TestHttp.json(en).path("erro").path("detalhe").asText());
+        assertEquals("en", en.headers().firstValue("content-language").orElseThrow());
+        HttpResponse<String> pt = http.get("/v1/invalid", "Accept-Language", "en;q=0.1, pt");
+        assertEquals(
+                "limite 500 excede o máximo 200",
+                TestHttp.json(pt).path("erro").path("mensagem").asText());
+        assertEquals(
+                "campo=limite; regra=max",
+                TestHttp.json(pt).path("erro").path("detalhe").asText());
+        assertEquals("pt-BR", pt.headers().firstValue("content-language").orElseThrow());
     }
 
     @Test
@@ -209,7 +232,7 @@ class JdkHttpServerRuntimeTest {
         String raw = http.raw("GET /v1/echo?ufs=%ZZ HTTP/1.1\r\nHost: x\r\n\r\n");
         assertTrue(raw.startsWith("HTTP/1.1 400"), raw);
         assertTrue(raw.contains("\"code\":\"PARAMETRO_INVALIDO\""), raw);
-        assertTrue(raw.contains("field=uri; rule=syntax"), raw);
+        assertTrue(raw.contains("campo=uri; regra=syntax"), raw);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.cadastro.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.ratelimit.RateLimitDecision;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
 import dev.cadastro.core.ratelimit.RateLimitWindow;
@@ -14,7 +15,8 @@ class RateLimitHeadersTest {
     void headersCarryBothWindowsAndRetryAfter() {
         RateLimitDecision d = new RateLimitDecision(
                 new RateLimitWindow(120, 0, 1_700_000_060), new RateLimitWindow(5000, 4000, 1_700_010_800));
-        Headers h = RateLimitHeaders.of(new RateLimitExceededException(ErrorCode.LIMITE_MINUTO, "limit", d, 0));
+        Headers h = RateLimitHeaders.of(
+                new RateLimitExceededException(ErrorCode.LIMITE_MINUTO, Message.LIMIT_MINUTE.with("cad_x", 120), d, 0));
         assertEquals("120", h.first("X-RateLimit-Limit").orElseThrow());
         assertEquals("0", h.first("X-RateLimit-Remaining").orElseThrow());
         assertEquals("1700000060", h.first("X-RateLimit-Reset").orElseThrow());

@@ -4,6 +4,7 @@ import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Partner;
@@ -282,6 +283,6 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     }
 
     private static CadastroException failure(IOException e) {
-        return new CadastroException(ErrorCode.ERRO_INTERNO, "the register index could not be read", null, e);
+        return new CadastroException(ErrorCode.ERRO_INTERNO, Message.REGISTER_UNREADABLE.with(), null, e);
     }
 }

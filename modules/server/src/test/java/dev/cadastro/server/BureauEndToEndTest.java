@@ -237,7 +237,7 @@ class BureauEndToEndTest {
         contract.check(ENRICH, query);
         assertError(query, 422, "PARAMETRO_INVALIDO");
         assertEquals(
-                "field=cnpj; rule=unknown-parameter",
+                "campo=cnpj; regra=unknown-parameter",
                 json(query).path("erro").path("detalhe").asText(),
                 query.body());
         assertEquals(100, f.balance(account));
@@ -356,7 +356,7 @@ class BureauEndToEndTest {
         contract.check(CREDIT, "post", inQuery);
         assertError(inQuery, 422, "PARAMETRO_INVALIDO");
         assertEquals(
-                "field=documento; rule=unknown-parameter",
+                "campo=documento; regra=unknown-parameter",
                 json(inQuery).path("erro").path("detalhe").asText(),
                 inQuery.body());
         assertFalse(inQuery.body().contains(cpf), "the document is not echoed: " + inQuery.body());

@@ -392,7 +392,7 @@ class CompanyDataEndToEndTest {
         assertError(r, 422, "PARAMETRO_INVALIDO");
         assertRateHeaders(r);
         if (field != null) {
-            assertTrue(json(r).path("erro").path("detalhe").asText().startsWith("field=" + field + ";"), r.body());
+            assertTrue(json(r).path("erro").path("detalhe").asText().startsWith("campo=" + field + ";"), r.body());
         }
     }
 
@@ -425,7 +425,7 @@ class CompanyDataEndToEndTest {
         Account account = f.account(5, 1000);
         HttpResponse<String> r = lookup(cnpj, "X-API-Key", f.key(account));
         assertError(r, 422, "PARAMETRO_INVALIDO");
-        assertTrue(json(r).path("erro").path("detalhe").asText().startsWith("field=cnpj;"), r.body());
+        assertTrue(json(r).path("erro").path("detalhe").asText().startsWith("campo=cnpj;"), r.body());
         assertEquals(5, f.balance(account));
     }
 

@@ -96,7 +96,7 @@ class HttpFuzzProperties {
                                 .path("erro")
                                 .path("detalhe")
                                 .asText()
-                                .equals("field=Transfer-Encoding; rule=chunked"));
+                                .equals("campo=Transfer-Encoding; regra=chunked"));
         assertTrue(a.status() < 500 || unimplementedCoding, () -> a.status() + " for " + fuzz + "\n" + a);
         if (a.status() >= 400) {
             String type = a.header("Content-Type");

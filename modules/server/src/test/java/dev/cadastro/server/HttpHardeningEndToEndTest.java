@@ -76,7 +76,7 @@ class HttpHardeningEndToEndTest {
         Answer a = send(get(latin1("/v1/empresas/\u00e9x")));
         assertEquals(422, a.status(), a.toString());
         assertEquals("PARAMETRO_INVALIDO", a.code());
-        assertTrue(a.json().path("erro").path("detalhe").asText().contains("rule=utf-8"), a.text());
+        assertTrue(a.json().path("erro").path("detalhe").asText().contains("regra=utf-8"), a.text());
     }
 
     @ParameterizedTest
@@ -143,7 +143,7 @@ class HttpHardeningEndToEndTest {
     void readsLimiteAsTheOpenApiPatternSays(String limite) {
         HttpResponse<String> r = f.get("/v1/empresas?ufs=SP&limite=" + limite, "Authorization", "Bearer " + key);
         assertEquals(422, r.statusCode(), r.body());
-        assertTrue(r.body().contains("field=limite"), r.body());
+        assertTrue(r.body().contains("campo=limite"), r.body());
     }
 
     @Test

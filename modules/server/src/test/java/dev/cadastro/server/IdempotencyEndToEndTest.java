@@ -91,8 +91,8 @@ class IdempotencyEndToEndTest {
         assertEquals(422, r.statusCode(), r.body());
         JsonNode erro = json(r).path("erro");
         assertEquals("PARAMETRO_INVALIDO", erro.path("code").asText());
-        assertEquals("field=Idempotency-Key; rule=reused", erro.path("detalhe").asText());
-        assertTrue(erro.path("mensagem").asText().contains("another request"), r.body());
+        assertEquals("campo=Idempotency-Key; regra=reused", erro.path("detalhe").asText());
+        assertTrue(erro.path("mensagem").asText().contains("outra requisição"), r.body());
     }
 
     /** One request written byte for byte (header values as UTF-8), the whole answer read as text. */
@@ -252,7 +252,7 @@ class IdempotencyEndToEndTest {
             HttpResponse<String> r = search("ufs=RJ&limite=2", key, bad);
             assertEquals(422, r.statusCode(), bad + ": " + r.body());
             assertEquals(
-                    "field=Idempotency-Key; rule=format",
+                    "campo=Idempotency-Key; regra=format",
                     json(r).path("erro").path("detalhe").asText());
         }
         // Raw UTF-8 bytes in the header, as java.net.http would not send them.
@@ -261,7 +261,7 @@ class IdempotencyEndToEndTest {
                 "Authorization: Bearer " + key,
                 "Idempotency-Key: acentua\u00e7\u00e3o");
         assertTrue(raw.startsWith("HTTP/1.1 422"), raw);
-        assertTrue(raw.contains("field=Idempotency-Key; rule=format"), raw);
+        assertTrue(raw.contains("campo=Idempotency-Key; regra=format"), raw);
         assertEquals(200, search("ufs=RJ&limite=2", key, "x".repeat(255)).statusCode(), "255 characters are allowed");
         assertEquals(98, f.balance(account));
     }

@@ -404,7 +404,7 @@ class MailingEndToEndTest {
         assertEquals(422, r.statusCode(), body + " -> " + r.body());
         JsonNode erro = json(r).path("erro");
         assertEquals("PARAMETRO_INVALIDO", erro.path("code").asText());
-        assertTrue(erro.path("detalhe").asText().startsWith("field=" + field + ";"), body + " -> " + r.body());
+        assertTrue(erro.path("detalhe").asText().startsWith("campo=" + field + ";"), body + " -> " + r.body());
         assertTrue(f.server
                 .store()
                 .mailingJobs()

@@ -506,7 +506,7 @@ class PersonEndToEndTest {
                 BATCH, "{\"finalidade\": \"KYC_CADASTRO\", \"cpfs\": [\"1\", \"2\", \"3\", \"4\"]}", bearer(key));
         contract.check(BATCH, "post", r);
         expectError(r, 422, "PARAMETRO_INVALIDO");
-        assertTrue(json(r).at("/erro/mensagem").asText().contains("is 3"), r.body());
+        assertTrue(json(r).at("/erro/mensagem").asText().contains("é 3 por lote"), r.body());
         HttpResponse<String> unreleased = s.post(
                 BATCH,
                 "{\"finalidade\": \"KYC_CADASTRO\", \"cpfs\": [\"1\", \"2\", \"3\", \"4\"]}",

@@ -427,7 +427,7 @@ class SmsEndToEndTest {
         assertError(post(CHECK, "{\"envio_id\": \"x\", \"codigo\": \"1234\"}", other), 403, "SEM_ESCOPO");
         HttpResponse<String> fixed = send(key, "(11) 3234-5678", null);
         assertError(fixed, 422, "PARAMETRO_INVALIDO");
-        assertTrue(ServerFixture.json(fixed).at("/erro/mensagem").asText().contains("only mobile numbers"));
+        assertTrue(ServerFixture.json(fixed).at("/erro/mensagem").asText().contains("só são aceitos celulares"));
         assertError(send(key, "20987654321", null), 422, "PARAMETRO_INVALIDO");
         assertError(send(key, phone, 59), 422, "PARAMETRO_INVALIDO");
         assertError(send(key, phone, 3601), 422, "PARAMETRO_INVALIDO");

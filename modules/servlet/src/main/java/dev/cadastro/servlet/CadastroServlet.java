@@ -1,6 +1,7 @@
 package dev.cadastro.servlet;
 
 import dev.cadastro.core.error.Service;
+import dev.cadastro.http.AcceptLanguage;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Limits;
@@ -16,6 +17,7 @@ import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.Collections;
 import java.util.Objects;
 
 /**
@@ -94,7 +96,8 @@ public final class CadastroServlet extends HttpServlet {
             if (t instanceof VirtualMachineError vme && !(t instanceof StackOverflowError)) {
                 throw vme;
             }
-            response = ErrorResponses.render(envelope, t, id);
+            response = ErrorResponses.render(
+                    envelope, t, id, AcceptLanguage.resolve(Collections.list(req.getHeaders(AcceptLanguage.HEADER))));
         }
         if (exchange.clientGone()) {
             LOG.log(Level.DEBUG, "request {0}: the client went away while sending its body", id);

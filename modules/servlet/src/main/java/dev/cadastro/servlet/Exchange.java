@@ -1,6 +1,8 @@
 package dev.cadastro.servlet;
 
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.http.Headers;
 import dev.cadastro.http.HttpStatusException;
 import dev.cadastro.http.Limits;
@@ -41,9 +43,8 @@ final class Exchange {
             throw new HttpStatusException(
                     414,
                     ErrorCode.PARAMETRO_INVALIDO,
-                    "the request target has " + targetLength + " characters, more than the maximum "
-                            + limits.maxUriLength(),
-                    "field=uri; rule=max-length",
+                    Message.TARGET_TOO_LONG.with(targetLength, limits.maxUriLength()),
+                    Message.FIELD_RULE.with("uri", "max-length"),
                     Headers.empty());
         }
         Headers headers = headers(req);
@@ -51,9 +52,8 @@ final class Exchange {
             throw new HttpStatusException(
                     431,
                     ErrorCode.PARAMETRO_INVALIDO,
-                    "the request has " + headers.lineCount() + " header fields, more than the maximum "
-                            + limits.maxHeaderCount(),
-                    "field=headers; rule=max-count",
+                    Message.TOO_MANY_HEADERS.with(headers.lineCount(), limits.maxHeaderCount()),
+                    Message.FIELD_RULE.with("headers", "max-count"),
                     Headers.empty());
         }
         long headerBytes = headers.wireSize();
@@ -61,14 +61,13 @@ final class Exchange {
             throw new HttpStatusException(
                     431,
                     ErrorCode.PARAMETRO_INVALIDO,
-                    "the request header fields take " + headerBytes + " bytes, more than the maximum "
-                            + limits.maxHeaderBytes(),
-                    "field=headers; rule=max-bytes",
+                    Message.HEADERS_TOO_LARGE.with(headerBytes, limits.maxHeaderBytes()),
+                    Message.FIELD_RULE.with("headers", "max-bytes"),
                     Headers.empty());
         }
         long declared = req.getContentLengthLong();
         if (declared > limits.maxBodyBytes()) {
-            throw tooLarge("declares " + declared + " bytes");
+            throw tooLarge(Message.BODY_DECLARES.with(declared));
         }
         String rawPath = belowMount(req, uri);
         return Request.of(
@@ -145,12 +144,12 @@ final class Exchange {
         return sb.toString();
     }
 
-    private HttpStatusException tooLarge(String what) {
+    private HttpStatusException tooLarge(LocalizedText what) {
         return new HttpStatusException(
                 413,
                 ErrorCode.PARAMETRO_INVALIDO,
-                "the request body " + what + ", more than the maximum " + limits.maxBodyBytes(),
-                "field=body; rule=max-bytes",
+                Message.BODY_TOO_LARGE.with(what, limits.maxBodyBytes()),
+                Message.FIELD_RULE.with("body", "max-bytes"),
                 Headers.empty());
     }
 
@@ -201,15 +200,15 @@ final class Exchange {
             return new HttpStatusException(
                     400,
                     ErrorCode.PARAMETRO_INVALIDO,
-                    "the connection ended after " + read + " bytes of the request body",
-                    "field=body; rule=complete",
+                    Message.BODY_CUT_SHORT.with(read),
+                    Message.FIELD_RULE.with("body", "complete"),
                     Headers.empty());
         }
 
         private void count(int n) {
             read += n;
             if (read > max) {
-                throw tooLarge("has more than " + max + " bytes");
+                throw tooLarge(Message.BODY_HAS_MORE.with(max));
             }
         }
 

@@ -2,6 +2,7 @@ package dev.cadastro.store;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 
 /**
  * The database failed (unreachable, timed out, refused a statement): {@link ErrorCode#ERRO_INTERNO},
@@ -11,6 +12,6 @@ public class StoreException extends CadastroException {
     private static final long serialVersionUID = 1L;
 
     public StoreException(String message, Throwable cause) {
-        super(ErrorCode.ERRO_INTERNO, message, null, cause);
+        super(ErrorCode.ERRO_INTERNO, Message.STORE_FAILED.with(message), null, cause);
     }
 }

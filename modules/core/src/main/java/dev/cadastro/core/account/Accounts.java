@@ -18,8 +18,8 @@ public interface Accounts {
 
     /** The account, or {@link dev.cadastro.core.error.NotFoundException}. */
     default Account require(AccountId id) {
-        return find(id).orElseThrow(
-                        () -> new dev.cadastro.core.error.NotFoundException("account " + id + " does not exist"));
+        return find(id).orElseThrow(() -> new dev.cadastro.core.error.NotFoundException(
+                dev.cadastro.core.error.Message.ACCOUNT_NOT_FOUND.with(id)));
     }
 
     /** Every account, by id. */

@@ -2,6 +2,9 @@ package dev.cadastro.core.account;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
+import dev.cadastro.core.time.SaoPauloTime;
 import java.security.MessageDigest;
 import java.util.Locale;
 import java.util.Objects;
@@ -45,8 +48,7 @@ public final class Authenticator {
      */
     public static ApiKeyToken token(String authorization, String xApiKey) {
         String sent = presented(authorization, xApiKey);
-        return ApiKeyToken.parse(sent)
-                .orElseThrow(() -> invalid("the API key sent does not have the form cad_<prefix>_<secret>"));
+        return ApiKeyToken.parse(sent).orElseThrow(() -> invalid(Message.KEY_MALFORMED.with()));
     }
 
     /**
@@ -67,17 +69,17 @@ public final class Authenticator {
     public static Principal principal(ApiKeyToken token, byte[] presentedHash, Optional<Credential> stored) {
         Credential credential = stored.filter(c -> c.key().prefix().equals(token.prefix()))
                 .filter(c -> MessageDigest.isEqual(presentedHash, c.secretHash()))
-                .orElseThrow(() -> invalid("the API key cad_" + token.prefix() + "_... is not valid"));
+                .orElseThrow(() -> invalid(Message.KEY_INVALID.with(token.prefix())));
         ApiKey key = credential.key();
         if (key.revoked()) {
             throw new CadastroException(
                     ErrorCode.CHAVE_REVOGADA,
-                    "the API key " + key.prefix() + " was revoked at "
-                            + key.revokedAt().orElseThrow());
+                    Message.KEY_REVOKED.with(
+                            key.prefix(), SaoPauloTime.format(key.revokedAt().orElseThrow())));
         }
         Account account = credential.account();
         if (!account.apiEnabled()) {
-            throw new CadastroException(ErrorCode.API_DESATIVADA, "the API is disabled for account " + account.id());
+            throw new CadastroException(ErrorCode.API_DESATIVADA, Message.API_DISABLED.with(account.id()));
         }
         return new Principal(key, account);
     }
@@ -93,14 +95,12 @@ public final class Authenticator {
                 return withoutControlCharacters(value.substring(BEARER.length()));
             }
             if (nonBlank(xApiKey).isEmpty()) {
-                throw invalid("the Authorization header must be 'Bearer <API key>'");
+                throw invalid(Message.AUTHORIZATION_NOT_BEARER.with());
             }
         }
         return nonBlank(xApiKey)
                 .map(Authenticator::withoutControlCharacters)
-                .orElseThrow(() -> new CadastroException(
-                        ErrorCode.SEM_CHAVE,
-                        "no API key was sent: use 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'"));
+                .orElseThrow(() -> new CadastroException(ErrorCode.SEM_CHAVE, Message.NO_KEY.with()));
     }
 
     /**
@@ -120,7 +120,7 @@ public final class Authenticator {
         for (int i = start; i < end; i++) {
             char c = value.charAt(i);
             if (c < 0x20 || c == 0x7f) {
-                throw invalid("the API key sent contains the control character U+" + String.format("%04X", (int) c));
+                throw invalid(Message.KEY_CONTROL_CHARACTER.with(String.format("%04X", (int) c)));
             }
         }
         return value.substring(start, end);
@@ -130,7 +130,7 @@ public final class Authenticator {
         return value == null || value.isBlank() ? Optional.empty() : Optional.of(value);
     }
 
-    private static CadastroException invalid(String message) {
+    private static CadastroException invalid(LocalizedText message) {
         return new CadastroException(ErrorCode.CHAVE_INVALIDA, message);
     }
 }

@@ -2,6 +2,7 @@ package dev.cadastro.core.account;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 import java.util.Objects;
 import java.util.Set;
 
@@ -31,9 +32,9 @@ public record Principal(ApiKey key, Account account) {
         if (!key.scopes().contains(scope)) {
             throw new CadastroException(
                     ErrorCode.SEM_ESCOPO,
-                    "the key " + key.prefix() + " lacks the scope " + scope.wire() + " this operation needs",
-                    "scopes of the key: "
-                            + key.scopes().stream().map(Scope::wire).sorted().toList());
+                    Message.SCOPE_MISSING.with(key.prefix(), scope.wire()),
+                    Message.SCOPES_OF_KEY.with(
+                            key.scopes().stream().map(Scope::wire).sorted().toList()));
         }
         return this;
     }
@@ -43,8 +44,7 @@ public record Principal(ApiKey key, Account account) {
         if (!account.accredited()) {
             throw new CadastroException(
                     ErrorCode.CREDENCIAMENTO_PENDENTE,
-                    "the LGPD accreditation of account " + account.id() + " is " + account.accreditation()
-                            + "; enrichment needs it APPROVED");
+                    Message.ACCREDITATION_PENDING.with(account.id(), account.accreditation()));
         }
         return this;
     }
@@ -62,19 +62,18 @@ public record Principal(ApiKey key, Account account) {
         if (!key.personLookupReleased()) {
             throw new CadastroException(
                     ErrorCode.PF_NAO_HABILITADA,
-                    "person lookup is not released for the key " + key.prefix(),
-                    "the release is individual and commercial: ask the account manager");
+                    Message.PERSON_LOOKUP_NOT_RELEASED.with(key.prefix()),
+                    Message.PERSON_LOOKUP_RELEASE_HOW.with());
         }
         Set<String> fields = account.purposes().get(purpose);
         if (fields == null) {
             throw new CadastroException(
                     ErrorCode.FINALIDADE_NAO_CONTRATADA,
-                    "the purpose " + purpose + " is not contracted for account " + account.id(),
-                    "contracted purposes: "
-                            + account.purposes().keySet().stream()
-                                    .map(Enum::name)
-                                    .sorted()
-                                    .toList());
+                    Message.PURPOSE_NOT_CONTRACTED.with(purpose, account.id()),
+                    Message.CONTRACTED_PURPOSES.with(account.purposes().keySet().stream()
+                            .map(Enum::name)
+                            .sorted()
+                            .toList()));
         }
         return fields;
     }

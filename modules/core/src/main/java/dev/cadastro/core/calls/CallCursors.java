@@ -1,5 +1,7 @@
 package dev.cadastro.core.calls;
 
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.sms.OtpKeyring;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -75,22 +77,22 @@ public final class CallCursors {
     public CallPosition decode(long integrationId, CallFilter filter, String cursor) {
         Objects.requireNonNull(filter, "filter");
         if (cursor == null || cursor.isEmpty() || cursor.length() > MAX_TEXT) {
-            throw refused("is empty or too long");
+            throw refused(Message.CURSOR_EMPTY_OR_LONG.with());
         }
         byte[] all;
         try {
             all = DECODER.decode(cursor);
         } catch (IllegalArgumentException e) {
-            throw refused("is not URL-safe base64");
+            throw refused(Message.CURSOR_NOT_BASE64.with());
         }
         // Base64 ignores the unused low bits of the last character: demand the canonical text.
         if (cursor.indexOf('=') >= 0 || !ENCODER.encodeToString(all).equals(cursor)) {
-            throw refused("is not URL-safe base64 without padding");
+            throw refused(Message.CURSOR_PADDING.with());
         }
         ByteBuffer in = ByteBuffer.wrap(all);
         try {
             if (in.get() != VERSION) {
-                throw refused("has an unknown version");
+                throw refused(Message.CURSOR_VERSION.with());
             }
             byte[] kid = new byte[in.get() & 0xff];
             in.get(kid);
@@ -99,27 +101,26 @@ public final class CallCursors {
             in.get(id);
             int bodyLength = in.position();
             if (in.remaining() != MAC_BYTES) {
-                throw refused("has a signature of the wrong length");
+                throw refused(Message.CURSOR_SIGNATURE_LENGTH.with());
             }
             String keyId = new String(kid, StandardCharsets.US_ASCII);
             Optional<Mac> mac = keys.mac(keyId);
             if (mac.isEmpty()) {
-                throw refused("was signed with a key this server no longer has; start the list again");
+                throw refused(Message.CURSOR_UNKNOWN_KEY.with());
             }
             byte[] expected =
                     Arrays.copyOf(mac(mac.get(), integrationId, filter, Arrays.copyOf(all, bodyLength)), MAC_BYTES);
             byte[] given = Arrays.copyOfRange(all, bodyLength, all.length);
             if (!MessageDigest.isEqual(expected, given)) {
-                throw refused("does not belong to this token and these filters (agente, fila, resultado, desde,"
-                        + " ate), or was altered; use the proximo_cursor of the same query");
+                throw refused(Message.CURSOR_FOREIGN.with());
             }
             String callId = new String(id, StandardCharsets.US_ASCII);
             if (!CallRecord.validId(callId)) {
-                throw refused("names an invalid call id");
+                throw refused(Message.CURSOR_CALL_ID.with());
             }
             return new CallPosition(instant(micros), callId);
         } catch (java.nio.BufferUnderflowException e) {
-            throw refused("is truncated");
+            throw refused(Message.CURSOR_TRUNCATED.with());
         }
     }
 
@@ -130,8 +131,8 @@ public final class CallCursors {
         return Arrays.copyOf(mac.doFinal(body), MAC_BYTES);
     }
 
-    private static CallParameterException refused(String why) {
-        return new CallParameterException(PARAMETER, "cursor " + why);
+    private static CallParameterException refused(LocalizedText why) {
+        return new CallParameterException(PARAMETER, why);
     }
 
     static long micros(Instant t) {

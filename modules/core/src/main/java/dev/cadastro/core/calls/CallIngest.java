@@ -2,6 +2,8 @@ package dev.cadastro.core.calls;
 
 import dev.cadastro.core.document.Violation;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -145,7 +147,7 @@ public final class CallIngest {
      */
     public static Optional<Violation> check(CallRecord r) {
         if (r.integrationId() < 1) {
-            return bad("integrationId", "positive", "integrationId " + r.integrationId() + " must be positive");
+            return bad("integrationId", "positive", Message.CALL_INTEGRATION_POSITIVE.with(r.integrationId()));
         }
         Optional<Violation> text = text("agentLogin", r.agentLogin(), true)
                 .or(() -> text("queue", r.queue(), true))
@@ -167,37 +169,33 @@ public final class CallIngest {
             return bad(
                     "durationSeconds",
                     "maximum",
-                    "durationSeconds " + r.durationSeconds() + " exceeds the maximum " + MAX_DURATION_SECONDS);
+                    Message.MAXIMUM.with("durationSeconds", r.durationSeconds(), MAX_DURATION_SECONDS));
         }
         if (r.classifiedAt().isBefore(r.startedAt())) {
             return bad(
                     "classifiedAt",
                     "after-start",
-                    "classifiedAt " + r.classifiedAt() + " is before the call started at " + r.startedAt());
+                    Message.CALL_BEFORE_START.with("classifiedAt", r.classifiedAt(), r.startedAt()));
         }
         if (r.archivedAt() != null && r.archivedAt().isBefore(r.startedAt())) {
             return bad(
                     "archivedAt",
                     "after-start",
-                    "archivedAt " + r.archivedAt() + " is before the call started at " + r.startedAt());
+                    Message.CALL_BEFORE_START.with("archivedAt", r.archivedAt(), r.startedAt()));
         }
         String key = r.recordingKey();
         if (key.length() > 512 || !RECORDING_KEY.matcher(key).matches() || key.contains("..")) {
-            return bad(
-                    "recordingKey",
-                    "relative-key",
-                    "recordingKey '" + key + "' must be a relative key of letters, digits, '.', '-', '_' and '/'"
-                            + " segments, without '..', at most 512 characters");
+            return bad("recordingKey", "relative-key", Message.CALL_RECORDING_KEY.with(key));
         }
         return Optional.empty();
     }
 
     private static Optional<Violation> text(String field, String value, boolean required) {
         if (value == null || value.isBlank()) {
-            return required ? bad(field, Violation.REQUIRED, field + " must not be blank") : Optional.empty();
+            return required ? bad(field, Violation.REQUIRED, Message.NOT_BLANK.with(field)) : Optional.empty();
         }
         if (value.length() > MAX_TEXT) {
-            return bad(field, "maximum", field + " has " + value.length() + " characters; the maximum is " + MAX_TEXT);
+            return bad(field, "maximum", Message.TOO_LONG.with(field, value.length(), MAX_TEXT));
         }
         for (int i = 0; i < value.length(); i++) {
             char ch = value.charAt(i);
@@ -205,8 +203,7 @@ public final class CallIngest {
                 return bad(
                         field,
                         "no-control-characters",
-                        field + " must not contain control characters; U+" + String.format("%04X", (int) ch)
-                                + " is character " + (i + 1));
+                        Message.CONTROL_CHARACTER_AT.with(field, String.format("%04X", (int) ch), i + 1));
             }
         }
         return Optional.empty();
@@ -214,12 +211,12 @@ public final class CallIngest {
 
     private static Optional<Violation> time(String field, Instant value) {
         if (value.isBefore(FIRST_TIME) || !value.isBefore(END_OF_TIME)) {
-            return bad(field, "year", field + " " + value + " is outside the years 1 to 9999");
+            return bad(field, "year", Message.CALL_YEAR.with(field, value));
         }
         return Optional.empty();
     }
 
-    private static Optional<Violation> bad(String field, String rule, String message) {
+    private static Optional<Violation> bad(String field, String rule, LocalizedText message) {
         return Optional.of(new Violation(field, rule, message));
     }
 
@@ -238,8 +235,7 @@ public final class CallIngest {
                 throw InvalidParameterException.of(
                         v.get().field(),
                         v.get().rule(),
-                        "record " + (i + 1) + " (call " + r.id() + "): "
-                                + v.get().message());
+                        Message.CALL_RECORD_INVALID.with(i + 1, r.id(), v.get().text()));
             }
         }
         return ingestChecked(calls);

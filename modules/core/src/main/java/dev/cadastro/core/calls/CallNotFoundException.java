@@ -2,6 +2,7 @@ package dev.cadastro.core.calls;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 
 /**
  * No such call for this integration ({@link ErrorCode#NAO_ENCONTRADA}): unknown, of another
@@ -12,6 +13,6 @@ public final class CallNotFoundException extends CadastroException {
     private static final long serialVersionUID = 1L;
 
     public CallNotFoundException(String id) {
-        super(ErrorCode.NAO_ENCONTRADA, "call " + id + " was not found or is outside the 7-day window");
+        super(ErrorCode.NAO_ENCONTRADA, Message.CALL_NOT_FOUND.with(id));
     }
 }

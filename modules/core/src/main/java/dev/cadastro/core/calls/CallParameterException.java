@@ -2,6 +2,8 @@ package dev.cadastro.core.calls;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import java.util.Objects;
 
 /**
@@ -15,8 +17,8 @@ public final class CallParameterException extends CadastroException {
 
     private final String parameter;
 
-    public CallParameterException(String parameter, String message) {
-        super(ErrorCode.PARAMETRO_INVALIDO_LIGACOES, message, "parameter=" + parameter);
+    public CallParameterException(String parameter, LocalizedText message) {
+        super(ErrorCode.PARAMETRO_INVALIDO_LIGACOES, message, Message.PARAMETER_IS.with(parameter));
         this.parameter = Objects.requireNonNull(parameter, "parameter");
     }
 

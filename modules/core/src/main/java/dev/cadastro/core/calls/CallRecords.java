@@ -1,5 +1,6 @@
 package dev.cadastro.core.calls;
 
+import dev.cadastro.core.error.Message;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,8 +62,7 @@ public final class CallRecords {
         Objects.requireNonNull(integration, "integration");
         Objects.requireNonNull(filter, "filter");
         if (limit < 1 || limit > MAX_LIMIT) {
-            throw new CallParameterException(
-                    "limite", "limite " + limit + " is outside 1 to " + MAX_LIMIT + " (the maximum page size)");
+            throw new CallParameterException("limite", Message.CALLS_LIMIT.with(limit, MAX_LIMIT));
         }
         Optional<CallPosition> after = cursor.map(c -> cursors.decode(integration.id(), filter, c));
         List<CallRecord> found = store.page(integration.id(), filter, after, windowStart(), limit + 1);

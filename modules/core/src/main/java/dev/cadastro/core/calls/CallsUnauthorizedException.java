@@ -2,6 +2,7 @@ package dev.cadastro.core.calls;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
 
 /**
  * The request carries no valid call-records token ({@link ErrorCode#NAO_AUTORIZADO}): missing, not a
@@ -10,7 +11,7 @@ import dev.cadastro.core.error.ErrorCode;
 public final class CallsUnauthorizedException extends CadastroException {
     private static final long serialVersionUID = 1L;
 
-    public CallsUnauthorizedException(String message) {
+    public CallsUnauthorizedException(LocalizedText message) {
         super(ErrorCode.NAO_AUTORIZADO, message);
     }
 }

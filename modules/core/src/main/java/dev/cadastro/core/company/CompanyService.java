@@ -3,6 +3,7 @@ package dev.cadastro.core.company;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
@@ -83,8 +84,7 @@ public final class CompanyService {
         principal.require(Scope.EMPRESAS_READ);
         Cnpj valid = Cnpj.of(cnpj);
         Empresa empresa = register.lookup(valid)
-                .orElseThrow(() ->
-                        new NotFoundException("no establishment with CNPJ " + valid.formatted() + " in the register"));
+                .orElseThrow(() -> new NotFoundException(Message.COMPANY_NOT_FOUND.with(valid.formatted())));
         ChargeResult paid = ledger.charge(costs.companyLookup(principal.accountId(), valid));
         return new LookupOutcome(empresa, paid.charged(), paid.balanceAfter());
     }

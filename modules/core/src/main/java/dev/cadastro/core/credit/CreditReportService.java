@@ -9,6 +9,7 @@ import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.document.TaxId;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
 import dev.cadastro.core.ledger.CostRules;
@@ -91,8 +92,7 @@ public final class CreditReportService {
         }
         CreditReport report = bureau.report(document)
                 .orElseThrow(() -> new CadastroException(
-                        ErrorCode.SEM_DADOS,
-                        "the credit bureau has no data on the " + kind(document) + " " + shown(document)));
+                        ErrorCode.SEM_DADOS, Message.CREDIT_NO_DATA.with(kind(document), shown(document))));
         Instant fetchedAt = clock.instant();
         ChargeResult paid =
                 cache.chargeAndKeep(charge, new CachedReport(principal.accountId(), document, report, fetchedAt));

@@ -1,5 +1,7 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 
 /**
@@ -58,47 +60,41 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
     /** The rule that text for which {@link #isValid} is false breaks. */
     private static Violation diagnose(CharSequence text) {
         if (text == null) {
-            return new Violation(FIELD, Violation.REQUIRED, "cnpj is required");
+            return new Violation(FIELD, Violation.REQUIRED, Message.CNPJ_REQUIRED.with());
         }
         int from = Text.firstNonBlank(text);
         int len = Text.lastNonBlank(text) - from;
         if (len <= 0) {
-            return new Violation(FIELD, Violation.REQUIRED, "cnpj is required");
+            return new Violation(FIELD, Violation.REQUIRED, Message.CNPJ_REQUIRED.with());
         }
         boolean formatted = len == FORMATTED_LENGTH;
         if (len != LENGTH && !formatted) {
-            return new Violation(FIELD, Violation.FORMAT, formatMessage(text, "it has " + len + " characters"));
+            return new Violation(FIELD, Violation.FORMAT, formatMessage(text, Message.REASON_LENGTH.with(len)));
         }
         if (formatted && !punctuationOk(text, from)) {
             return new Violation(
-                    FIELD, Violation.FORMAT, formatMessage(text, "the punctuation is not NN.NNN.NNN/NNNN-NN"));
+                    FIELD,
+                    Violation.FORMAT,
+                    formatMessage(text, Message.REASON_PUNCTUATION.with("NN.NNN.NNN/NNNN-NN")));
         }
         char[] c = new char[LENGTH];
         for (int i = 0; i < LENGTH; i++) {
             char raw = text.charAt(from + raw(i, formatted));
             char ch = upper(raw);
             if (i < BODY && !isDigitOrLetter(ch)) {
-                return new Violation(
-                        FIELD,
-                        Violation.CHARACTERS,
-                        "cnpj " + Texts.quote(text)
-                                + " must have only digits or letters A-Z in its first 12 characters; '" + raw
-                                + "' is neither");
+                return new Violation(FIELD, Violation.CHARACTERS, Message.CNPJ_CHARACTERS.with(Texts.quote(text), raw));
             }
             if (i >= BODY && !isDigit(ch)) {
                 return new Violation(
                         FIELD,
                         Violation.CHECK_DIGITS_NUMERIC,
-                        "cnpj " + Texts.quote(text) + " must end with two numeric check digits; '" + raw
-                                + "' is not a digit");
+                        Message.CNPJ_CHECK_DIGITS_NUMERIC.with(Texts.quote(text), raw));
             }
             c[i] = ch;
         }
         if (repeated(c)) {
             return new Violation(
-                    FIELD,
-                    Violation.REPEATED_DIGITS,
-                    "cnpj " + Texts.quote(text) + " is one digit repeated, which is never a valid CNPJ");
+                    FIELD, Violation.REPEATED_DIGITS, Message.CNPJ_REPEATED_DIGITS.with(Texts.quote(text)));
         }
         int expected = checkDigits(text, from, formatted);
         int dv1 = expected / 10;
@@ -107,7 +103,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
             return new Violation(
                     FIELD,
                     Violation.CHECK_DIGITS,
-                    "cnpj " + Texts.quote(text) + " has check digits " + c[12] + c[13] + ", expected " + dv1 + dv2);
+                    Message.CNPJ_CHECK_DIGITS.with(Texts.quote(text), "" + c[12] + c[13], "" + dv1 + dv2));
         }
         throw new IllegalStateException("isValid and parse disagree on " + Texts.quote(text));
     }
@@ -326,7 +322,7 @@ public record Cnpj(String value) implements TaxId, Comparable<Cnpj> {
                 && s.charAt(from + 15) == '-';
     }
 
-    private static String formatMessage(CharSequence text, String why) {
-        return "cnpj " + Texts.quote(text) + " must have 14 characters, plain or as NN.NNN.NNN/NNNN-NN; " + why;
+    private static LocalizedText formatMessage(CharSequence text, LocalizedText why) {
+        return Message.CNPJ_FORMAT.with(Texts.quote(text), why);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 
 /**
@@ -28,18 +29,14 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
     /** Parses untrusted text: 8 digits or upper/lower-case letters, optionally as {@code NN.NNN.NNN}. */
     public static Parsed<CnpjRoot> parse(CharSequence text) {
         if (text == null || text.toString().isBlank()) {
-            return Parsed.invalid(FIELD, Violation.REQUIRED, "cnpj_basico is required");
+            return Parsed.invalid(FIELD, Violation.REQUIRED, Message.CNPJ_ROOT_REQUIRED.with());
         }
         String s = text.toString().strip();
         if (s.length() == 10 && s.charAt(2) == '.' && s.charAt(6) == '.') {
             s = s.substring(0, 2) + s.substring(3, 6) + s.substring(7);
         }
         if (s.length() != LENGTH) {
-            return Parsed.invalid(
-                    FIELD,
-                    Violation.FORMAT,
-                    "cnpj_basico " + Texts.quote(text)
-                            + " must have 8 characters, digits or letters A-Z, plain or as NN.NNN.NNN");
+            return Parsed.invalid(FIELD, Violation.FORMAT, Message.CNPJ_ROOT_FORMAT.with(Texts.quote(text)));
         }
         char[] c = new char[LENGTH];
         for (int i = 0; i < LENGTH; i++) {
@@ -49,9 +46,7 @@ public record CnpjRoot(String value) implements Comparable<CnpjRoot> {
             }
             if (!((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z'))) {
                 return Parsed.invalid(
-                        FIELD,
-                        Violation.CHARACTERS,
-                        "cnpj_basico " + Texts.quote(text) + " must have only digits or letters A-Z");
+                        FIELD, Violation.CHARACTERS, Message.CNPJ_ROOT_CHARACTERS.with(Texts.quote(text)));
             }
             c[i] = ch;
         }

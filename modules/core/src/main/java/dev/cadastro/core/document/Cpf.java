@@ -1,5 +1,7 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 
 /**
@@ -54,33 +56,31 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
     /** The rule that text for which {@link #isValid} is false breaks. */
     private static Violation diagnose(CharSequence text) {
         if (text == null) {
-            return new Violation(FIELD, Violation.REQUIRED, "cpf is required");
+            return new Violation(FIELD, Violation.REQUIRED, Message.CPF_REQUIRED.with());
         }
         int from = Text.firstNonBlank(text);
         int len = Text.lastNonBlank(text) - from;
         if (len <= 0) {
-            return new Violation(FIELD, Violation.REQUIRED, "cpf is required");
+            return new Violation(FIELD, Violation.REQUIRED, Message.CPF_REQUIRED.with());
         }
         boolean formatted = len == FORMATTED_LENGTH;
         if (len != LENGTH && !formatted) {
-            return new Violation(FIELD, Violation.FORMAT, formatMessage(text, "it has " + len + " characters"));
+            return new Violation(FIELD, Violation.FORMAT, formatMessage(text, Message.REASON_LENGTH.with(len)));
         }
         if (formatted && !punctuationOk(text, from)) {
-            return new Violation(FIELD, Violation.FORMAT, formatMessage(text, "the punctuation is not NNN.NNN.NNN-NN"));
+            return new Violation(
+                    FIELD, Violation.FORMAT, formatMessage(text, Message.REASON_PUNCTUATION.with("NNN.NNN.NNN-NN")));
         }
         char[] d = new char[LENGTH];
         for (int i = 0; i < LENGTH; i++) {
             char c = text.charAt(from + raw(i, formatted));
             if (c < '0' || c > '9') {
-                return new Violation(FIELD, Violation.FORMAT, formatMessage(text, "'" + c + "' is not a digit"));
+                return new Violation(FIELD, Violation.FORMAT, formatMessage(text, Message.REASON_NOT_A_DIGIT.with(c)));
             }
             d[i] = c;
         }
         if (repeated(d)) {
-            return new Violation(
-                    FIELD,
-                    Violation.REPEATED_DIGITS,
-                    "cpf " + Texts.quote(text) + " is one digit repeated, which is never a valid CPF");
+            return new Violation(FIELD, Violation.REPEATED_DIGITS, Message.CPF_REPEATED_DIGITS.with(Texts.quote(text)));
         }
         int expected = checkDigits(text, from, formatted);
         int dv1 = expected / 10;
@@ -89,7 +89,7 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
             return new Violation(
                     FIELD,
                     Violation.CHECK_DIGITS,
-                    "cpf " + Texts.quote(text) + " has check digits " + d[9] + d[10] + ", expected " + dv1 + dv2);
+                    Message.CPF_CHECK_DIGITS.with(Texts.quote(text), "" + d[9] + d[10], "" + dv1 + dv2));
         }
         throw new IllegalStateException("isValid and parse disagree on " + Texts.quote(text));
     }
@@ -249,7 +249,7 @@ public record Cpf(String digits) implements TaxId, Comparable<Cpf> {
         return true;
     }
 
-    private static String formatMessage(CharSequence text, String why) {
-        return "cpf " + Texts.quote(text) + " must have 11 digits, plain or as NNN.NNN.NNN-NN; " + why;
+    private static LocalizedText formatMessage(CharSequence text, LocalizedText why) {
+        return Message.CPF_FORMAT.with(Texts.quote(text), why);
     }
 }

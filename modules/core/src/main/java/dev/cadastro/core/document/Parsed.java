@@ -1,5 +1,6 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.error.LocalizedText;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -27,7 +28,7 @@ public sealed interface Parsed<T> {
         return new Valid<>(value);
     }
 
-    static <T> Parsed<T> invalid(String field, String rule, String message) {
+    static <T> Parsed<T> invalid(String field, String rule, LocalizedText message) {
         return new Invalid<>(new Violation(field, rule, message));
     }
 

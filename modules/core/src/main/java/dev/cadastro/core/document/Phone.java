@@ -1,5 +1,7 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 
 /**
@@ -49,7 +51,7 @@ public record Phone(int ddd, String number, Kind kind) {
     /** Parses a number; {@code field} names it in violations. */
     public static Parsed<Phone> parse(CharSequence text, String field, boolean mobileOnly) {
         if (text == null || text.toString().isBlank()) {
-            return Parsed.invalid(field, Violation.REQUIRED, field + " is required");
+            return Parsed.invalid(field, Violation.REQUIRED, Message.FIELD_REQUIRED.with(field));
         }
         StringBuilder d = new StringBuilder(16);
         boolean plus = false;
@@ -69,10 +71,7 @@ public record Phone(int ddd, String number, Kind kind) {
         String digits = d.toString();
         if (plus) {
             if (!digits.startsWith("55")) {
-                return Parsed.invalid(
-                        field,
-                        Violation.COUNTRY,
-                        field + " " + Texts.quote(text) + " must be a Brazilian number (+55)");
+                return Parsed.invalid(field, Violation.COUNTRY, Message.PHONE_COUNTRY.with(field, Texts.quote(text)));
             }
             digits = digits.substring(2);
         } else if ((digits.length() == 12 || digits.length() == 13) && digits.startsWith("55")) {
@@ -86,26 +85,17 @@ public record Phone(int ddd, String number, Kind kind) {
         int ddd = (digits.charAt(0) - '0') * 10 + (digits.charAt(1) - '0');
         if (!Ddd.isValid(ddd)) {
             return Parsed.invalid(
-                    field,
-                    Violation.DDD,
-                    field + " " + Texts.quote(text) + " has area code " + digits.substring(0, 2)
-                            + ", which is not in service");
+                    field, Violation.DDD, Message.PHONE_DDD.with(field, Texts.quote(text), digits.substring(0, 2)));
         }
         String number = digits.substring(2);
         Kind kind = kindOf(number);
         if (kind == null) {
             return Parsed.invalid(
-                    field,
-                    Violation.SUBSCRIBER_NUMBER,
-                    field + " " + Texts.quote(text)
-                            + " must have 9 digits starting with 9 (mobile) or 8 digits starting with 2 to 5 (fixed line) after the area code");
+                    field, Violation.SUBSCRIBER_NUMBER, Message.PHONE_SUBSCRIBER_NUMBER.with(field, Texts.quote(text)));
         }
         if (mobileOnly && kind != Kind.MOBILE) {
             return Parsed.invalid(
-                    field,
-                    Violation.MOBILE_ONLY,
-                    field + " " + Texts.quote(text)
-                            + " is a fixed line; only mobile numbers (area code plus 9 digits starting with 9) are accepted");
+                    field, Violation.MOBILE_ONLY, Message.PHONE_MOBILE_ONLY.with(field, Texts.quote(text)));
         }
         return Parsed.valid(new Phone(ddd, number, kind));
     }
@@ -132,8 +122,8 @@ public record Phone(int ddd, String number, Kind kind) {
         return null;
     }
 
-    private static String formatMessage(String field, CharSequence text) {
-        return field + " " + Texts.quote(text) + " must be an area code and a number, such as (11) 91234-5678";
+    private static LocalizedText formatMessage(String field, CharSequence text) {
+        return Message.PHONE_FORMAT.with(field, Texts.quote(text));
     }
 
     public boolean isMobile() {

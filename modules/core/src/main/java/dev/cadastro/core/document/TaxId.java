@@ -1,5 +1,6 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 
 /**
@@ -26,12 +27,12 @@ public sealed interface TaxId permits Cpf, Cnpj {
      */
     static Parsed<TaxId> parse(CharSequence text) {
         if (text == null) {
-            return Parsed.invalid(DOCUMENT_FIELD, Violation.REQUIRED, "documento is required");
+            return Parsed.invalid(DOCUMENT_FIELD, Violation.REQUIRED, Message.FIELD_REQUIRED.with(DOCUMENT_FIELD));
         }
         int from = Text.firstNonBlank(text);
         int len = Text.lastNonBlank(text) - from;
         if (len <= 0) {
-            return Parsed.invalid(DOCUMENT_FIELD, Violation.REQUIRED, "documento is required");
+            return Parsed.invalid(DOCUMENT_FIELD, Violation.REQUIRED, Message.FIELD_REQUIRED.with(DOCUMENT_FIELD));
         }
         if (looksLikeCpf(text, from, len)) {
             return Cpf.parse(text).map(TaxId.class::cast);
@@ -39,12 +40,7 @@ public sealed interface TaxId permits Cpf, Cnpj {
         if (len == Cnpj.LENGTH || len == Cnpj.FORMATTED_LENGTH) {
             return Cnpj.parse(text).map(TaxId.class::cast);
         }
-        return Parsed.invalid(
-                DOCUMENT_FIELD,
-                Violation.FORMAT,
-                "documento " + Texts.quote(text) + " is neither a CPF nor a CNPJ: it has " + len
-                        + " characters, a CPF has 11 digits (or NNN.NNN.NNN-NN) and a CNPJ 14 characters"
-                        + " (or NN.NNN.NNN/NNNN-NN)");
+        return Parsed.invalid(DOCUMENT_FIELD, Violation.FORMAT, Message.TAX_ID_FORMAT.with(Texts.quote(text), len));
     }
 
     /** True when the text is a valid CPF or CNPJ (chosen by shape as in {@link #parse}); allocates nothing. */

@@ -1,15 +1,18 @@
 package dev.cadastro.core.document;
 
+import dev.cadastro.core.error.LocalizedText;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
  * A broken rule: the field it concerns, a stable rule token (for example {@code check-digits}) and a
- * message for people that names the value and the rule.
+ * message for people that names the value and the rule, kept as a {@link LocalizedText} so each reader
+ * sees it in its language ({@link #message()} is English, for the command line and logs).
  *
  * <p>The rule tokens used by the document types are the constants below; they are stable, so callers
  * may branch on them. Other modules may use their own tokens for their own fields.
  */
-public record Violation(String field, String rule, String message) {
+public record Violation(String field, String rule, LocalizedText text) {
     /** The value is missing or blank. */
     public static final String REQUIRED = "required";
     /** The value has the wrong length or punctuation, or a character where a digit must be. */
@@ -34,6 +37,16 @@ public record Violation(String field, String rule, String message) {
     public Violation {
         Objects.requireNonNull(field, "field");
         Objects.requireNonNull(rule, "rule");
-        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(text, "text");
+    }
+
+    /** The message in English. */
+    public String message() {
+        return text.english();
+    }
+
+    /** The message in {@code locale}'s language (Portuguese unless it is English). */
+    public String message(Locale locale) {
+        return text.render(locale);
     }
 }

@@ -6,6 +6,7 @@ import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.InvalidDocumentException;
 import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.document.Violation;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
@@ -80,8 +81,7 @@ public final class EnrichmentService {
         } else {
             // The register's record is read only when the bureau has nothing; the common path needs it not.
             Empresa record = register.lookup(valid)
-                    .orElseThrow(() -> new NotFoundException(
-                            "neither the register nor the bureau knows the CNPJ " + valid.formatted()));
+                    .orElseThrow(() -> new NotFoundException(Message.ENRICHMENT_NOT_FOUND.with(valid.formatted())));
             enrichment = fromRegisterOnly(valid, record, published);
         }
         ChargeResult paid = ledger.charge(charge);
@@ -96,11 +96,7 @@ public final class EnrichmentService {
         Violation violation = ((Parsed.Invalid<Cnpj>) parsed).violation();
         String digits = text == null ? "" : text.replaceAll("[.\\-\\s]", "");
         if (digits.length() == 11 && digits.chars().allMatch(Character::isDigit)) {
-            violation = new Violation(
-                    Cnpj.FIELD,
-                    Violation.FORMAT,
-                    "enrichment accepts only a CNPJ (14 characters); " + digits.length()
-                            + " digits look like a CPF, which it does not take");
+            violation = new Violation(Cnpj.FIELD, Violation.FORMAT, Message.ENRICHMENT_CNPJ_ONLY.with(digits.length()));
         }
         throw new InvalidDocumentException(violation);
     }

@@ -19,13 +19,13 @@ public class InvalidParameterException extends CadastroException {
     protected InvalidParameterException(ErrorCode code, Violation violation) {
         super(
                 code,
-                Objects.requireNonNull(violation, "violation").message(),
-                "field=" + violation.field() + "; rule=" + violation.rule());
+                Objects.requireNonNull(violation, "violation").text(),
+                Message.FIELD_RULE.with(violation.field(), violation.rule()));
         this.violation = violation;
     }
 
     /** Convenience for a parameter rule that is not a document rule. */
-    public static InvalidParameterException of(String field, String rule, String message) {
+    public static InvalidParameterException of(String field, String rule, LocalizedText message) {
         return new InvalidParameterException(new Violation(field, rule, message));
     }
 

@@ -4,7 +4,7 @@ package dev.cadastro.core.error;
 public class NotFoundException extends CadastroException {
     private static final long serialVersionUID = 1L;
 
-    public NotFoundException(String message) {
+    public NotFoundException(LocalizedText message) {
         super(ErrorCode.NAO_ENCONTRADO, message);
     }
 }

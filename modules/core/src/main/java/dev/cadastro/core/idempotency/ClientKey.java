@@ -1,6 +1,7 @@
 package dev.cadastro.core.idempotency;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 import java.util.Objects;
 
@@ -31,8 +32,7 @@ public record ClientKey(String value) {
             throw InvalidParameterException.of(
                     field,
                     "format",
-                    field + " " + Texts.quote(value == null ? "" : value) + " must have 1 to " + MAX_LENGTH
-                            + " printable ASCII characters without spaces");
+                    Message.IDEMPOTENCY_KEY_FORMAT.with(field, Texts.quote(value == null ? "" : value), MAX_LENGTH));
         }
         return new ClientKey(value);
     }

@@ -2,6 +2,7 @@ package dev.cadastro.core.idempotency;
 
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.time.SaoPauloTime;
 import java.time.Clock;
@@ -93,10 +94,11 @@ public final class IdempotentCalls {
                     throw InvalidParameterException.of(
                             field,
                             "reused",
-                            field + " " + Texts.quote(key.value()) + " was used for another request at "
-                                    + SaoPauloTime.format(other.firstUsedAt())
-                                    + "; send a new key for a new request (a key is kept "
-                                    + retention.toHours() + " hours)");
+                            Message.IDEMPOTENCY_KEY_REUSED.with(
+                                    field,
+                                    Texts.quote(key.value()),
+                                    SaoPauloTime.format(other.firstUsedAt()),
+                                    retention.toHours()));
                 case IdempotencyStore.Claim.InFlight inFlight -> {
                     if (waited > maxWait) {
                         // Only a clock that does not move gets here: a real one lets the lease run out.

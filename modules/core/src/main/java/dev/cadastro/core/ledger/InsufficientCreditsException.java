@@ -3,6 +3,7 @@ package dev.cadastro.core.ledger;
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 
 /**
  * The balance does not cover what the call would deliver ({@code SEM_CREDITOS}); nothing was
@@ -18,8 +19,12 @@ public class InsufficientCreditsException extends CadastroException {
     public InsufficientCreditsException(AccountId account, CreditKind kind, long required, long available) {
         super(
                 ErrorCode.SEM_CREDITOS,
-                "account " + account + " has " + available + " " + kind + " available; this call needs " + required,
-                "kind=" + kind + "; required=" + required + "; available=" + available);
+                Message.INSUFFICIENT_CREDITS.with(
+                        account,
+                        available,
+                        kind == CreditKind.SMS_CREDITS ? Message.KIND_SMS_CREDITS.with() : Message.KIND_CREDITS.with(),
+                        required),
+                Message.INSUFFICIENT_CREDITS_DETAIL.with(kind, required, available));
         this.kind = kind;
         this.required = required;
         this.available = available;

@@ -1,6 +1,7 @@
 package dev.cadastro.core.mailing;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 
 /** The file format of a mailing export: the file inside the ZIP. */
@@ -39,7 +40,6 @@ public enum ExportFormat {
                 return f;
             }
         }
-        throw InvalidParameterException.of(
-                field, "one-of", field + " " + Texts.quote(value) + " is not one of csv, xlsx");
+        throw InvalidParameterException.of(field, "one-of", Message.EXPORT_FORMAT.with(field, Texts.quote(value)));
     }
 }

@@ -2,6 +2,7 @@ package dev.cadastro.core.mailing;
 
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -66,7 +67,7 @@ public record MailingJob(
             implements Outcome {}
 
     /** Failed: nothing charged, the hold released. */
-    public record Failed(ErrorCode code, String message, Instant finishedAt) implements Outcome {}
+    public record Failed(ErrorCode code, LocalizedText message, Instant finishedAt) implements Outcome {}
 
     public MailingJob {
         Objects.requireNonNull(id, "id");
@@ -131,7 +132,7 @@ public record MailingJob(
      *
      * @throws IllegalStateException unless it is {@code processando}
      */
-    public MailingJob fail(ErrorCode code, String message, Instant now) {
+    public MailingJob fail(ErrorCode code, LocalizedText message, Instant now) {
         requireProcessing("fail");
         return new MailingJob(
                 id,

@@ -1,6 +1,7 @@
 package dev.cadastro.core.mailing;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.register.RegisterQuery;
 import java.util.Objects;
 
@@ -17,7 +18,7 @@ public record MailingRequest(RegisterQuery filtros, int quantidade, ExportFormat
         Objects.requireNonNull(formato, "formato");
         if (quantidade < 1 || quantidade > MAX_QUANTITY) {
             throw InvalidParameterException.of(
-                    "quantidade", "range", "quantidade " + quantidade + " is outside 1 to " + MAX_QUANTITY);
+                    "quantidade", "range", Message.MAILING_QUANTITY.with(quantidade, MAX_QUANTITY));
         }
     }
 }

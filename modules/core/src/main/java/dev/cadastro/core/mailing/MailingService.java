@@ -3,6 +3,7 @@ package dev.cadastro.core.mailing;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.internal.Texts;
@@ -11,6 +12,7 @@ import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterSearch;
+import dev.cadastro.core.time.SaoPauloTime;
 import dev.cadastro.core.work.Claimed;
 import java.io.IOException;
 import java.time.Clock;
@@ -134,13 +136,13 @@ public final class MailingService {
         MailingJob job = status(principal, id);
         if (!(job.outcome().orElse(null) instanceof MailingJob.Delivered d)) {
             throw new NotFoundException(
-                    "mailing job " + id + " is " + job.state().wire() + "; its file exists once it is concluido");
+                    Message.MAILING_FILE_NOT_READY.with(id, job.state().wire()));
         }
         if (!d.expiresAt().isAfter(clock.instant())) {
-            throw new NotFoundException("the file of mailing job " + id + " expired at " + d.expiresAt());
+            throw new NotFoundException(Message.MAILING_FILE_EXPIRED_AT.with(id, SaoPauloTime.format(d.expiresAt())));
         }
-        FileStore.Download file = files.open(d.fileKey())
-                .orElseThrow(() -> new NotFoundException("the file of mailing job " + id + " expired"));
+        FileStore.Download file =
+                files.open(d.fileKey()).orElseThrow(() -> new NotFoundException(Message.MAILING_FILE_EXPIRED.with(id)));
         return new Download(job, file);
     }
 
@@ -159,7 +161,7 @@ public final class MailingService {
             jobs.fail(
                     job.fail(
                             ErrorCode.ERRO_INTERNO,
-                            "the export was interrupted " + (claimed.attempt() - 1) + " times; nothing was charged",
+                            Message.MAILING_INTERRUPTED.with(claimed.attempt() - 1),
                             clock.instant()),
                     claimed.owner());
             return;
@@ -186,10 +188,7 @@ public final class MailingService {
             }
             LOG.log(System.Logger.Level.ERROR, "mailing job " + job.id() + " failed; its hold is released", e);
             jobs.fail(
-                    job.fail(
-                            ErrorCode.ERRO_INTERNO,
-                            "the export could not be written; nothing was charged",
-                            clock.instant()),
+                    job.fail(ErrorCode.ERRO_INTERNO, Message.MAILING_NOT_WRITTEN.with(), clock.instant()),
                     claimed.owner());
             return;
         }
@@ -221,11 +220,12 @@ public final class MailingService {
 
     /** {@link #failByOperator(String, String)} on a store alone (the admin command line). */
     public static boolean failByOperator(MailingJobs jobs, String id, String reason, Instant now) {
-        MailingJob job = jobs.find(id).orElseThrow(() -> new NotFoundException("no mailing job " + Texts.quote(id)));
+        MailingJob job = jobs.find(id)
+                .orElseThrow(() -> new NotFoundException(Message.MAILING_JOB_UNKNOWN.with(Texts.quote(id))));
         if (job.state() != MailingJob.State.PROCESSANDO) {
             return false;
         }
-        return jobs.fail(job.fail(ErrorCode.ERRO_INTERNO, "failed by an operator: " + reason, now), null);
+        return jobs.fail(job.fail(ErrorCode.ERRO_INTERNO, Message.MAILING_FAILED_BY_OPERATOR.with(reason), now), null);
     }
 
     /** Removes the files of exports past their retention; returns how many. */
@@ -253,7 +253,7 @@ public final class MailingService {
     }
 
     private static NotFoundException notFound(String id) {
-        return new NotFoundException("no mailing job " + Texts.quote(id) + " for this account");
+        return new NotFoundException(Message.MAILING_JOB_NOT_FOUND.with(Texts.quote(id)));
     }
 
     /** The filters as a query string (names and values percent-encoded as UTF-8). */

@@ -2,6 +2,7 @@ package dev.cadastro.core.person;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 
 /**
  * The audit row of a lookup could not be written ({@code AUDITORIA_INDISPONIVEL}): the transaction
@@ -13,8 +14,8 @@ public final class AuditUnavailableException extends CadastroException {
     public AuditUnavailableException(String reason, Throwable cause) {
         super(
                 ErrorCode.AUDITORIA_INDISPONIVEL,
-                "the audit trail could not be written, so nothing was delivered or charged: " + reason,
-                "try again later",
+                Message.AUDIT_UNAVAILABLE.with(reason),
+                Message.TRY_AGAIN_LATER.with(),
                 cause);
     }
 }

@@ -2,6 +2,8 @@ package dev.cadastro.core.person;
 
 import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.document.Cpf;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Objects;
@@ -49,22 +51,27 @@ public record Justification(String text, Source source, Optional<Rule> discarded
 
     /** A rule a sent justification broke. */
     public enum Rule {
-        CURTA("has fewer than " + MIN_LENGTH + " characters"),
-        LONGA("has more than " + MAX_LENGTH + " characters"),
-        CONTEM_CONTROLE("contains a control or formatting character"),
-        CONTEM_CPF("contains a CPF"),
-        CONTEM_TELEFONE("contains a number of " + PHONE_DIGITS + " or more digits, read as a phone number"),
-        CONTEM_EMAIL("contains an e-mail address");
+        CURTA(Message.JUSTIFICATION_SHORT.with(MIN_LENGTH)),
+        LONGA(Message.JUSTIFICATION_LONG.with(MAX_LENGTH)),
+        CONTEM_CONTROLE(Message.JUSTIFICATION_CONTROL.with()),
+        CONTEM_CPF(Message.JUSTIFICATION_CPF.with()),
+        CONTEM_TELEFONE(Message.JUSTIFICATION_PHONE.with(PHONE_DIGITS)),
+        CONTEM_EMAIL(Message.JUSTIFICATION_EMAIL.with());
 
-        private final String description;
+        private final LocalizedText text;
 
-        Rule(String description) {
-            this.description = description;
+        Rule(LocalizedText text) {
+            this.text = text;
+        }
+
+        /** The rule as the warning states it, in any language. */
+        public LocalizedText text() {
+            return text;
         }
 
         /** The rule as the warning states it: "the justification has fewer than 15 characters". */
         public String description() {
-            return description;
+            return text.english();
         }
 
         public String wire() {

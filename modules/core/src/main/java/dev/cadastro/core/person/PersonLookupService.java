@@ -11,6 +11,8 @@ import dev.cadastro.core.document.Phone;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
@@ -226,14 +228,13 @@ public final class PersonLookupService {
         Account account = principal.account();
         if (cpfs == null || cpfs.isEmpty()) {
             throw InvalidParameterException.of(
-                    CPFS, "required", "cpfs is required: a list of 1 to " + account.personBatchLimit() + " CPFs");
+                    CPFS, "required", Message.PERSON_CPFS_REQUIRED.with(account.personBatchLimit()));
         }
         if (cpfs.size() > account.personBatchLimit()) {
             throw InvalidParameterException.of(
                     CPFS,
                     "ceiling",
-                    "cpfs has " + cpfs.size() + " items; the ceiling of account " + account.id() + " is "
-                            + account.personBatchLimit() + " per batch (contracted batch size)");
+                    Message.PERSON_CPFS_CEILING.with(cpfs.size(), account.id(), account.personBatchLimit()));
         }
         Justification justification = Justification.choose(justificativa, account.defaultJustification(), purpose);
         List<String> texts = new ArrayList<>(cpfs.size());
@@ -350,13 +351,13 @@ public final class PersonLookupService {
         if (text == null || text.isBlank()) {
             throw new CadastroException(
                     ErrorCode.FINALIDADE_INVALIDA,
-                    "finalidade is required: one of " + List.of(Purpose.values()),
-                    "the declared purpose of the lookup (LGPD)");
+                    Message.PURPOSE_REQUIRED.with(List.of(Purpose.values())),
+                    Message.PURPOSE_WHAT.with());
         }
         return Purpose.fromWire(text)
                 .orElseThrow(() -> new CadastroException(
                         ErrorCode.FINALIDADE_INVALIDA,
-                        "finalidade " + quote(text) + " is not one of " + List.of(Purpose.values())));
+                        Message.PURPOSE_UNKNOWN.with(quote(text), List.of(Purpose.values()))));
     }
 
     private static Subject subject(PersonRequest request) {
@@ -370,9 +371,7 @@ public final class PersonLookupService {
             throw InvalidParameterException.of(
                     cpf ? "cpf" : "cpf|telefone",
                     "exactly-one",
-                    cpf
-                            ? "send cpf or telefone, not both"
-                            : "cpf or telefone is required: the CPF, or a phone with its area code");
+                    cpf ? Message.PERSON_NOT_BOTH.with() : Message.PERSON_ONE_REQUIRED.with());
         }
         if (cpf) {
             return switch (Cpf.parse(request.cpf().get())) {
@@ -423,15 +422,14 @@ public final class PersonLookupService {
     }
 
     private static CadastroException noData(Subject subject, Purpose purpose) {
-        String who =
-                subject == null ? "this person" : (subject.kind().equals("CPF") ? "CPF " : "phone ") + subject.masked();
-        return new CadastroException(
-                ErrorCode.SEM_DADOS, "the person bureau has no data on " + who + " under the purpose " + purpose);
+        LocalizedText who = subject == null
+                ? Message.PERSON_THIS_PERSON.with()
+                : (subject.kind().equals("CPF") ? Message.PERSON_CPF : Message.PERSON_PHONE).with(subject.masked());
+        return new CadastroException(ErrorCode.SEM_DADOS, Message.PERSON_NO_DATA.with(who, purpose));
     }
 
     private static NotFoundException jobNotFound(String jobId) {
-        return new NotFoundException(
-                "person job " + quote(jobId) + " was not found (unknown, expired or of another account)");
+        return new NotFoundException(Message.PERSON_JOB_NOT_FOUND.with(quote(jobId)));
     }
 
     private static String quote(String s) {

@@ -1,5 +1,6 @@
 package dev.cadastro.core.person;
 
+import dev.cadastro.core.error.LocalizedText;
 import java.util.Optional;
 
 /**
@@ -15,7 +16,7 @@ public record PersonRequest(
         Optional<String> telefone,
         Optional<String> finalidade,
         Optional<String> justificativa,
-        Optional<String> malformed) {
+        Optional<LocalizedText> malformed) {
     /** A well-formed request. */
     public PersonRequest(
             Optional<String> cpf,

@@ -2,6 +2,8 @@ package dev.cadastro.core.provider;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,8 +23,8 @@ public final class ProviderUnavailableException extends CadastroException {
     public ProviderUnavailableException(String provider, Failure failure, Duration retryAfter, Throwable cause) {
         super(
                 ErrorCode.FORNECEDOR_INDISPONIVEL,
-                "the provider " + provider + " is unavailable: " + failure.description(),
-                retryAfter == null ? null : "try again in " + wholeSeconds(retryAfter) + " s",
+                Message.PROVIDER_UNAVAILABLE.with(provider, failure.description()),
+                retryAfter == null ? null : Message.RETRY_AFTER.with(wholeSeconds(retryAfter)),
                 cause);
         this.provider = Objects.requireNonNull(provider, "provider");
         this.failure = Objects.requireNonNull(failure, "failure");
@@ -54,20 +56,21 @@ public final class ProviderUnavailableException extends CadastroException {
 
     /** How the call failed. */
     public enum Failure {
-        ERROR("it answered with an error"),
-        TIMEOUT("it did not answer in time"),
-        MALFORMED("its answer failed validation"),
-        SATURATED("too many calls to it are in flight"),
-        CIRCUIT_OPEN("it failed repeatedly and is not called for a while");
+        ERROR(Message.PROVIDER_FAILURE_ERROR),
+        TIMEOUT(Message.PROVIDER_FAILURE_TIMEOUT),
+        MALFORMED(Message.PROVIDER_FAILURE_MALFORMED),
+        SATURATED(Message.PROVIDER_FAILURE_SATURATED),
+        CIRCUIT_OPEN(Message.PROVIDER_FAILURE_CIRCUIT_OPEN);
 
-        private final String description;
+        private final Message description;
 
-        Failure(String description) {
+        Failure(Message description) {
             this.description = description;
         }
 
-        public String description() {
-            return description;
+        /** What happened, in words for people. */
+        public LocalizedText description() {
+            return description.with();
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.cadastro.core.account.ApiKeyToken;
 import dev.cadastro.core.account.Authenticator;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.ledger.CostRules;
 import java.time.Clock;
 import java.time.Instant;
@@ -90,7 +91,7 @@ public final class Admission {
                     new RateLimitWindow(dayLimit, Math.max(0, dayLimit - counts.dayBefore()), dayReset));
             throw new RateLimitExceededException(
                     ErrorCode.LIMITE_MINUTO,
-                    "the key " + prefix + " reached its limit of " + perMinute + " requests per minute",
+                    Message.LIMIT_MINUTE.with(prefix, perMinute),
                     decision,
                     secondsUntil(now, minuteReset));
         }
@@ -109,10 +110,11 @@ public final class Admission {
             Principal principal, RateLimitWindow minute, long dayLimit, long dayReset, Instant now, LocalDate day) {
         return new RateLimitExceededException(
                 ErrorCode.LIMITE_DIARIO,
-                "account " + principal.accountId() + " reached the daily limit of " + dayLimit
-                        + " requests of its plan "
-                        + principal.account().plan().name()
-                        + " (day " + day + " in America/Sao_Paulo)",
+                Message.LIMIT_DAY.with(
+                        principal.accountId(),
+                        dayLimit,
+                        principal.account().plan().name(),
+                        day),
                 new RateLimitDecision(minute, new RateLimitWindow(dayLimit, 0, dayReset)),
                 secondsUntil(now, dayReset));
     }

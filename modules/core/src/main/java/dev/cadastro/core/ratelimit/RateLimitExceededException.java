@@ -2,6 +2,8 @@ package dev.cadastro.core.ratelimit;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import java.util.Objects;
 
 /**
@@ -15,8 +17,8 @@ public class RateLimitExceededException extends CadastroException {
     private final long retryAfterSeconds;
 
     public RateLimitExceededException(
-            ErrorCode code, String message, RateLimitDecision decision, long retryAfterSeconds) {
-        super(code, message, "retry after " + retryAfterSeconds + " s");
+            ErrorCode code, LocalizedText message, RateLimitDecision decision, long retryAfterSeconds) {
+        super(code, message, Message.RETRY_AFTER.with(Math.max(1, retryAfterSeconds)));
         if (code != ErrorCode.LIMITE_MINUTO && code != ErrorCode.LIMITE_DIARIO) {
             throw new IllegalArgumentException("a rate limit is LIMITE_MINUTO or LIMITE_DIARIO, not " + code);
         }

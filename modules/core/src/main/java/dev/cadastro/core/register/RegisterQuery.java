@@ -2,6 +2,8 @@ package dev.cadastro.core.register;
 
 import dev.cadastro.core.document.Ddd;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 import java.math.BigDecimal;
 import java.text.Normalizer;
@@ -136,26 +138,22 @@ public final class RegisterQuery {
         municipios = texts(p, MUNICIPIOS, false);
         bairros = Collections.unmodifiableSortedSet(new TreeSet<>(texts(p, BAIRROS, true)));
         ddds = codes(p, DDDS, RegisterQuery::ddd);
-        cnaes = codes(p, CNAES, v -> digitCode(CNAES, v, 7, "a CNAE of 7 digits, as 4711302 or 4711-3/02"));
-        cnaesSecundarios = codes(
-                p,
-                CNAES_SECUNDARIOS,
-                v -> digitCode(CNAES_SECUNDARIOS, v, 7, "a CNAE of 7 digits, as 4711302 or 4711-3/02"));
-        naturezas = codes(
-                p, NATUREZAS, v -> digitCode(NATUREZAS, v, 4, "a legal nature code of 4 digits, as 2135 or 213-5"));
+        cnaes = codes(p, CNAES, v -> digitCode(CNAES, v, 7, Message.QUERY_CNAE.with()));
+        cnaesSecundarios =
+                codes(p, CNAES_SECUNDARIOS, v -> digitCode(CNAES_SECUNDARIOS, v, 7, Message.QUERY_CNAE.with()));
+        naturezas = codes(p, NATUREZAS, v -> digitCode(NATUREZAS, v, 4, Message.QUERY_NATUREZA.with()));
         situacoes = codes(
-                p, SITUACAO_CADASTRAL, v -> oneOf(SITUACAO_CADASTRAL, v, SITUACAO_CODES, "with its leading zero"));
-        portes = codes(p, PORTES, v -> oneOf(PORTES, v, PORTE_CODES, "with its leading zero"));
+                p,
+                SITUACAO_CADASTRAL,
+                v -> oneOf(SITUACAO_CADASTRAL, v, SITUACAO_CODES, Message.QUERY_LEADING_ZERO.with()));
+        portes = codes(p, PORTES, v -> oneOf(PORTES, v, PORTE_CODES, Message.QUERY_LEADING_ZERO.with()));
         mei = bool(p, MEI);
         simples = bool(p, SIMPLES);
         aberturaDe = date(p, ABERTURA_DE);
         aberturaAte = date(p, ABERTURA_ATE);
         if (aberturaDe != null && aberturaAte != null && aberturaDe.isAfter(aberturaAte)) {
             throw InvalidParameterException.of(
-                    ABERTURA_DE,
-                    "range",
-                    "abertura_de " + aberturaDe + " is after abertura_ate " + aberturaAte
-                            + "; the range must not be empty");
+                    ABERTURA_DE, "range", Message.QUERY_DATE_RANGE.with(aberturaDe, aberturaAte));
         }
         comTelefone = bool(p, COM_TELEFONE);
         comTelefoneMovel = bool(p, COM_TELEFONE_MOVEL);
@@ -167,8 +165,7 @@ public final class RegisterQuery {
             throw InvalidParameterException.of(
                     CAPITAL_MIN,
                     "range",
-                    "capital_min " + capitalMin.toPlainString() + " is above capital_max " + capitalMax.toPlainString()
-                            + "; the range must not be empty");
+                    Message.QUERY_CAPITAL_RANGE.with(capitalMin.toPlainString(), capitalMax.toPlainString()));
         }
         Boolean total = bool(p, APENAS_TOTAL);
         countOnly = total != null && total;
@@ -178,8 +175,7 @@ public final class RegisterQuery {
             throw InvalidParameterException.of(
                     "filtro",
                     "filter-required",
-                    "at least one filter is required (one of " + String.join(", ", PARAMETERS.subList(0, 19))
-                            + "); apenas_total, limite and pagina are not filters");
+                    Message.QUERY_FILTER_REQUIRED.with(String.join(", ", PARAMETERS.subList(0, 19))));
         }
     }
 
@@ -199,8 +195,8 @@ public final class RegisterQuery {
                 throw InvalidParameterException.of(
                         name == null ? "parametro" : name,
                         "unknown-parameter",
-                        "parameter " + Texts.quote(String.valueOf(name)) + " is not known; accepted: "
-                                + String.join(", ", PARAMETERS));
+                        Message.UNKNOWN_PARAMETER.with(
+                                Texts.quote(String.valueOf(name)), String.join(", ", PARAMETERS)));
             }
             List<String> values = e.getValue() == null ? List.of() : e.getValue();
             if (values.isEmpty()) {
@@ -208,18 +204,15 @@ public final class RegisterQuery {
             }
             if (!REPEATABLE.contains(name) && values.size() > 1) {
                 throw InvalidParameterException.of(
-                        name, "single-value", name + " was given " + values.size() + " times; it takes one value");
+                        name, "single-value", Message.SINGLE_VALUE.with(name, values.size()));
             }
             if (values.size() > MAX_VALUES) {
                 throw InvalidParameterException.of(
-                        name,
-                        "too-many-values",
-                        name + " has " + values.size() + " values; the maximum is " + MAX_VALUES);
+                        name, "too-many-values", Message.TOO_MANY_VALUES.with(name, values.size(), MAX_VALUES));
             }
             for (String v : values) {
                 if (v == null || v.isBlank()) {
-                    throw InvalidParameterException.of(
-                            name, "empty-value", name + " has an empty value; give a value or leave the parameter out");
+                    throw InvalidParameterException.of(name, "empty-value", Message.EMPTY_VALUE.with(name));
                 }
             }
             p.put(name, List.copyOf(values));
@@ -485,14 +478,12 @@ public final class RegisterQuery {
             String s = v.strip();
             if (s.length() > MAX_TEXT) {
                 throw InvalidParameterException.of(
-                        name,
-                        "too-long",
-                        name + " " + Texts.quote(v) + " has " + s.length() + " characters; the maximum is " + MAX_TEXT);
+                        name, "too-long", Message.VALUE_TOO_LONG.with(name, Texts.quote(v), s.length(), MAX_TEXT));
             }
             for (int i = 0; i < s.length(); i++) {
                 if (Character.isISOControl(s.charAt(i))) {
                     throw InvalidParameterException.of(
-                            name, "characters", name + " " + Texts.quote(v) + " contains a control character");
+                            name, "characters", Message.CONTROL_CHARACTER.with(name, Texts.quote(v)));
                 }
             }
             String n = normalize ? normalizeText(s) : s;
@@ -507,9 +498,7 @@ public final class RegisterQuery {
         String s = v.strip().toUpperCase(Locale.ROOT);
         if (!UF_CODES.contains(s)) {
             throw InvalidParameterException.of(
-                    UFS,
-                    "uf",
-                    "ufs " + Texts.quote(v) + " is not a state abbreviation; accepted: " + String.join(", ", UF_CODES));
+                    UFS, "uf", Message.QUERY_UF.with(Texts.quote(v), String.join(", ", UF_CODES)));
         }
         return s;
     }
@@ -517,15 +506,12 @@ public final class RegisterQuery {
     private static String ddd(String v) {
         String s = v.strip();
         if (s.length() != 2 || !isDigits(s) || !Ddd.isValid(Integer.parseInt(s))) {
-            throw InvalidParameterException.of(
-                    DDDS,
-                    "ddd",
-                    "ddds " + Texts.quote(v) + " is not an area code in service (two digits, as 11 or 85)");
+            throw InvalidParameterException.of(DDDS, "ddd", Message.QUERY_DDD.with(Texts.quote(v)));
         }
         return s;
     }
 
-    private static String digitCode(String name, String v, int digits, String expected) {
+    private static String digitCode(String name, String v, int digits, LocalizedText expected) {
         StringBuilder sb = new StringBuilder(digits);
         String s = v.strip();
         for (int i = 0; i < s.length(); i++) {
@@ -538,18 +524,16 @@ public final class RegisterQuery {
             }
         }
         if (sb.length() != digits) {
-            throw InvalidParameterException.of(name, "code", name + " " + Texts.quote(v) + " is not " + expected);
+            throw InvalidParameterException.of(name, "code", Message.QUERY_CODE.with(name, Texts.quote(v), expected));
         }
         return sb.toString();
     }
 
-    private static String oneOf(String name, String v, List<String> allowed, String note) {
+    private static String oneOf(String name, String v, List<String> allowed, LocalizedText note) {
         String s = v.strip();
         if (!allowed.contains(s)) {
             throw InvalidParameterException.of(
-                    name,
-                    "code",
-                    name + " " + Texts.quote(v) + " must be one of " + String.join(", ", allowed) + " (" + note + ")");
+                    name, "code", Message.QUERY_ONE_OF.with(name, Texts.quote(v), String.join(", ", allowed), note));
         }
         return s;
     }
@@ -566,8 +550,7 @@ public final class RegisterQuery {
         if (s.equalsIgnoreCase("false")) {
             return Boolean.FALSE;
         }
-        throw InvalidParameterException.of(
-                name, "boolean", name + " " + Texts.quote(values.get(0)) + " must be true or false");
+        throw InvalidParameterException.of(name, "boolean", Message.BOOLEAN.with(name, Texts.quote(values.get(0))));
     }
 
     private static LocalDate date(Map<String, List<String>> p, String name) {
@@ -582,10 +565,7 @@ public final class RegisterQuery {
             }
             return LocalDate.parse(s);
         } catch (DateTimeParseException e) {
-            throw InvalidParameterException.of(
-                    name,
-                    "date",
-                    name + " " + Texts.quote(values.get(0)) + " must be a date as YYYY-MM-DD (for example 2020-01-31)");
+            throw InvalidParameterException.of(name, "date", Message.DATE.with(name, Texts.quote(values.get(0))));
         }
     }
 
@@ -607,22 +587,17 @@ public final class RegisterQuery {
             d = new BigDecimal(s);
         } catch (NumberFormatException e) {
             throw InvalidParameterException.of(
-                    name,
-                    "number",
-                    name + " " + Texts.quote(values.get(0)) + " must be a non-negative number in reais with a dot for"
-                            + " decimals (for example 100000 or 2500.50)");
+                    name, "number", Message.QUERY_REAIS.with(name, Texts.quote(values.get(0))));
         }
         if (d.stripTrailingZeros().scale() > 2) {
             throw InvalidParameterException.of(
-                    name,
-                    "scale",
-                    name + " " + Texts.quote(values.get(0)) + " has more than 2 decimal places (centavos)");
+                    name, "scale", Message.QUERY_CENTAVOS.with(name, Texts.quote(values.get(0))));
         }
         if (d.compareTo(MAX_CAPITAL) > 0) {
             throw InvalidParameterException.of(
                     name,
                     "maximum",
-                    name + " " + Texts.quote(values.get(0)) + " exceeds the maximum " + MAX_CAPITAL.toPlainString());
+                    Message.MAXIMUM.with(name, Texts.quote(values.get(0)), MAX_CAPITAL.toPlainString()));
         }
         return d.setScale(2);
     }
@@ -636,17 +611,14 @@ public final class RegisterQuery {
         String s = values.get(0);
         if (s.isEmpty() || s.length() > 11 || !isDigits(s) || (s.length() > 1 && s.charAt(0) == '0')) {
             throw InvalidParameterException.of(
-                    name,
-                    "integer",
-                    name + " " + Texts.quote(values.get(0))
-                            + " must be a whole number written with digits only, without sign or leading zeros");
+                    name, "integer", Message.WHOLE_NUMBER.with(name, Texts.quote(values.get(0))));
         }
         long v = Long.parseLong(s);
         if (v < min) {
-            throw InvalidParameterException.of(name, "minimum", name + " " + s + " is below the minimum " + min);
+            throw InvalidParameterException.of(name, "minimum", Message.MINIMUM.with(name, s, min));
         }
         if (v > max) {
-            throw InvalidParameterException.of(name, "maximum", name + " " + s + " exceeds the maximum " + max);
+            throw InvalidParameterException.of(name, "maximum", Message.MAXIMUM.with(name, s, max));
         }
         return (int) v;
     }

@@ -2,6 +2,7 @@ package dev.cadastro.core.sms;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 
 /**
  * Too many codes for one phone ({@link ErrorCode#LIMITE_OTP}): one every 30 seconds, 5 per hour, per
@@ -15,9 +16,12 @@ public final class OtpLimitException extends CadastroException {
     public OtpLimitException(String phoneMasked, long retryAfterSeconds) {
         super(
                 ErrorCode.LIMITE_OTP,
-                "telefone " + phoneMasked + " reached the limit of 1 code every " + OtpThrottle.SPACING.toSeconds()
-                        + " s and " + OtpThrottle.PER_HOUR + " per hour; retry after " + retryAfterSeconds + " s",
-                "retry after " + retryAfterSeconds + " s");
+                Message.OTP_LIMIT.with(
+                        phoneMasked,
+                        OtpThrottle.SPACING.toSeconds(),
+                        OtpThrottle.PER_HOUR,
+                        Math.max(1, retryAfterSeconds)),
+                Message.RETRY_AFTER.with(Math.max(1, retryAfterSeconds)));
         this.retryAfterSeconds = Math.max(1, retryAfterSeconds);
     }
 

@@ -3,6 +3,7 @@ package dev.cadastro.core.sms;
 import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.document.Phone;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -50,14 +51,12 @@ public record OtpRequest(Phone phone, Duration validity, int digits) {
             throw InvalidParameterException.of(
                     VALIDADE,
                     "range",
-                    VALIDADE + " " + validity + " must be " + MIN_VALIDITY_SECONDS + " to " + MAX_VALIDITY_SECONDS);
+                    Message.RANGE.with(VALIDADE, validity, MIN_VALIDITY_SECONDS, MAX_VALIDITY_SECONDS));
         }
         long d = digitos == null ? OtpCode.DEFAULT_DIGITS : digitos;
         if (d < OtpCode.MIN_DIGITS || d > OtpCode.MAX_DIGITS) {
             throw InvalidParameterException.of(
-                    DIGITOS,
-                    "range",
-                    DIGITOS + " " + d + " must be " + OtpCode.MIN_DIGITS + " to " + OtpCode.MAX_DIGITS);
+                    DIGITOS, "range", Message.RANGE.with(DIGITOS, d, OtpCode.MIN_DIGITS, OtpCode.MAX_DIGITS));
         }
         return new OtpRequest(phone, Duration.ofSeconds(validity), (int) d);
     }

@@ -3,6 +3,7 @@ package dev.cadastro.core.sms;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.ledger.CostRules;
@@ -158,15 +159,15 @@ public final class OtpService {
     public OtpCheck verify(Principal principal, String envioId, String codigo) {
         principal.require(Scope.SMS_OTP);
         if (envioId == null || envioId.isBlank()) {
-            throw InvalidParameterException.of(ENVIO_ID, "required", ENVIO_ID + " is required");
+            throw InvalidParameterException.of(ENVIO_ID, "required", Message.FIELD_REQUIRED.with(ENVIO_ID));
         }
         if (codigo == null || codigo.isEmpty()) {
-            throw InvalidParameterException.of(CODIGO, "required", CODIGO + " is required");
+            throw InvalidParameterException.of(CODIGO, "required", Message.FIELD_REQUIRED.with(CODIGO));
         }
         // The typed value is not echoed: it may be a code.
         OtpCode typed = OtpCode.typed(codigo)
                 .orElseThrow(() -> InvalidParameterException.of(
-                        CODIGO, "format", CODIGO + " must be 1 to " + OtpCode.MAX_DIGITS + " digits"));
+                        CODIGO, "format", Message.OTP_CODE_FORMAT.with(CODIGO, OtpCode.MAX_DIGITS)));
         if (!ID_FORMAT.matcher(envioId).matches()) {
             // Not an id this service makes: unknown without asking the store (which refuses some bytes).
             throw notFound(envioId);
@@ -227,6 +228,6 @@ public final class OtpService {
     }
 
     private static NotFoundException notFound(String id) {
-        return new NotFoundException("no SMS dispatch " + Texts.quote(id) + " for this account");
+        return new NotFoundException(Message.SMS_DISPATCH_NOT_FOUND.with(Texts.quote(id)));
     }
 }

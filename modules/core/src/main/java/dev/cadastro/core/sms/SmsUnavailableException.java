@@ -2,6 +2,7 @@ package dev.cadastro.core.sms;
 
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.provider.ProviderUnavailableException;
 import java.time.Duration;
 import java.util.Optional;
@@ -19,8 +20,8 @@ public final class SmsUnavailableException extends CadastroException {
     public SmsUnavailableException(ProviderUnavailableException cause) {
         super(
                 ErrorCode.SMS_INDISPONIVEL,
-                "the SMS provider is unavailable: " + cause.failure().description() + "; nothing was charged",
-                cause.detail().orElse(null),
+                Message.SMS_UNAVAILABLE.with(cause.failure().description()),
+                cause.detailText().orElse(null),
                 cause);
         this.retryAfter = cause.retryAfter().orElse(null);
     }

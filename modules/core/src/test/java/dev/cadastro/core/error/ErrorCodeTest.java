@@ -77,14 +77,19 @@ class ErrorCodeTest {
     @Test
     void exceptionsCarryTheirCodeAndASafeDetail() {
         InvalidParameterException e =
-                InvalidParameterException.of("limite", "maximum", "limite 500 exceeds the maximum 200");
+                InvalidParameterException.of("limite", "maximum", Message.MAXIMUM.with("limite", 500, 200));
         assertEquals(ErrorCode.PARAMETRO_INVALIDO, e.code());
         assertEquals("limite 500 exceeds the maximum 200", e.getMessage());
+        assertEquals("limite 500 excede o máximo 200", e.message(Messages.PORTUGUESE));
         assertEquals("field=limite; rule=maximum", e.detail().orElseThrow());
-        assertEquals(new Violation("limite", "maximum", "limite 500 exceeds the maximum 200"), e.violation());
-        NotFoundException nf = new NotFoundException("cnpj 11222333000181 is not in the register");
+        assertEquals(
+                "campo=limite; regra=maximum", e.detail(Messages.PORTUGUESE).orElseThrow());
+        assertEquals(new Violation("limite", "maximum", Message.MAXIMUM.with("limite", 500, 200)), e.violation());
+        NotFoundException nf = new NotFoundException(Message.COMPANY_NOT_FOUND.with("11.222.333/0001-81"));
         assertEquals(ErrorCode.NAO_ENCONTRADO, nf.code());
         assertTrue(nf.detail().isEmpty());
-        assertTrue(new CadastroException(ErrorCode.ERRO_INTERNO, "x") instanceof RuntimeException);
+        assertTrue(
+                new CadastroException(ErrorCode.ERRO_INTERNO, Message.TRY_AGAIN_LATER.with())
+                        instanceof RuntimeException);
     }
 }

@@ -8,6 +8,7 @@ import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.calls.CallsUnauthorizedException;
 import dev.cadastro.core.calls.Integration;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.http.Headers;
@@ -96,13 +97,15 @@ public final class CallRecordsApi {
             if (!LIST_PARAMETERS.contains(e.getKey())) {
                 throw new CallParameterException(
                         e.getKey(),
-                        "parameter " + Texts.quote(e.getKey()) + " is not accepted by GET /v1/ligacoes; accepted: "
-                                + "limite, cursor, desde, ate, agente, fila, resultado");
+                        Message.PARAMETER_NOT_ACCEPTED_LIST.with(
+                                Texts.quote(e.getKey()),
+                                "GET /v1/ligacoes",
+                                "limite, cursor, desde, ate, agente, fila, resultado"));
             }
             if (e.getValue().size() > 1) {
                 throw new CallParameterException(
                         e.getKey(),
-                        "parameter " + e.getKey() + " is given " + e.getValue().size() + " times; give it once");
+                        Message.SINGLE_VALUE.with(e.getKey(), e.getValue().size()));
             }
         }
         int limit = query.first("limite").map(CallRecordsApi::limit).orElse(CallRecords.DEFAULT_LIMIT);
@@ -111,8 +114,8 @@ public final class CallRecordsApi {
         if (since.isPresent() && until.isPresent() && since.get().isAfter(until.get())) {
             throw new CallParameterException(
                     "desde",
-                    "desde " + query.first("desde").get() + " is after ate "
-                            + query.first("ate").get());
+                    Message.CALLS_SINCE_AFTER_UNTIL.with(
+                            query.first("desde").get(), query.first("ate").get()));
         }
         CallFilter filter =
                 new CallFilter(since, until, text(query, "agente"), text(query, "fila"), text(query, "resultado"));
@@ -164,24 +167,22 @@ public final class CallRecordsApi {
     private Integration authenticate(Request request) {
         List<String> values = request.headers().all("Authorization");
         if (values.isEmpty()) {
-            throw new CallsUnauthorizedException("no token: send Authorization: Bearer <token>");
+            throw new CallsUnauthorizedException(Message.CALLS_NO_TOKEN.with());
         }
         if (values.size() > 1) {
-            throw new CallsUnauthorizedException("Authorization is sent more than once; send it once");
+            throw new CallsUnauthorizedException(Message.CALLS_AUTHORIZATION_TWICE.with());
         }
         String value = values.get(0).trim();
         int space = value.indexOf(' ');
         if (space < 0 || !value.substring(0, space).equalsIgnoreCase("Bearer")) {
-            throw new CallsUnauthorizedException(
-                    "Authorization is not a bearer token: send Authorization: Bearer <token>");
+            throw new CallsUnauthorizedException(Message.CALLS_NOT_BEARER.with());
         }
         String token = value.substring(space + 1).trim();
         if (token.isEmpty() || token.length() > 512) {
-            throw new CallsUnauthorizedException("the token is not valid for the call-records service");
+            throw new CallsUnauthorizedException(Message.CALLS_TOKEN_INVALID.with());
         }
         return tokens.authenticate(token)
-                .orElseThrow(
-                        () -> new CallsUnauthorizedException("the token is not valid for the call-records service"));
+                .orElseThrow(() -> new CallsUnauthorizedException(Message.CALLS_TOKEN_INVALID.with()));
     }
 
     /** The decoded query; a bad encoding is this service's 400, not the company-data 422. */
@@ -189,7 +190,7 @@ public final class CallRecordsApi {
         try {
             return request.query();
         } catch (InvalidParameterException e) {
-            throw new CallParameterException(e.violation().field(), e.getMessage());
+            throw new CallParameterException(e.violation().field(), e.text());
         }
     }
 
@@ -198,15 +199,14 @@ public final class CallRecordsApi {
         if (!q.isEmpty()) {
             String name = q.asMap().keySet().iterator().next();
             throw new CallParameterException(
-                    name, "parameter " + Texts.quote(name) + " is not accepted by " + route + ", which takes none");
+                    name, Message.PARAMETER_NOT_ACCEPTED_BY.with(Texts.quote(name), route, Message.TAKES_NONE.with()));
         }
     }
 
     static int limit(String text) {
         if (!text.matches("[0-9]{1,9}")) {
             throw new CallParameterException(
-                    "limite",
-                    "limite " + Texts.quote(text) + " is not a whole number from 1 to " + CallRecords.MAX_LIMIT);
+                    "limite", Message.CALLS_LIMIT_NUMBER.with(Texts.quote(text), CallRecords.MAX_LIMIT));
         }
         return Integer.parseInt(text);
     }
@@ -214,7 +214,7 @@ public final class CallRecordsApi {
     private static Optional<String> text(QueryParameters query, String name) {
         Optional<String> v = query.first(name);
         if (v.isPresent() && v.get().isEmpty()) {
-            throw new CallParameterException(name, name + " is empty; leave it out to match every value");
+            throw new CallParameterException(name, Message.CALLS_EMPTY.with(name));
         }
         return v;
     }
@@ -263,19 +263,13 @@ public final class CallRecordsApi {
             int year = Integer.parseInt(date.substring(0, date.indexOf('-', 1)).replace("+", ""));
             if (year < MIN_YEAR || year > MAX_YEAR) {
                 throw new CallParameterException(
-                        parameter,
-                        parameter + " " + Texts.quote(text) + " has the year " + year + "; give a year from " + MIN_YEAR
-                                + " to " + MAX_YEAR);
+                        parameter, Message.CALLS_YEAR.with(parameter, Texts.quote(text), year, MIN_YEAR, MAX_YEAR));
             }
             local = LocalDateTime.parse(date, DateTimeFormatter.ISO_LOCAL_DATE_TIME);
             String zone = m.group(2);
             offset = zone == null ? CallJson.BRASILIA : ZoneOffset.of(zone.equals("z") ? "Z" : zone);
         } catch (java.time.DateTimeException | NumberFormatException e) {
-            throw new CallParameterException(
-                    parameter,
-                    parameter + " " + Texts.quote(text) + " is not an ISO 8601 date and time such as"
-                            + " 2026-03-10T12:00:00 (Brasilia time), 2026-03-10T15:00:00Z or"
-                            + " 2026-03-10T12:00:00-03:00");
+            throw new CallParameterException(parameter, Message.CALLS_DATE.with(parameter, Texts.quote(text)));
         }
         return local.toInstant(offset);
     }

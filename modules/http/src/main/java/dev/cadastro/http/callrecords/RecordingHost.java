@@ -1,7 +1,11 @@
 package dev.cadastro.http.callrecords;
 
 import dev.cadastro.core.calls.RecordingLinks;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
+import dev.cadastro.core.error.Messages;
 import dev.cadastro.core.files.FileStore;
+import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Headers;
 import dev.cadastro.http.Request;
@@ -51,24 +55,23 @@ public final class RecordingHost implements Handler {
     public Response handle(Request request) throws IOException {
         String method = request.method();
         if (!method.equals("GET") && !method.equals("HEAD")) {
-            return text(405, "method " + method + " is not allowed; use GET or HEAD")
-                    .withHeader("Allow", "GET, HEAD");
+            return text(request, 405, Message.RECORDING_METHOD.with(method)).withHeader("Allow", "GET, HEAD");
         }
         String path = request.rawPath();
         if (!path.startsWith(basePath + "/")) {
-            return text(404, "no recording at this path");
+            return text(request, 404, Message.RECORDING_NO_PATH.with());
         }
         String key = path.substring(basePath.length() + 1);
         if (!key.matches("[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*") || key.contains("..")) {
-            return text(404, "no recording at this path");
+            return text(request, 404, Message.RECORDING_NO_PATH.with());
         }
         switch (links.verify(key, request.rawQuery())) {
             case VALID -> {}
             case EXPIRED -> {
-                return text(403, "the link expired; ask GET /v1/ligacoes/{id}/audio for a new one");
+                return text(request, 403, Message.RECORDING_LINK_EXPIRED.with());
             }
             case INVALID -> {
-                return text(403, "the link's signature is missing or not valid");
+                return text(request, 403, Message.RECORDING_LINK_INVALID.with());
             }
         }
         Optional<FileStore.Download> found;
@@ -79,7 +82,7 @@ public final class RecordingHost implements Handler {
             found = Optional.empty();
         }
         if (found.isEmpty()) {
-            return text(404, "the recording is not in the store");
+            return text(request, 404, Message.RECORDING_NOT_STORED.with());
         }
         FileStore.Download download = found.get();
         long size = download.size();
@@ -91,7 +94,7 @@ public final class RecordingHost implements Handler {
             long[] r = parseRange(range.get().trim(), size);
             if (r == UNSATISFIABLE) {
                 download.close();
-                return text(416, "the range " + range.get() + " is outside the " + size + " bytes of the recording")
+                return text(request, 416, Message.RECORDING_RANGE.with(range.get(), size))
                         .withHeader("Content-Range", "bytes */" + size);
             }
             if (r != null) {
@@ -142,9 +145,16 @@ public final class RecordingHost implements Handler {
         return new long[] {a, b};
     }
 
-    private static Response text(int status, String message) {
+    /** A plain-text refusal in the request's language (Accept-Language), as the APIs' envelopes. */
+    private static Response text(Request request, int status, LocalizedText message) {
         return new Response(
-                status, Headers.of("Content-Type", TEXT), (message + "\n").getBytes(StandardCharsets.UTF_8));
+                status,
+                Headers.of(
+                        "Content-Type",
+                        TEXT,
+                        ErrorResponses.CONTENT_LANGUAGE,
+                        Messages.answered(request.locale()).toLanguageTag()),
+                (message.render(request.locale()) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /** Part of a stored file, streamed to the connection. */

@@ -10,6 +10,7 @@ import dev.cadastro.core.enrichment.BureauAnswers;
 import dev.cadastro.core.enrichment.EnrichmentOutcome;
 import dev.cadastro.core.enrichment.EnrichmentService;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.http.IdempotentResponses;
@@ -57,7 +58,7 @@ final class BureauEndpoints {
     }
 
     Response enrich(Request request, Principal principal) {
-        CompanyDataApi.refuseQuery(request, ENRICHMENT, "which takes none");
+        CompanyDataApi.refuseQuery(request, ENRICHMENT, Message.TAKES_NONE.with());
         String cnpj = request.pathParameter("cnpj").orElse("")
                 + request.pathParameter("ordem").map(o -> "/" + o).orElse("");
         RequestFingerprint fingerprint = RequestFingerprint.of(ENRICHMENT, Map.of("cnpj", List.of(normalized(cnpj))));
@@ -77,8 +78,7 @@ final class BureauEndpoints {
     }
 
     Response consult(Request request, Principal principal) {
-        CompanyDataApi.refuseQuery(
-                request, CREDIT_REPORT, "which takes the document in its JSON body, never in the query string");
+        CompanyDataApi.refuseQuery(request, CREDIT_REPORT, Message.TAKES_DOCUMENT_BODY.with());
         String documento = documento(JsonBody.object(request.body()));
         RequestFingerprint fingerprint =
                 RequestFingerprint.of(CREDIT_REPORT, Map.of(DOCUMENTO, List.of(normalized(documento))));
@@ -104,19 +104,15 @@ final class BureauEndpoints {
         for (String name : body.keySet()) {
             if (!DOCUMENTO.equals(name)) {
                 throw InvalidParameterException.of(
-                        name,
-                        "unknown-field",
-                        "field " + Texts.quote(name) + " is not accepted; the body takes documento only");
+                        name, "unknown-field", Message.UNKNOWN_FIELD.with(Texts.quote(name), "[documento]"));
             }
         }
         Object value = body.get(DOCUMENTO);
         if (value == null) {
-            throw InvalidParameterException.of(
-                    DOCUMENTO, "required", "documento is required: {\"documento\": \"<CPF or CNPJ>\"}");
+            throw InvalidParameterException.of(DOCUMENTO, "required", Message.DOCUMENTO_REQUIRED.with());
         }
         if (!(value instanceof String s)) {
-            throw InvalidParameterException.of(
-                    DOCUMENTO, "type", "documento must be a string holding a CPF or a CNPJ, with or without its mask");
+            throw InvalidParameterException.of(DOCUMENTO, "type", Message.DOCUMENTO_TYPE.with());
         }
         return s;
     }

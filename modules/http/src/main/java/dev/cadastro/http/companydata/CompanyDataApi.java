@@ -8,6 +8,8 @@ import dev.cadastro.core.company.SearchOutcome;
 import dev.cadastro.core.credit.CreditReportService;
 import dev.cadastro.core.enrichment.EnrichmentService;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.mailing.MailingService;
@@ -181,7 +183,7 @@ public final class CompanyDataApi {
 
     private Response lookup(Request request) throws Exception {
         return guarded(request, Scope.EMPRESAS_READ, principal -> {
-            refuseQuery(request, "GET /v1/empresas/{cnpj}", "which takes none");
+            refuseQuery(request, "GET /v1/empresas/{cnpj}", Message.TAKES_NONE.with());
             String cnpj = request.pathParameter("cnpj").orElse("")
                     + request.pathParameter("ordem").map(o -> "/" + o).orElse("");
             LookupOutcome outcome = companies.lookup(principal, cnpj);
@@ -191,11 +193,11 @@ public final class CompanyDataApi {
     }
 
     /** Refuses any query parameter, naming the first one sent. */
-    static void refuseQuery(Request request, String route, String why) {
+    static void refuseQuery(Request request, String route, LocalizedText why) {
         if (!request.query().isEmpty()) {
             String name = request.query().asMap().keySet().iterator().next();
             throw InvalidParameterException.of(
-                    name, "unknown-parameter", "parameter " + name + " is not accepted by " + route + ", " + why);
+                    name, "unknown-parameter", Message.PARAMETER_NOT_ACCEPTED_BY.with(name, route, why));
         }
     }
 
@@ -225,14 +227,14 @@ public final class CompanyDataApi {
                     request.headers().first("Authorization").orElse(null),
                     request.headers().first("X-API-Key").orElse(null));
         } catch (RateLimitExceededException e) {
-            return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId())
+            return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId(), request.locale())
                     .withHeaders(RateLimitHeaders.of(e));
         }
         Headers rateHeaders = RateLimitHeaders.of(admitted.decision());
         try {
             return operation.handle(admitted.principal().require(scope)).withHeaders(rateHeaders);
         } catch (Exception | StackOverflowError e) {
-            return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId())
+            return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId(), request.locale())
                     .withHeaders(rateHeaders);
         }
     }

@@ -2,6 +2,7 @@ package dev.cadastro.http.companydata;
 
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.mailing.ExportFormat;
@@ -112,7 +113,7 @@ final class MailingEndpoints {
                     g.writeNumberField("creditos_consumidos", 0);
                     g.writeObjectFieldStart("erro");
                     g.writeStringField("code", f.code().name());
-                    g.writeStringField("mensagem", f.message());
+                    g.writeStringField("mensagem", f.message().render(request.locale()));
                     g.writeEndObject();
                 }
             }
@@ -162,7 +163,7 @@ final class MailingEndpoints {
         if (!request.query().isEmpty()) {
             String name = request.query().asMap().keySet().iterator().next();
             throw InvalidParameterException.of(
-                    name, "unknown-parameter", "parameter " + name + " is not accepted by " + route);
+                    name, "unknown-parameter", Message.PARAMETER_NOT_ACCEPTED.with(name, route));
         }
     }
 
@@ -173,29 +174,25 @@ final class MailingEndpoints {
                 throw InvalidParameterException.of(
                         name,
                         "unknown-field",
-                        "field " + Texts.quote(name)
-                                + " is not accepted; the body takes filtros, quantidade and formato");
+                        Message.UNKNOWN_FIELD.with(Texts.quote(name), "[filtros, formato, quantidade]"));
             }
         }
         if (!(body.get("filtros") instanceof Map<?, ?> filters)) {
             throw InvalidParameterException.of(
-                    "filtros",
-                    body.containsKey("filtros") ? "type" : "required",
-                    "filtros must be an object of GET /v1/empresas filters, e.g. {\"ufs\": [\"SP\"]}");
+                    "filtros", body.containsKey("filtros") ? "type" : "required", Message.MAILING_FILTERS_TYPE.with());
         }
         Object q = body.get("quantidade");
         if (!(q instanceof BigInteger quantity)) {
             throw InvalidParameterException.of(
                     "quantidade",
                     q == null ? "required" : "type",
-                    "quantidade must be a whole number from 1 to " + MailingRequest.MAX_QUANTITY
-                            + (q == null ? "" : ", not " + q));
+                    q == null
+                            ? Message.MAILING_QUANTITY_TYPE.with(MailingRequest.MAX_QUANTITY)
+                            : Message.MAILING_QUANTITY_NOT.with(MailingRequest.MAX_QUANTITY, q));
         }
         if (quantity.signum() < 1 || quantity.compareTo(BigInteger.valueOf(MailingRequest.MAX_QUANTITY)) > 0) {
             throw InvalidParameterException.of(
-                    "quantidade",
-                    "range",
-                    "quantidade " + quantity + " is outside 1 to " + MailingRequest.MAX_QUANTITY);
+                    "quantidade", "range", Message.MAILING_QUANTITY.with(quantity, MailingRequest.MAX_QUANTITY));
         }
         Object f = body.get("formato");
         ExportFormat format;
@@ -204,7 +201,7 @@ final class MailingEndpoints {
         } else if (f instanceof String s) {
             format = ExportFormat.parse("formato", s);
         } else {
-            throw InvalidParameterException.of("formato", "type", "formato must be the string csv or xlsx");
+            throw InvalidParameterException.of("formato", "type", Message.MAILING_FORMAT_TYPE.with());
         }
         return new MailingRequest(filters(filters), quantity.intValue(), format);
     }
@@ -216,25 +213,23 @@ final class MailingEndpoints {
             String field = "filtros." + name;
             Object value = e.getValue();
             if (NOT_FILTERS.contains(name)) {
-                throw InvalidParameterException.of(
-                        field, "not-a-filter", name + " is not a filter; a mailing export takes quantidade instead");
+                throw InvalidParameterException.of(field, "not-a-filter", Message.MAILING_NOT_A_FILTER.with(name));
             }
             if (LISTS.contains(name)) {
                 if (!(value instanceof List<?> list) || list.isEmpty()) {
-                    throw InvalidParameterException.of(
-                            field, "type", field + " must be a non-empty array of strings, e.g. [\"SP\"]");
+                    throw InvalidParameterException.of(field, "type", Message.MAILING_LIST_TYPE.with(field));
                 }
                 List<String> values = new ArrayList<>(list.size());
                 for (Object v : list) {
                     if (!(v instanceof String s)) {
-                        throw InvalidParameterException.of(field, "type", field + " must hold strings only, not " + v);
+                        throw InvalidParameterException.of(field, "type", Message.MAILING_LIST_STRINGS.with(field, v));
                     }
                     values.add(s);
                 }
                 params.put(name, values);
             } else if (FLAGS.contains(name)) {
                 if (!(value instanceof Boolean b)) {
-                    throw InvalidParameterException.of(field, "type", field + " must be true or false");
+                    throw InvalidParameterException.of(field, "type", Message.MUST_BE_BOOLEAN.with(field));
                 }
                 params.put(name, List.of(b.toString()));
             } else if (NUMBERS.contains(name)) {
@@ -244,29 +239,24 @@ final class MailingEndpoints {
                     case BigDecimal d
                     when Math.abs(d.scale()) <= 20 && d.precision() - d.scale() <= 20 -> d.toPlainString();
                     case BigInteger i ->
-                        throw InvalidParameterException.of(field, "range", field + " is too large a number");
+                        throw InvalidParameterException.of(field, "range", Message.NUMBER_TOO_LARGE.with(field));
                     case BigDecimal d ->
-                        throw InvalidParameterException.of(
-                                field, "range", field + " is too large or has too many decimals");
-                    default -> throw InvalidParameterException.of(field, "type", field + " must be a number");
+                        throw InvalidParameterException.of(field, "range", Message.NUMBER_TOO_PRECISE.with(field));
+                    default -> throw InvalidParameterException.of(field, "type", Message.MUST_BE_NUMBER.with(field));
                 };
                 params.put(name, List.of(number));
             } else if (RegisterQuery.PARAMETERS.contains(name)) {
                 if (!(value instanceof String s)) {
-                    throw InvalidParameterException.of(
-                            field, "type", field + " must be a date string, e.g. \"2020-01-31\"");
+                    throw InvalidParameterException.of(field, "type", Message.MUST_BE_DATE_STRING.with(field));
                 }
                 params.put(name, List.of(s));
             } else {
                 throw InvalidParameterException.of(
-                        field,
-                        "unknown-filter",
-                        "filtros has no filter " + Texts.quote(name) + "; the filters are those of GET /v1/empresas");
+                        field, "unknown-filter", Message.MAILING_UNKNOWN_FILTER.with(Texts.quote(name)));
             }
         }
         if (params.isEmpty()) {
-            throw InvalidParameterException.of(
-                    "filtros", "required", "filtros must hold at least one filter of GET /v1/empresas");
+            throw InvalidParameterException.of("filtros", "required", Message.MAILING_FILTER_REQUIRED.with());
         }
         try {
             return RegisterQuery.parse(params);
@@ -274,7 +264,7 @@ final class MailingEndpoints {
             throw InvalidParameterException.of(
                     "filtros." + e.violation().field(),
                     e.violation().rule(),
-                    e.violation().message());
+                    e.violation().text());
         }
     }
 }

@@ -5,6 +5,8 @@ import dev.cadastro.core.document.Cpf;
 import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.document.Phone;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.person.BatchOutcome;
@@ -23,6 +25,7 @@ import dev.cadastro.http.internal.JsonTree;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -68,13 +71,13 @@ final class PersonEndpoints {
     }
 
     Response lookup(Request request, Principal principal) {
-        CompanyDataApi.refuseQuery(request, LOOKUP, "which takes the CPF or phone in its JSON body");
+        CompanyDataApi.refuseQuery(request, LOOKUP, Message.TAKES_SUBJECT_BODY.with());
         PersonRequest body = lookupBody(request);
         RequestFingerprint fingerprint = fingerprint(LOOKUP, body);
         return redactedReplay(request, principal, fingerprint, reference -> {
             PersonOutcome outcome = persons.lookup(principal, body, reference, request.requestId());
             Map<String, Object> tree = new LinkedHashMap<>();
-            describe(tree, outcome);
+            describe(tree, outcome, request.locale());
             tree.put("creditos_consumidos", outcome.creditsCharged());
             if (outcome.withheld()) {
                 tree.put("dados_omitidos", true);
@@ -86,7 +89,7 @@ final class PersonEndpoints {
     }
 
     Response createJob(Request request, Principal principal) {
-        CompanyDataApi.refuseQuery(request, ASYNC, "which takes the CPF or phone in its JSON body");
+        CompanyDataApi.refuseQuery(request, ASYNC, Message.TAKES_SUBJECT_BODY.with());
         PersonRequest body = lookupBody(request);
         RequestFingerprint fingerprint = fingerprint(ASYNC, body);
         return idempotent.run(request, principal.accountId(), fingerprint, reference -> {
@@ -95,7 +98,7 @@ final class PersonEndpoints {
             tree.put("job_id", job.id());
             tree.put("status", job.state().wire());
             tree.put("finalidade", job.purpose().name());
-            justification(tree, job.justification());
+            justification(tree, job.justification(), request.locale());
             tree.put("expira_em", CompanyDataJson.time(job.expiresAt()));
             tree.put("acompanhar_em", "/v1/pessoas/jobs/" + job.id());
             tree.put("creditos_consumidos", 0);
@@ -104,7 +107,7 @@ final class PersonEndpoints {
     }
 
     Response readJob(Request request, Principal principal) {
-        CompanyDataApi.refuseQuery(request, JOB, "which takes none");
+        CompanyDataApi.refuseQuery(request, JOB, Message.TAKES_NONE.with());
         String id = request.pathParameter("job_id").orElse("");
         Map<String, Object> tree = new LinkedHashMap<>();
         tree.put("job_id", id);
@@ -113,7 +116,7 @@ final class PersonEndpoints {
                 PersonOutcome outcome = now.outcome();
                 tree.put("status", "concluido");
                 tree.put("entregue_em", CompanyDataJson.time(outcome.at()));
-                describe(tree, outcome);
+                describe(tree, outcome, request.locale());
                 tree.put("creditos_consumidos", outcome.creditsCharged());
                 tree.put("dados", outcome.dados());
                 yield Response.json(200, bytes(tree))
@@ -136,7 +139,7 @@ final class PersonEndpoints {
     }
 
     Response batch(Request request, Principal principal) {
-        CompanyDataApi.refuseQuery(request, BATCH, "which takes the CPFs in its JSON body");
+        CompanyDataApi.refuseQuery(request, BATCH, Message.TAKES_CPFS_BODY.with());
         Map<String, Object> body = JsonBody.object(request.body());
         Optional<String> unknown = unknownField(body, BATCH_FIELDS);
         Optional<String> finalidade = text(body.get("finalidade"));
@@ -151,11 +154,10 @@ final class PersonEndpoints {
             throw InvalidParameterException.of(
                     unknown.get(),
                     "unknown-field",
-                    "field " + Texts.quote(unknown.get()) + " is not accepted; the body takes "
-                            + new TreeSet<>(BATCH_FIELDS));
+                    Message.UNKNOWN_FIELD.with(Texts.quote(unknown.get()), new TreeSet<>(BATCH_FIELDS)));
         }
         if (cpfs != null && list == null) {
-            throw InvalidParameterException.of("cpfs", "type", "cpfs must be a list of CPFs (strings)");
+            throw InvalidParameterException.of("cpfs", "type", Message.CPFS_TYPE.with());
         }
         Map<String, List<String>> parameters = new TreeMap<>();
         List<String> canonical = new ArrayList<>();
@@ -176,7 +178,7 @@ final class PersonEndpoints {
                     persons.batch(principal, list, finalidade, justificativa, reference, request.requestId());
             Map<String, Object> tree = new LinkedHashMap<>();
             tree.put("finalidade", finalidade.orElse(""));
-            justification(tree, outcome.justification());
+            justification(tree, outcome.justification(), request.locale());
             tree.put("creditos_consumidos", outcome.creditsCharged());
             List<Object> items = new ArrayList<>();
             for (int i = 0; i < outcome.items().size(); i++) {
@@ -258,13 +260,13 @@ final class PersonEndpoints {
         return copy;
     }
 
-    private static void describe(Map<String, Object> tree, PersonOutcome outcome) {
+    private static void describe(Map<String, Object> tree, PersonOutcome outcome, Locale locale) {
         tree.put("consultado_em", CompanyDataJson.time(outcome.at()));
-        justification(tree, outcome.justification());
+        justification(tree, outcome.justification(), locale);
         tree.put("campos_liberados", outcome.fields());
     }
 
-    private static void justification(Map<String, Object> tree, Justification j) {
+    private static void justification(Map<String, Object> tree, Justification j, Locale locale) {
         Map<String, Object> t = new LinkedHashMap<>();
         t.put("origem", j.source().wire());
         t.put("texto", j.text());
@@ -275,8 +277,9 @@ final class PersonEndpoints {
             warning.put("regra", rule.wire());
             warning.put(
                     "mensagem",
-                    "the justification sent " + rule.description() + "; the "
-                            + j.source().wire() + " justification was recorded instead");
+                    Message.JUSTIFICATION_DISCARDED
+                            .with(rule.text(), j.source().wire())
+                            .render(locale));
             tree.put("avisos", List.of(warning));
         });
     }
@@ -288,12 +291,12 @@ final class PersonEndpoints {
     private static PersonRequest lookupBody(Request request) {
         Map<String, Object> body = JsonBody.object(request.body());
         Optional<String> unknown = unknownField(body, LOOKUP_FIELDS);
-        Optional<String> problem = unknown.map(name ->
-                "field " + Texts.quote(name) + " is not accepted; the body takes " + new TreeSet<>(LOOKUP_FIELDS));
+        Optional<LocalizedText> problem =
+                unknown.map(name -> Message.UNKNOWN_FIELD.with(Texts.quote(name), new TreeSet<>(LOOKUP_FIELDS)));
         for (String name : List.of("cpf", "telefone", "justificativa")) {
             Object v = body.get(name);
             if (problem.isEmpty() && v != null && !(v instanceof String)) {
-                problem = Optional.of(name + " must be a string");
+                problem = Optional.of(Message.MUST_BE_STRING.with(name));
             }
         }
         return new PersonRequest(

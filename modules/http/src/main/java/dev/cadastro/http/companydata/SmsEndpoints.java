@@ -2,6 +2,8 @@ package dev.cadastro.http.companydata;
 
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.sms.OtpCheck;
@@ -48,11 +50,11 @@ final class SmsEndpoints {
     }
 
     Response send(Request request, Principal principal) {
-        CompanyDataApi.refuseQuery(request, SEND, "which takes a JSON body");
+        CompanyDataApi.refuseQuery(request, SEND, Message.TAKES_JSON_BODY.with());
         Map<String, Object> body = JsonBody.object(request.body());
         onlyFields(body, SEND_FIELDS, "telefone, validade_segundos and digitos");
         OtpRequest parsed = OtpRequest.parse(
-                string(body, OtpRequest.TELEFONE, "a mobile number such as \"11987654321\""),
+                string(body, OtpRequest.TELEFONE, Message.SMS_TELEFONE_WHAT.with()),
                 whole(body, OtpRequest.VALIDADE),
                 whole(body, OtpRequest.DIGITOS));
         RequestFingerprint fingerprint = RequestFingerprint.of(
@@ -76,11 +78,11 @@ final class SmsEndpoints {
     }
 
     Response check(Request request, Principal principal) {
-        CompanyDataApi.refuseQuery(request, CHECK, "which takes a JSON body");
+        CompanyDataApi.refuseQuery(request, CHECK, Message.TAKES_JSON_BODY.with());
         Map<String, Object> body = JsonBody.object(request.body());
         onlyFields(body, CHECK_FIELDS, "envio_id and codigo");
-        String envioId = string(body, OtpService.ENVIO_ID, "the envio_id the send answered");
-        String codigo = string(body, OtpService.CODIGO, "the code as a string of digits, such as \"012345\"");
+        String envioId = string(body, OtpService.ENVIO_ID, Message.SMS_ENVIO_ID_WHAT.with());
+        String codigo = string(body, OtpService.CODIGO, Message.SMS_CODIGO_WHAT.with());
         OtpCheck check = otp.verify(principal, envioId, codigo);
         byte[] json = Json.bytes(g -> {
             g.writeStartObject();
@@ -96,21 +98,19 @@ final class SmsEndpoints {
         for (String name : body.keySet()) {
             if (!accepted.contains(name)) {
                 throw InvalidParameterException.of(
-                        name,
-                        "unknown-field",
-                        "field " + Texts.quote(name) + " is not accepted; the body takes " + names);
+                        name, "unknown-field", Message.UNKNOWN_FIELD.with(Texts.quote(name), names));
             }
         }
     }
 
     /** A string field; absent is null (the use case names the rule), any other type is refused without echo. */
-    private static String string(Map<String, Object> body, String field, String what) {
+    private static String string(Map<String, Object> body, String field, LocalizedText what) {
         Object value = body.get(field);
         if (value == null) {
             return null;
         }
         if (!(value instanceof String s)) {
-            throw InvalidParameterException.of(field, "type", field + " must be a string: " + what);
+            throw InvalidParameterException.of(field, "type", Message.MUST_BE_STRING_WHAT.with(field, what));
         }
         return s;
     }
@@ -122,10 +122,10 @@ final class SmsEndpoints {
             return null;
         }
         if (!(value instanceof BigInteger n)) {
-            throw InvalidParameterException.of(field, "type", field + " must be a whole number");
+            throw InvalidParameterException.of(field, "type", Message.MUST_BE_WHOLE.with(field));
         }
         if (n.bitLength() > 31) {
-            throw InvalidParameterException.of(field, "range", field + " " + n + " is out of range");
+            throw InvalidParameterException.of(field, "range", Message.OUT_OF_RANGE.with(field, n));
         }
         return n.longValue();
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -37,17 +38,20 @@ public final class JsonBody {
         try (JsonParser p = Json.factory().createParser(in)) {
             p.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw InvalidParameterException.of("body", "json", "the request body must be one JSON object ({...})");
+                throw InvalidParameterException.of("body", "json", Message.BODY_NOT_OBJECT.with());
             }
             @SuppressWarnings("unchecked")
             Map<String, Object> object = (Map<String, Object>) value(p, 0);
             if (p.nextToken() != null) {
-                throw InvalidParameterException.of("body", "json", "the request body has more after its JSON object");
+                throw InvalidParameterException.of("body", "json", Message.BODY_TRAILING.with());
             }
             return object;
         } catch (JsonParseException e) {
             throw InvalidParameterException.of(
-                    "body", "json", "the request body is not valid JSON: " + e.getOriginalMessage());
+                    "body",
+                    "json",
+                    Message.BODY_NOT_JSON.with(
+                            e.getLocation().getLineNr(), e.getLocation().getColumnNr()));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("reading the request body failed", e);
         }
@@ -55,7 +59,7 @@ public final class JsonBody {
 
     static Object value(JsonParser p, int depth) throws IOException {
         if (depth > MAX_DEPTH) {
-            throw new JsonParseException(p, "nested deeper than " + MAX_DEPTH + " levels");
+            throw InvalidParameterException.of("body", "json", Message.BODY_TOO_DEEP.with(MAX_DEPTH));
         }
         JsonToken t = p.currentToken();
         return switch (t) {

@@ -1,6 +1,8 @@
 package dev.cadastro.http.jdk;
 
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.http.ErrorResponses;
@@ -471,7 +473,9 @@ final class ConnectionGuard implements AutoCloseable {
             } while (isEmptyLine(requestLine)); // RFC 9112, section 2.2: ignore empty lines before a request
             if (requestLine.length > maxHeadBytes) {
                 throw refuse(
-                        414, "the request line has more than " + maxHeadBytes + " bytes", "field=uri; rule=max-length");
+                        414,
+                        Message.REQUEST_LINE_TOO_LONG.with(maxHeadBytes),
+                        Message.FIELD_RULE.with("uri", "max-length"));
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream(512);
             requestLine(trimEnd(requestLine), out);
@@ -489,9 +493,8 @@ final class ConnectionGuard implements AutoCloseable {
                 if (size > maxHeadBytes || ++lines > maxHeadLines + 1) {
                     throw refuse(
                             431,
-                            "the request head has more than " + maxHeadBytes + " bytes or " + maxHeadLines
-                                    + " header fields",
-                            "field=headers; rule=max-bytes");
+                            Message.HEAD_TOO_LARGE.with(maxHeadBytes, maxHeadLines),
+                            Message.FIELD_RULE.with("headers", "max-bytes"));
                 }
                 byte[] field = trimEnd(line);
                 if (field.length == 0) {
@@ -506,14 +509,14 @@ final class ConnectionGuard implements AutoCloseable {
                         if (v.isEmpty() || v.length() > 18 || !v.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
                             throw refuse(
                                     400,
-                                    "Content-Length " + quote(value) + " is not a number of bytes",
-                                    "field=Content-Length; rule=digits");
+                                    Message.CONTENT_LENGTH_NOT_NUMBER.with(quote(value)),
+                                    Message.FIELD_RULE.with("Content-Length", "digits"));
                         }
                         if (declaredLength != null && !declaredLength.equals(v)) {
                             throw refuse(
                                     400,
-                                    "Content-Length is given twice, as " + declaredLength + " and " + v,
-                                    "field=Content-Length; rule=single-value");
+                                    Message.CONTENT_LENGTH_TWICE.with(declaredLength, v),
+                                    Message.FIELD_RULE.with("Content-Length", "single-value"));
                         }
                         declaredLength = v;
                     }
@@ -531,8 +534,8 @@ final class ConnectionGuard implements AutoCloseable {
                                         .allMatch(c -> Texts.isHttpToken(c.strip()));
                         throw refuse(
                                 transferEncoding == null && codings ? 501 : 400,
-                                "Transfer-Encoding " + quote(value) + " is not supported; only chunked is",
-                                "field=Transfer-Encoding; rule=chunked");
+                                Message.TRANSFER_ENCODING.with(quote(value)),
+                                Message.FIELD_RULE.with("Transfer-Encoding", "chunked"));
                     }
                     transferEncoding = "chunked";
                 }
@@ -541,10 +544,7 @@ final class ConnectionGuard implements AutoCloseable {
                 out.write('\n');
             }
             if (declaredLength != null && transferEncoding != null) {
-                throw refuse(
-                        400,
-                        "a request may not carry both Content-Length and Transfer-Encoding",
-                        "field=Content-Length; rule=framing");
+                throw refuse(400, Message.FRAMING.with(), Message.FIELD_RULE.with("Content-Length", "framing"));
             }
             out.write('\r');
             out.write('\n');
@@ -558,22 +558,22 @@ final class ConnectionGuard implements AutoCloseable {
             if (sp1 <= 0 || sp2 < 0 || sp2 == sp1 + 1 || indexOf(line, (byte) ' ', sp2 + 1) >= 0) {
                 throw refuse(
                         400,
-                        "the request line " + quote(latin1(line, 0, line.length)) + " is not 'METHOD target HTTP/1.1'",
-                        "field=request-line; rule=syntax");
+                        Message.REQUEST_LINE_SYNTAX.with(quote(latin1(line, 0, line.length))),
+                        Message.FIELD_RULE.with("request-line", "syntax"));
             }
             String method = latin1(line, 0, sp1);
             if (!Texts.isHttpToken(method)) {
-                throw refuse(400, "the method " + quote(method) + " is not a valid token", "field=method; rule=token");
+                throw refuse(400, Message.METHOD_TOKEN.with(quote(method)), Message.FIELD_RULE.with("method", "token"));
             }
             String version = latin1(line, sp2 + 1, line.length);
             if (!version.startsWith("HTTP/")) {
                 throw refuse(
                         400,
-                        "the request line " + quote(latin1(line, 0, line.length)) + " does not end with HTTP/1.1",
-                        "field=request-line; rule=syntax");
+                        Message.REQUEST_LINE_VERSION.with(quote(latin1(line, 0, line.length))),
+                        Message.FIELD_RULE.with("request-line", "syntax"));
             }
             if (!version.equals("HTTP/1.1") && !version.equals("HTTP/1.0")) {
-                throw refuse(505, "HTTP version " + quote(version) + " is not supported; use HTTP/1.1", null);
+                throw refuse(505, Message.HTTP_VERSION.with(quote(version)), null);
             }
             String target = target(line, sp1 + 1, sp2);
             out.writeBytes((method + " " + target + " " + version + "\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -587,8 +587,8 @@ final class ConnectionGuard implements AutoCloseable {
                 if (b < 0x20 || b == 0x7f) {
                     throw refuse(
                             400,
-                            "the request target contains the control character U+" + String.format("%04X", b),
-                            "field=uri; rule=control-character");
+                            Message.TARGET_CONTROL_CHARACTER.with(String.format("%04X", b)),
+                            Message.FIELD_RULE.with("uri", "control-character"));
                 }
                 if (b >= 0x80 || "\"<>\\^`{|}".indexOf(b) >= 0) {
                     sb.append('%').append(Character.toUpperCase(Character.forDigit(b >> 4, 16)));
@@ -604,9 +604,8 @@ final class ConnectionGuard implements AutoCloseable {
             } catch (URISyntaxException e) {
                 throw refuse(
                         400,
-                        "the request target " + quote(target) + " is not a valid URI: " + e.getReason() + " at index "
-                                + e.getIndex(),
-                        "field=uri; rule=syntax");
+                        Message.TARGET_NOT_URI.with(quote(target), e.getIndex()),
+                        Message.FIELD_RULE.with("uri", "syntax"));
             }
             String path = uri.getRawPath();
             if (path == null || !path.startsWith("/")) {
@@ -615,14 +614,14 @@ final class ConnectionGuard implements AutoCloseable {
                         new Refused(new HttpStatusException(
                                 404,
                                 ErrorCode.NAO_ENCONTRADO,
-                                "no resource at " + quote(target) + "; paths start with /",
-                                "path=" + target,
+                                Message.NO_RESOURCE_SLASH.with(quote(target)),
+                                Message.PATH_IS.with(target),
                                 Headers.empty()));
                     case CALL_RECORDS ->
                         new Refused(new HttpStatusException(
                                 404,
                                 ErrorCode.ROTA_INEXISTENTE,
-                                "no route for " + quote(target),
+                                Message.NO_ROUTE.with(quote(target)),
                                 null,
                                 Headers.empty()));
                 };
@@ -632,18 +631,15 @@ final class ConnectionGuard implements AutoCloseable {
 
         private String headerName(byte[] field) throws Refused {
             if (field[0] == ' ' || field[0] == '\t') {
-                throw refuse(
-                        400,
-                        "a header field line starts with white space (obsolete line folding)",
-                        "field=headers; rule=obs-fold");
+                throw refuse(400, Message.OBS_FOLD.with(), Message.FIELD_RULE.with("headers", "obs-fold"));
             }
             int colon = indexOf(field, (byte) ':', 0);
             String name = colon < 0 ? "" : latin1(field, 0, colon);
             if (colon <= 0 || !Texts.isHttpToken(name)) {
                 throw refuse(
                         400,
-                        "the header field line " + quote(latin1(field, 0, field.length)) + " has no valid name",
-                        "field=headers; rule=name");
+                        Message.HEADER_NAME.with(quote(latin1(field, 0, field.length))),
+                        Message.FIELD_RULE.with("headers", "name"));
             }
             return name;
         }
@@ -660,21 +656,21 @@ final class ConnectionGuard implements AutoCloseable {
                         throw new Refused(new HttpStatusException(
                                 401,
                                 code,
-                                "the " + name + " header contains the control character U+" + String.format("%04X", b),
+                                Message.HEADER_CONTROL_CHARACTER.with(name, String.format("%04X", b)),
                                 null,
                                 Headers.empty()));
                     }
                     throw refuse(
                             400,
-                            "the " + name + " header contains the control character U+" + String.format("%04X", b),
-                            "field=" + name + "; rule=control-character");
+                            Message.HEADER_CONTROL_CHARACTER.with(name, String.format("%04X", b)),
+                            Message.FIELD_RULE.with(name, "control-character"));
                 }
             }
             return latin1(field, colon + 1, field.length).strip();
         }
     }
 
-    private static Refused refuse(int status, String message, String detail) {
+    private static Refused refuse(int status, LocalizedText message, LocalizedText detail) {
         return new Refused(
                 new HttpStatusException(status, ErrorCode.PARAMETRO_INVALIDO, message, detail, Headers.empty()));
     }

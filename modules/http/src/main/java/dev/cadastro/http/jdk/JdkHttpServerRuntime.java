@@ -3,7 +3,10 @@ package dev.cadastro.http.jdk;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.http.AcceptLanguage;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Headers;
@@ -202,7 +205,11 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                 if (t instanceof VirtualMachineError vme && !(t instanceof StackOverflowError)) {
                     throw vme;
                 }
-                response = ErrorResponses.render(envelope, t, id);
+                response = ErrorResponses.render(
+                        envelope,
+                        t,
+                        id,
+                        AcceptLanguage.resolve(exchange.getRequestHeaders().get(AcceptLanguage.HEADER)));
             }
             // After a refused body the rest of it is still on the wire: do not reuse the connection.
             closeAfter = response.status() == 413;
@@ -224,9 +231,8 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                 throw new HttpStatusException(
                         414,
                         ErrorCode.PARAMETRO_INVALIDO,
-                        "the request target has " + targetLength + " characters, more than the maximum "
-                                + limits.maxUriLength(),
-                        "field=uri; rule=max-length",
+                        Message.TARGET_TOO_LONG.with(targetLength, limits.maxUriLength()),
+                        Message.FIELD_RULE.with("uri", "max-length"),
                         Headers.empty());
             }
             Headers headers = Headers.copyOf(exchange.getRequestHeaders());
@@ -234,9 +240,8 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                 throw new HttpStatusException(
                         431,
                         ErrorCode.PARAMETRO_INVALIDO,
-                        "the request has " + headers.lineCount() + " header fields, more than the maximum "
-                                + limits.maxHeaderCount(),
-                        "field=headers; rule=max-count",
+                        Message.TOO_MANY_HEADERS.with(headers.lineCount(), limits.maxHeaderCount()),
+                        Message.FIELD_RULE.with("headers", "max-count"),
                         Headers.empty());
             }
             long headerBytes = headers.wireSize();
@@ -244,9 +249,8 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                 throw new HttpStatusException(
                         431,
                         ErrorCode.PARAMETRO_INVALIDO,
-                        "the request header fields take " + headerBytes + " bytes, more than the maximum "
-                                + limits.maxHeaderBytes(),
-                        "field=headers; rule=max-bytes",
+                        Message.HEADERS_TOO_LARGE.with(headerBytes, limits.maxHeaderBytes()),
+                        Message.FIELD_RULE.with("headers", "max-bytes"),
                         Headers.empty());
             }
             String declared = headers.first("Content-Length").orElse(null);
@@ -258,7 +262,7 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                     length = -1;
                 }
                 if (length > limits.maxBodyBytes()) {
-                    throw tooLarge("declares " + length + " bytes");
+                    throw tooLarge(Message.BODY_DECLARES.with(length));
                 }
             }
             InputStream body = new BoundedInputStream(exchange.getRequestBody(), limits.maxBodyBytes());
@@ -301,12 +305,12 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
 
         private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
-        private HttpStatusException tooLarge(String what) {
+        private HttpStatusException tooLarge(LocalizedText what) {
             return new HttpStatusException(
                     413,
                     ErrorCode.PARAMETRO_INVALIDO,
-                    "the request body " + what + ", more than the maximum " + limits.maxBodyBytes(),
-                    "field=body; rule=max-bytes",
+                    Message.BODY_TOO_LARGE.with(what, limits.maxBodyBytes()),
+                    Message.FIELD_RULE.with("body", "max-bytes"),
                     Headers.empty());
         }
 
@@ -389,7 +393,7 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
             private void count(int n) {
                 read += n;
                 if (read > max) {
-                    throw tooLarge("has more than " + max + " bytes");
+                    throw tooLarge(Message.BODY_HAS_MORE.with(max));
                 }
             }
 

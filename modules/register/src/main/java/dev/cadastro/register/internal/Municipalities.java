@@ -1,6 +1,7 @@
 package dev.cadastro.register.internal;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.RegisterQuery;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ public final class Municipalities {
                 throw InvalidParameterException.of(
                         RegisterQuery.MUNICIPIOS,
                         "unknown-municipality",
-                        "municipios " + quote(value) + " is not a known Receita municipality code");
+                        Message.MUNICIPALITY_RECEITA.with(quote(value)));
             }
             return List.of(code);
         }
@@ -65,20 +66,14 @@ public final class Municipalities {
             String receita = receitaByIbge.get(v);
             if (receita == null) {
                 throw InvalidParameterException.of(
-                        RegisterQuery.MUNICIPIOS,
-                        "unknown-municipality",
-                        "municipios " + quote(value) + " is not a known IBGE municipality code");
+                        RegisterQuery.MUNICIPIOS, "unknown-municipality", Message.MUNICIPALITY_IBGE.with(quote(value)));
             }
             return List.of(Schema.municipioCode(receita));
         }
         List<String> named = byName.get(RegisterQuery.normalizeText(v));
         if (named == null || named.isEmpty()) {
             throw InvalidParameterException.of(
-                    RegisterQuery.MUNICIPIOS,
-                    "unknown-municipality",
-                    "municipios " + quote(value)
-                            + " is not a known municipality: give its name, its Receita code (4 digits) or its"
-                            + " IBGE code (7 digits)");
+                    RegisterQuery.MUNICIPIOS, "unknown-municipality", Message.MUNICIPALITY_UNKNOWN.with(quote(value)));
         }
         List<Integer> out = new ArrayList<>();
         TreeMap<String, String> ufOf = new TreeMap<>();
@@ -93,8 +88,7 @@ public final class Municipalities {
             throw InvalidParameterException.of(
                     RegisterQuery.MUNICIPIOS,
                     "ambiguous-municipality",
-                    "municipios " + quote(value) + " names " + out.size() + " municipalities (in "
-                            + String.join(", ", ufOf.keySet()) + "); add ufs to choose, or give the IBGE code");
+                    Message.MUNICIPALITY_AMBIGUOUS.with(quote(value), out.size(), String.join(", ", ufOf.keySet())));
         }
         return out;
     }

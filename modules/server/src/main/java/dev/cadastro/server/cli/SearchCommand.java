@@ -1,6 +1,7 @@
 package dev.cadastro.server.cli;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
 import dev.cadastro.http.Limits;
@@ -72,10 +73,7 @@ public final class SearchCommand extends CliCommand {
             boolean loneSurrogate = Character.isSurrogate(text.charAt(i)) && Character.charCount(cp) == 1;
             if (loneSurrogate || cp == 0xFFFD) {
                 throw InvalidParameterException.of(
-                        parameterAt(text, i),
-                        "utf-8",
-                        parameterAt(text, i) + " is not well-formed UTF-8 (the command line carried bytes that are"
-                                + " not UTF-8 at character " + i + ")");
+                        parameterAt(text, i), "utf-8", Message.CLI_NOT_UTF8.with(parameterAt(text, i), i));
             }
             if (cp > 0x20 && cp < 0x7f) {
                 uri.append((char) cp);

@@ -1,5 +1,6 @@
 package dev.cadastro.store.internal;
 
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
@@ -115,8 +116,8 @@ final class ChargeBatcher implements AutoCloseable {
                                                     r.account(), r.kind(), r.amount(), available));
                                 case "NO_ACCOUNT" ->
                                     () -> p.result()
-                                            .completeExceptionally(new NotFoundException(
-                                                    "account " + r.account() + " does not exist"));
+                                            .completeExceptionally(
+                                                    new NotFoundException(Message.ACCOUNT_NOT_FOUND.with(r.account())));
                                 default -> throw new IllegalStateException("unknown batch outcome " + outcome);
                             });
                 }

@@ -6,6 +6,7 @@ import dev.cadastro.core.account.Accounts;
 import dev.cadastro.core.account.AccreditationStatus;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Purpose;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -143,7 +144,7 @@ public final class PgAccounts implements Accounts {
                 Jdbc.set(ps, values);
                 ps.setLong(values.length + 1, id.value());
                 if (ps.executeUpdate() == 0) {
-                    throw new NotFoundException("account " + id + " does not exist");
+                    throw new NotFoundException(Message.ACCOUNT_NOT_FOUND.with(id));
                 }
             }
             return find(c, id).orElseThrow();
@@ -155,7 +156,7 @@ public final class PgAccounts implements Accounts {
             ps.setLong(1, id.value());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    throw new NotFoundException("account " + id + " does not exist");
+                    throw new NotFoundException(Message.ACCOUNT_NOT_FOUND.with(id));
                 }
             }
         }

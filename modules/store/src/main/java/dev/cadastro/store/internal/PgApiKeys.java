@@ -5,6 +5,7 @@ import dev.cadastro.core.account.ApiKey;
 import dev.cadastro.core.account.ApiKeys;
 import dev.cadastro.core.account.Credential;
 import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -50,7 +51,7 @@ public final class PgApiKeys implements ApiKeys {
                 return ps.executeUpdate() == 1;
             } catch (SQLException e) {
                 if ("23503".equals(e.getSQLState())) {
-                    throw new NotFoundException("account " + key.account() + " does not exist");
+                    throw new NotFoundException(Message.ACCOUNT_NOT_FOUND.with(key.account()));
                 }
                 throw e;
             }
@@ -104,7 +105,7 @@ public final class PgApiKeys implements ApiKeys {
                 ps.setTimestamp(1, Jdbc.timestamp(at));
                 ps.setString(2, prefix);
                 if (ps.executeUpdate() == 0) {
-                    throw new NotFoundException("no API key has the prefix " + prefix);
+                    throw new NotFoundException(Message.KEY_PREFIX_NOT_FOUND.with(prefix));
                 }
             }
             return find(c, prefix).orElseThrow();
@@ -119,7 +120,7 @@ public final class PgApiKeys implements ApiKeys {
                 ps.setBoolean(1, released);
                 ps.setString(2, prefix);
                 if (ps.executeUpdate() == 0) {
-                    throw new NotFoundException("no API key has the prefix " + prefix);
+                    throw new NotFoundException(Message.KEY_PREFIX_NOT_FOUND.with(prefix));
                 }
             }
             return find(c, prefix).orElseThrow();

@@ -5,6 +5,7 @@ import dev.cadastro.core.calls.CallPosition;
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallStore;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.store.StoreException;
 import java.sql.Array;
 import java.sql.Connection;
@@ -207,7 +208,8 @@ public final class PgCallStore implements CallStore {
                     continue;
                 }
                 if (state != null && (state.startsWith("22") || state.startsWith("23"))) {
-                    throw InvalidParameterException.of("calls", "store-refused", e.getMessage());
+                    throw InvalidParameterException.of(
+                            "calls", "store-refused", Message.CALLS_STORE_REFUSED.with(e.getMessage()));
                 }
                 throw e;
             }

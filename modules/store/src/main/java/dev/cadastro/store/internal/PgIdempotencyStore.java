@@ -1,6 +1,7 @@
 package dev.cadastro.store.internal;
 
 import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.idempotency.ClientKey;
 import dev.cadastro.core.idempotency.IdempotencyStore;
@@ -55,7 +56,7 @@ public final class PgIdempotencyStore implements IdempotencyStore {
                     }
                 } catch (SQLException e) {
                     if ("23503".equals(e.getSQLState())) {
-                        throw new NotFoundException("account " + account + " does not exist");
+                        throw new NotFoundException(Message.ACCOUNT_NOT_FOUND.with(account));
                     }
                     throw e;
                 }

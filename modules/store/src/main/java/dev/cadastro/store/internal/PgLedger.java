@@ -1,6 +1,7 @@
 package dev.cadastro.store.internal;
 
 import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.Balance;
 import dev.cadastro.core.ledger.ChargeRequest;
@@ -256,7 +257,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
             Jdbc.set(ps, account.value(), chargeKey.value());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next() || rs.getLong(2) >= 0) {
-                    throw new NotFoundException("account " + account + " has no debit with key " + chargeKey);
+                    throw new NotFoundException(Message.DEBIT_NOT_FOUND.with(account, chargeKey));
                 }
                 kind = CreditKind.valueOf(rs.getString(1));
                 amount = -rs.getLong(2);
@@ -512,7 +513,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
 
     private Hold lockHold(Connection c, AccountId account, IdempotencyKey holdKey) throws SQLException {
         Hold unlocked = findHold(c, account, holdKey, false)
-                .orElseThrow(() -> new NotFoundException("account " + account + " has no hold with key " + holdKey));
+                .orElseThrow(() -> new NotFoundException(Message.HOLD_NOT_FOUND.with(account, holdKey)));
         balance(c, account, unlocked.kind(), true); // the balance row lock orders every hold transition
         return findHold(c, account, holdKey, false).orElseThrow();
     }
@@ -558,7 +559,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
             Jdbc.set(ps, account.value(), kind.name());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    throw new NotFoundException("account " + account + " does not exist");
+                    throw new NotFoundException(Message.ACCOUNT_NOT_FOUND.with(account));
                 }
                 return new Balance(kind, rs.getLong(1), rs.getLong(2));
             }
@@ -574,7 +575,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
             Jdbc.set(ps, key.value(), account.value(), kind.name());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    throw new NotFoundException("account " + account + " does not exist");
+                    throw new NotFoundException(Message.ACCOUNT_NOT_FOUND.with(account));
                 }
                 long entry = rs.getLong(3);
                 Long entryAmount = rs.wasNull() ? null : entry;

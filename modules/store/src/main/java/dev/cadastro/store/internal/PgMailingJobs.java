@@ -2,6 +2,8 @@ package dev.cadastro.store.internal;
 
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.mailing.ExportFormat;
@@ -140,7 +142,7 @@ public final class PgMailingJobs implements MailingJobs {
             try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET state = 'falhou',"
                     + " error_code = ?, error_message = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL"
                     + " WHERE public_id = ?")) {
-                Jdbc.set(ps, f.code().name(), f.message(), Jdbc.timestamp(f.finishedAt()), failed.id());
+                Jdbc.set(ps, f.code().name(), f.message().encode(), Jdbc.timestamp(f.finishedAt()), failed.id());
                 ps.executeUpdate();
             }
             return true;
@@ -272,7 +274,7 @@ public final class PgMailingJobs implements MailingJobs {
             case FALHOU ->
                 Optional.of(new MailingJob.Failed(
                         ErrorCode.valueOf(rs.getString("error_code")),
-                        rs.getString("error_message"),
+                        failure(rs.getString("error_message")),
                         instant(rs.getTimestamp("finished_at"))));
         };
         return new MailingJob(
@@ -289,5 +291,10 @@ public final class PgMailingJobs implements MailingJobs {
 
     private static Instant instant(Timestamp t) {
         return t == null ? null : t.toInstant();
+    }
+
+    /** The stored message as a key and arguments; a row written before messages had keys reads as a generic failure. */
+    private static LocalizedText failure(String stored) {
+        return LocalizedText.decode(stored).orElseGet(Message.MAILING_FAILED::with);
     }
 }
