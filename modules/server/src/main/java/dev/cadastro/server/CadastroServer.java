@@ -18,14 +18,19 @@ import dev.cadastro.core.person.SubjectDigests;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
+import dev.cadastro.core.telemetry.Telemetry;
 import dev.cadastro.core.work.Workers;
 import dev.cadastro.exports.ZipLeadFileWriter;
+import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Health;
 import dev.cadastro.http.IdempotentResponses;
+import dev.cadastro.http.Observed;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
 import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.metrics.PrometheusTelemetry;
+import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.store.Database;
 import dev.cadastro.store.Store;
@@ -75,6 +80,8 @@ public final class CadastroServer implements AutoCloseable {
     private final JdkHttpServerRuntime http;
     private final ScheduledExecutorService housekeeping;
     private volatile PushService push;
+    /** The management listener ({@code /metrics}), when started with metrics. */
+    private volatile JdkHttpServerRuntime metricsHttp;
     // The call-records ingest, once a call source is wired (startCallIngest).
     private final Clock clock;
     private CallIngestLoop callIngest;
@@ -295,6 +302,20 @@ public final class CadastroServer implements AutoCloseable {
      * CallsSecrets}); none when {@code callRecords} is null.
      */
     public static CadastroServer start(Config config, CallRecordsOptions callRecords) {
+        return start(config, callRecords, Observability.off());
+    }
+
+    /**
+     * {@link #start(Config, CallRecordsOptions)}, watched as {@code observability} says: with a metrics
+     * address, every listener's requests, the ledger and the push deliveries are counted and a
+     * management listener serves {@code /metrics} and the health endpoints there; with the access log,
+     * every listener writes a line per request to {@link AccessLog#LOGGER}.
+     */
+    public static CadastroServer start(Config config, CallRecordsOptions callRecords, Observability observability) {
+        Objects.requireNonNull(observability, "observability");
+        PrometheusTelemetry metrics = observability.metrics().isPresent() ? PrometheusTelemetry.create() : null;
+        Telemetry telemetry = metrics != null ? metrics : Telemetry.NONE;
+        AccessLog accessLog = observability.accessLog() ? AccessLog.toSystemLogger() : AccessLog.off();
         if (!Files.exists(config.index().resolve("CURRENT"))) {
             throw new IllegalStateException("no published register index under " + config.index()
                     + ": load one first (./cadastro load --dump DIR --index " + config.index() + ")");
@@ -305,7 +326,7 @@ public final class CadastroServer implements AutoCloseable {
         SmsOptions.Sms sms = null;
         CallRecordsService calls = null;
         try {
-            store = Store.open(config.database(), config.clock());
+            store = Store.open(config.database(), config.clock(), telemetry);
             LocalFolderFileStore files = new LocalFolderFileStore(config.files());
             files.removeOrphans(config.clock().instant().minus(Duration.ofHours(1)));
             AtomicReference<Workers> started = new AtomicReference<>();
@@ -357,10 +378,21 @@ public final class CadastroServer implements AutoCloseable {
                                 true,
                                 new SecureRandom()));
                 calls = CallRecordsService.start(
-                        callRecords, store, files, callKeys, config.clock(), config.runtime(), readiness);
+                        callRecords,
+                        store,
+                        files,
+                        callKeys,
+                        config.clock(),
+                        config.runtime(),
+                        readiness,
+                        telemetry,
+                        accessLog);
             }
             JdkHttpServerRuntime http = JdkHttpServerRuntime.start(
-                    config.address(), Health.around(router, readiness), Service.COMPANY_DATA, config.runtime());
+                    config.address(),
+                    Observed.around(Health.around(router, readiness), Service.COMPANY_DATA, telemetry, accessLog),
+                    Service.COMPANY_DATA,
+                    config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
             CadastroServer server = new CadastroServer(
                     register,
@@ -384,7 +416,11 @@ public final class CadastroServer implements AutoCloseable {
                     var links = server.calls.links();
                     push = push.withRecordingUrl(links::permanent);
                 }
-                server.push = PushService.start(store, config.clock(), push, owner());
+                server.push = PushService.start(store, config.clock(), push, owner(), telemetry);
+                if (metrics != null) {
+                    server.metricsHttp = startMetrics(
+                            metrics, server, observability.metrics().orElseThrow(), readiness, config);
+                }
             } catch (RuntimeException e) {
                 server.close();
                 throw e;
@@ -414,6 +450,36 @@ public final class CadastroServer implements AutoCloseable {
             }
             closeQuietly(register, store);
             throw e;
+        }
+    }
+
+    /** Registers the scrape-time gauges and starts the management listener. */
+    private static JdkHttpServerRuntime startMetrics(
+            PrometheusTelemetry metrics,
+            CadastroServer server,
+            InetSocketAddress address,
+            Supplier<List<String>> readiness,
+            Config config) {
+        ServerMetrics.register(metrics, server.register);
+        ServerMetrics.providers(metrics, () -> {
+            List<ProviderGuard> guards = new ArrayList<>(server.providers.guards());
+            server.sms.guard().ifPresent(guards::add);
+            return guards;
+        });
+        ServerMetrics.queues(metrics, server.store.dataSource(), config.clock());
+        try {
+            // The management listener answers its own requests uncounted: a scrape every few seconds
+            // would otherwise be most of the traffic in the request metrics.
+            JdkHttpServerRuntime management = JdkHttpServerRuntime.start(
+                    address,
+                    Health.around(ServerMetrics.scrape(metrics), readiness),
+                    Service.COMPANY_DATA,
+                    config.runtime());
+            LOG.log(System.Logger.Level.INFO, "metrics on {0}{1}", management.address(), ServerMetrics.PATH);
+            return management;
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "could not start the metrics listener on " + address + ": " + e.getMessage(), e);
         }
     }
 
@@ -527,6 +593,12 @@ public final class CadastroServer implements AutoCloseable {
         return http.address();
     }
 
+    /** Where the management listener serves {@code /metrics}, when this server was started with metrics. */
+    public java.util.Optional<InetSocketAddress> metricsAddress() {
+        JdkHttpServerRuntime m = metricsHttp;
+        return m == null ? java.util.Optional.empty() : java.util.Optional.of(m.address());
+    }
+
     public Store store() {
         return store;
     }
@@ -635,6 +707,9 @@ public final class CadastroServer implements AutoCloseable {
                 calls.close();
             }
             http.close();
+            if (metricsHttp != null) {
+                metricsHttp.close();
+            }
             mailingWorkers.close();
             providers.close();
             sms.close();

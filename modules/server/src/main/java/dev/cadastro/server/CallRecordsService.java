@@ -6,8 +6,11 @@ import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.telemetry.Telemetry;
+import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Health;
+import dev.cadastro.http.Observed;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.callrecords.RecordingHost;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
@@ -27,6 +30,9 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class CallRecordsService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CallRecordsService.class.getName());
+
+    /** The route label of every request to the recording host. */
+    static final String RECORDING_ROUTE = "/gravacoes/{link}";
 
     private final JdkHttpServerRuntime api;
     private final JdkHttpServerRuntime recordingHost;
@@ -55,13 +61,25 @@ public final class CallRecordsService implements AutoCloseable {
             OtpKeyring keys,
             Clock clock,
             RuntimeOptions runtime,
-            java.util.function.Supplier<java.util.List<String>> readiness)
+            java.util.function.Supplier<java.util.List<String>> readiness,
+            Telemetry telemetry,
+            AccessLog accessLog)
             throws IOException {
         // The host's port is known once it listens, and its base URL may depend on it.
         AtomicReference<Handler> host = new AtomicReference<>();
         JdkHttpServerRuntime recordings = JdkHttpServerRuntime.start(
                 options.recordings(),
-                Health.around(r -> host.get().handle(r), readiness),
+                Observed.around(
+                        Health.around(
+                                r -> {
+                                    // Recording links carry signed tokens in their paths: one fixed label.
+                                    r.facts().route(RECORDING_ROUTE);
+                                    return host.get().handle(r);
+                                },
+                                readiness),
+                        Service.CALL_RECORDS,
+                        telemetry,
+                        accessLog),
                 Service.CALL_RECORDS,
                 runtime);
         JdkHttpServerRuntime apiRuntime = null;
@@ -74,7 +92,11 @@ public final class CallRecordsService implements AutoCloseable {
             CallRecords records = new CallRecords(store.calls(), new CallCursors(keys), links, clock);
             apiRuntime = JdkHttpServerRuntime.start(
                     options.calls(),
-                    Health.around(CallRecordsApi.router(store.callTokens(), records), readiness),
+                    Observed.around(
+                            Health.around(CallRecordsApi.router(store.callTokens(), records), readiness),
+                            Service.CALL_RECORDS,
+                            telemetry,
+                            accessLog),
                     Service.CALL_RECORDS,
                     runtime);
             LOG.log(

@@ -179,9 +179,11 @@ public final class CallRecordsApi {
         if (token.isEmpty() || token.length() > 512) {
             throw new CallsUnauthorizedException("the token is not valid for the call-records service");
         }
-        return tokens.authenticate(token)
+        Integration integration = tokens.authenticate(token)
                 .orElseThrow(
                         () -> new CallsUnauthorizedException("the token is not valid for the call-records service"));
+        request.facts().account(integration.id());
+        return integration;
     }
 
     /** The decoded query; a bad encoding is this service's 400, not the company-data 422. */

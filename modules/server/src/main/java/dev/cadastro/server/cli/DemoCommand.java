@@ -80,6 +80,9 @@ public final class DemoCommand extends CliCommand {
     @Mixin
     PushFlags push;
 
+    @Mixin
+    ObserveFlags observe;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = out();
@@ -113,7 +116,9 @@ public final class DemoCommand extends CliCommand {
                         .withProviders(providerOptions)
                         .withSms(providers.sms(demo.home(), this::usage))
                         .withPush(push.options(this::usage).withExemption(receiver.url())),
-                callOptions);
+                callOptions,
+                // The demo always has metrics, on a free loopback port unless --metrics-port says.
+                observe.options(0, this::usage));
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
             printCurlLines(out, server, keys, demo.home());
@@ -134,6 +139,9 @@ public final class DemoCommand extends CliCommand {
             printCallLines(out, server, callsToken, demo.callsTokenFile());
             String base = "http://" + ServeCommand.hostFor(server.address()) + ":" + server.port();
             out.println("Health (no key): " + base + "/health/live " + base + "/health/ready");
+            server.metricsAddress()
+                    .ifPresent(m -> out.println("Metrics (Prometheus text format): http://" + ServeCommand.hostFor(m)
+                            + ":" + m.getPort() + "/metrics"));
             out.printf(
                     "cadastro demo: ready in %.1f s; Ctrl-C stops (data stays in %s)%n",
                     (System.nanoTime() - t0) / 1e9, demo.home());

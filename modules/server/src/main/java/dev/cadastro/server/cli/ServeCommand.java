@@ -110,6 +110,9 @@ public final class ServeCommand extends CliCommand {
     @Mixin
     PushFlags push;
 
+    @Mixin
+    ObserveFlags observe;
+
     @Option(
             names = "--simulated-exchange",
             paramLabel = "NAME",
@@ -152,9 +155,15 @@ public final class ServeCommand extends CliCommand {
                         .withProviders(providers.options(this::usage))
                         .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
                         .withPush(push.options(this::usage)),
-                callOptions);
+                callOptions,
+                observe.options(null, this::usage));
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json, health at /health/live and /health/ready); Ctrl-C stops");
+        String base = "http://" + hostFor(address) + ":" + server.port();
+        out().println("cadastro: health at " + base + "/health/live and " + base + "/health/ready");
+        server.metricsAddress()
+                .ifPresent(m -> out().println("cadastro: metrics at http://" + hostFor(m) + ":" + m.getPort()
+                        + "/metrics (Prometheus text format)"));
         if (simulatedExchange != null) {
             dev.cadastro.server.CallRecordsService c = server.calls().orElseThrow();
             server.startCallIngest(

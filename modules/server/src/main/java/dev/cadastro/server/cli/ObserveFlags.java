@@ -1,0 +1,53 @@
+package dev.cadastro.server.cli;
+
+import dev.cadastro.server.Observability;
+import java.net.InetSocketAddress;
+import java.util.function.Function;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** The flags of {@code serve} and {@code demo} that turn on the metrics listener and the access log. */
+final class ObserveFlags {
+    @Option(
+            names = "--metrics-port",
+            paramLabel = "P",
+            description = "Serve Prometheus metrics at http://HOST:P/metrics on a management listener of their own"
+                    + " (0 picks a free port; see --metrics-bind). Without it nothing is counted.")
+    Integer metricsPort;
+
+    @Option(
+            names = "--metrics-bind",
+            paramLabel = "ADDR",
+            defaultValue = "127.0.0.1",
+            description = "Address of the metrics listener (default ${DEFAULT-VALUE}: this machine only).")
+    String metricsBind;
+
+    @Option(
+            names = "--access-log",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "One line per request (method, route template, status, duration, request id, account)"
+                    + " on standard output through the dev.cadastro.access logger (default on; --no-access-log"
+                    + " turns it off).")
+    boolean accessLog;
+
+    /**
+     * What to watch; {@code defaultMetricsPort} applies when {@code --metrics-port} is not given (null: no
+     * metrics).
+     */
+    Observability options(Integer defaultMetricsPort, Function<String, ParameterException> usage) {
+        Observability o = Observability.off().withAccessLog(accessLog);
+        if (accessLog) {
+            Logging.accessLogToStandardOutput();
+        }
+        Integer port = metricsPort != null ? metricsPort : defaultMetricsPort;
+        if (port == null) {
+            return o;
+        }
+        if (port < 0 || port > 65535) {
+            throw usage.apply("--metrics-port " + port + " must be between 0 and 65535");
+        }
+        return o.withMetrics(new InetSocketAddress(metricsBind, port));
+    }
+}
