@@ -1,12 +1,9 @@
 package dev.cadastro.server.cli;
 
-import java.time.Instant;
-import java.util.logging.Formatter;
+import dev.cadastro.server.AccessLogLines;
 import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import java.util.logging.StreamHandler;
 
 /**
  * Sets how much the JDK logging backend shows, where System.Logger (ours, Lucene's) and SLF4J (the
@@ -38,36 +35,11 @@ final class Logging {
         VECTORIZATION.setLevel(level == CommonOptions.LogLevel.warning ? Level.SEVERE : null);
     }
 
-    /** Kept here: the JDK holds loggers weakly, and a collected logger would lose its handler. */
-    private static final Logger ACCESS = Logger.getLogger("dev.cadastro.access");
-
     /**
-     * The access log of {@code serve} and {@code demo}: its own handler on standard output, each line the
-     * time (UTC, ISO 8601) and the request's fields, at INFO whatever {@code --log} says (the other
-     * loggers stay as quiet as it asks), not passed on to the root logger's standard error.
+     * The access log of {@code serve} and {@code demo} on standard output ({@link AccessLogLines}), at
+     * INFO whatever {@code --log} says; the other loggers stay as quiet as it asks.
      */
-    static synchronized void accessLogToStandardOutput() {
-        if (ACCESS.getHandlers().length > 0) {
-            return;
-        }
-        StreamHandler handler = new StreamHandler(System.out, new AccessLineFormat()) {
-            @Override
-            public synchronized void publish(LogRecord record) {
-                super.publish(record);
-                flush();
-            }
-        };
-        handler.setLevel(Level.INFO);
-        ACCESS.addHandler(handler);
-        ACCESS.setUseParentHandlers(false);
-        ACCESS.setLevel(Level.INFO);
-    }
-
-    private static final class AccessLineFormat extends Formatter {
-        @Override
-        public String format(LogRecord record) {
-            Instant at = record.getInstant();
-            return at + " " + record.getMessage() + System.lineSeparator();
-        }
+    static void accessLogToStandardOutput() {
+        AccessLogLines.to(System.out);
     }
 }
