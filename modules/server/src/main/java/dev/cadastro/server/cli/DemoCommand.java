@@ -92,6 +92,8 @@ public final class DemoCommand extends CliCommand {
         dev.cadastro.server.ProviderOptions providerOptions = providers.options(this::usage);
         dev.cadastro.server.CallRecordsOptions callOptions = calls.options(bind, DEFAULT_CALLS_PORT, this::usage);
         java.time.Duration refresh = calls.refresh(DEMO_REFRESH, this::usage);
+        // The demo always has metrics, on a free loopback port unless --metrics-port says.
+        dev.cadastro.server.Observability observability = observe.options(0, this::usage);
         long t0 = System.nanoTime();
         out.println("cadastro demo: home " + demo.home());
         demo.ensureIndex(count, out);
@@ -117,8 +119,7 @@ public final class DemoCommand extends CliCommand {
                         .withSms(providers.sms(demo.home(), this::usage))
                         .withPush(push.options(this::usage).withExemption(receiver.url())),
                 callOptions,
-                // The demo always has metrics, on a free loopback port unless --metrics-port says.
-                observe.options(0, this::usage));
+                observability);
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
             printCurlLines(out, server, keys, demo.home());

@@ -37,17 +37,14 @@ final class ObserveFlags {
      * metrics).
      */
     Observability options(Integer defaultMetricsPort, Function<String, ParameterException> usage) {
+        Integer port = metricsPort != null ? metricsPort : defaultMetricsPort;
+        if (port != null && (port < 0 || port > 65535)) {
+            throw usage.apply("--metrics-port " + port + " must be between 0 and 65535");
+        }
         Observability o = Observability.off().withAccessLog(accessLog);
         if (accessLog) {
             Logging.accessLogToStandardOutput();
         }
-        Integer port = metricsPort != null ? metricsPort : defaultMetricsPort;
-        if (port == null) {
-            return o;
-        }
-        if (port < 0 || port > 65535) {
-            throw usage.apply("--metrics-port " + port + " must be between 0 and 65535");
-        }
-        return o.withMetrics(new InetSocketAddress(metricsBind, port));
+        return port == null ? o : o.withMetrics(new InetSocketAddress(metricsBind, port));
     }
 }

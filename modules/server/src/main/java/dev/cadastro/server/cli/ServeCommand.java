@@ -148,6 +148,7 @@ public final class ServeCommand extends CliCommand {
                 calls.callsPortGiven() ? calls.options(bind, 0, this::usage) : null;
         java.time.Duration refresh =
                 calls.refresh(dev.cadastro.core.calls.CallIngestLoop.DEFAULT_INTERVAL, this::usage);
+        dev.cadastro.server.Observability observability = observe.options(null, this::usage);
         CadastroServer server = CadastroServer.start(
                 new CadastroServer.Config(
                                 indexDir, store, address, runtime, OptionalLong.of(perMinute), Clock.systemUTC())
@@ -156,11 +157,9 @@ public final class ServeCommand extends CliCommand {
                         .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
                         .withPush(push.options(this::usage)),
                 callOptions,
-                observe.options(null, this::usage));
+                observability);
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json, health at /health/live and /health/ready); Ctrl-C stops");
-        String base = "http://" + hostFor(address) + ":" + server.port();
-        out().println("cadastro: health at " + base + "/health/live and " + base + "/health/ready");
         server.metricsAddress()
                 .ifPresent(m -> out().println("cadastro: metrics at http://" + hostFor(m) + ":" + m.getPort()
                         + "/metrics (Prometheus text format)"));
