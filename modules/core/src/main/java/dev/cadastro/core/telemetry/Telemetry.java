@@ -42,8 +42,8 @@ public interface Telemetry {
     /**
      * One ledger entry written.
      *
-     * @param type the entry type ({@code CHARGE}, {@code HOLD_POST}, {@code HOLD}, {@code RELEASE},
-     *     {@code TOPUP}, {@code REFUND})
+     * @param type the entry type: {@code CHARGE}, {@code HOLD_POST}, {@code TOP_UP} or {@code REFUND}
+     *     (placing or releasing a hold writes no entry)
      */
     default void ledgerEntryWritten(String type) {}
 

@@ -24,13 +24,11 @@ final class ObserveFlags {
 
     @Option(
             names = "--access-log",
-            negatable = true,
-            defaultValue = "true",
-            fallbackValue = "true",
+            paramLabel = "on|off",
+            defaultValue = "on",
             description = "One line per request (method, route template, status, duration, request id, account)"
-                    + " on standard output through the dev.cadastro.access logger (default on; --no-access-log"
-                    + " turns it off).")
-    boolean accessLog;
+                    + " on standard output through the dev.cadastro.access logger (default ${DEFAULT-VALUE}).")
+    String accessLog;
 
     /**
      * What to watch; {@code defaultMetricsPort} applies when {@code --metrics-port} is not given (null: no
@@ -41,8 +39,12 @@ final class ObserveFlags {
         if (port != null && (port < 0 || port > 65535)) {
             throw usage.apply("--metrics-port " + port + " must be between 0 and 65535");
         }
-        Observability o = Observability.off().withAccessLog(accessLog);
-        if (accessLog) {
+        if (!accessLog.equals("on") && !accessLog.equals("off")) {
+            throw usage.apply("--access-log " + accessLog + " must be on or off");
+        }
+        boolean logging = accessLog.equals("on");
+        Observability o = Observability.off().withAccessLog(logging);
+        if (logging) {
             Logging.accessLogToStandardOutput();
         }
         return port == null ? o : o.withMetrics(new InetSocketAddress(metricsBind, port));

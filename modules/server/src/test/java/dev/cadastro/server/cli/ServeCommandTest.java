@@ -31,7 +31,7 @@ class ServeCommandTest {
                 "serve --index x --requests-per-minute 0|--requests-per-minute 0 must be at least 1",
                 "serve --index x --metrics-port 70000|--metrics-port 70000 must be between 0 and 65535",
                 "demo --metrics-port -1|--metrics-port -1 must be between 0 and 65535",
-                "serve --index x --access-log yes|unexpected argument 'yes'",
+                "serve --index x --access-log yes|--access-log yes must be on or off",
                 "serve --index|Missing required parameter for option '--index'",
                 "serve stray --index x|unexpected argument 'stray'",
                 "serve --index x --index y|should be specified only once",
