@@ -22,6 +22,7 @@ module dev.cadastro.core {
     exports dev.cadastro.core.provider;
     exports dev.cadastro.core.register;
     exports dev.cadastro.core.sms;
+    exports dev.cadastro.core.telemetry;
     exports dev.cadastro.core.time;
     exports dev.cadastro.core.work;
     // Shared text helpers: not API, for Cadastro's own modules only.

@@ -13,6 +13,8 @@ module dev.cadastro.server {
     requires dev.cadastro.loader;
     requires dev.cadastro.exports;
     requires dev.cadastro.providers;
+    // Metrics in the Prometheus text format on the management listener (--metrics-port).
+    requires dev.cadastro.metrics;
     // The demo turns the JDK logging backend (where System.Logger and SLF4J end) down to warnings.
     requires java.logging;
     // The demo's push receiver (DemoReceiver) listens on loopback with the JDK's HTTP server.

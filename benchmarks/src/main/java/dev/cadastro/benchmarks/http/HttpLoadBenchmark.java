@@ -14,8 +14,10 @@ import dev.cadastro.http.Response;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
 import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.server.AccessLogLines;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.DemoSetup;
+import dev.cadastro.server.Observability;
 import dev.cadastro.store.Database;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -85,7 +87,8 @@ import java.util.regex.Pattern;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.HttpLoadBenchmark
  * [--home DIR] [--connections 64] [--seconds 30] [--warmup 10] [--accounts 64]
- * [--scenarios floor,lookup,count,page50] [--client raw|jdk] [--pool N] [--batch-workers N]} ({@code
+ * [--scenarios floor,lookup,count,page50] [--client raw|jdk] [--pool N] [--batch-workers N] [--observe
+ * on|off]} ({@code --observe on}: metrics and the access log on, as {@code serve --metrics-port} runs; {@code
  * --pool}: the store's connection pool size, {@code --batch-workers}: its group-commit workers; by
  * default the store's own defaults, as {@code ./cadastro serve} runs). The first run
  * generates and loads a 200,000-establishment register under {@code benchmarks/data/http}.
@@ -105,7 +108,8 @@ public final class HttpLoadBenchmark {
             boolean raw,
             int pool,
             int batchWorkers,
-            boolean guard) {}
+            boolean guard,
+            boolean observe) {}
 
     private record Client(Account account, String key) {}
 
@@ -136,13 +140,31 @@ public final class HttpLoadBenchmark {
         Database database = db.build();
         RuntimeOptions runtime =
                 RuntimeOptions.builder().connectionGuard(o.guard()).build();
-        try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
-                data.index(),
-                database,
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                runtime,
-                OptionalLong.of(10_000_000),
-                clock))) {
+        Observability observability = Observability.off();
+        if (o.observe()) {
+            // As serve --metrics-port runs: metrics on a loopback management listener, scraped every 5 s
+            // below, and the access log's lines written and flushed one by one (to a file here, where
+            // serve writes standard output).
+            Path log = o.home().resolve("access.log");
+            AccessLogLines.to(java.nio.file.Files.newOutputStream(log));
+            observability = observability
+                    .withMetrics(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                    .withAccessLog(true);
+            out.println("observe: metrics on a loopback port, scraped every 5 s; access log in " + log);
+        }
+        try (CadastroServer server = CadastroServer.start(
+                new CadastroServer.Config(
+                        data.index(),
+                        database,
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        runtime,
+                        OptionalLong.of(10_000_000),
+                        clock),
+                null,
+                observability)) {
+            Thread scraper = server.metricsAddress()
+                    .map(m -> Thread.ofVirtual().name("scraper").start(() -> scrapeEvery5s(m.getPort())))
+                    .orElse(null);
             List<Client> clients = clients(server, clock, o.accounts());
             List<String> cnpjs = cnpjs(server);
             if (o.scenarios().contains("person") || o.scenarios().contains("batch100")) {
@@ -220,6 +242,34 @@ public final class HttpLoadBenchmark {
             out.printf(
                     "ledger: %d accounts, %d credits charged as the answers reported, %d mismatches%n",
                     clients.size(), totalCharged, mismatches);
+            if (scraper != null) {
+                scraper.interrupt();
+                out.printf("observe: %d scrapes, the last %d bytes%n", SCRAPES.sum(), LAST_SCRAPE_BYTES.get());
+            }
+        }
+    }
+
+    private static final LongAdder SCRAPES = new LongAdder();
+    private static final AtomicLong LAST_SCRAPE_BYTES = new AtomicLong();
+
+    /** What a Prometheus server does: GET /metrics every few seconds. */
+    private static void scrapeEvery5s(int port) {
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                .build();
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(5_000);
+                HttpResponse<byte[]> r = client.send(get, HttpResponse.BodyHandlers.ofByteArray());
+                if (r.statusCode() == 200) {
+                    SCRAPES.increment();
+                    LAST_SCRAPE_BYTES.set(r.body().length);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (java.io.IOException e) {
+                // The server is stopping.
+            }
         }
     }
 
@@ -485,6 +535,7 @@ public final class HttpLoadBenchmark {
         int pool = 0; // the store's default, as ./cadastro serve runs
         int batchWorkers = -1; // likewise
         boolean guard = true; // the connection guard in front of the JDK server, as ./cadastro serve runs
+        boolean observe = false; // metrics and the access log, as ./cadastro serve --metrics-port runs
         for (int i = 0; i < args.length; i += 2) {
             String v = i + 1 < args.length ? args[i + 1] : null;
             if (v == null) {
@@ -505,6 +556,12 @@ public final class HttpLoadBenchmark {
                     }
                     guard = v.equals("on");
                 }
+                case "--observe" -> {
+                    if (!v.equals("on") && !v.equals("off")) {
+                        throw new IllegalArgumentException("--observe " + v + ": on or off");
+                    }
+                    observe = v.equals("on");
+                }
                 case "--client" -> {
                     if (!v.equals("raw") && !v.equals("jdk")) {
                         throw new IllegalArgumentException("--client " + v + ": raw or jdk");
@@ -514,9 +571,10 @@ public final class HttpLoadBenchmark {
                 default ->
                     throw new IllegalArgumentException("unknown flag " + args[i]
                             + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client, --pool,"
-                            + " --batch-workers, --guard");
+                            + " --batch-workers, --guard, --observe");
             }
         }
-        return new Options(home, connections, seconds, warmup, accounts, scenarios, raw, pool, batchWorkers, guard);
+        return new Options(
+                home, connections, seconds, warmup, accounts, scenarios, raw, pool, batchWorkers, guard, observe);
     }
 }

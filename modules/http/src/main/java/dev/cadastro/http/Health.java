@@ -42,6 +42,7 @@ public final class Health implements Handler {
         if (!live && !READY.equals(path)) {
             return next.handle(request);
         }
+        request.facts().route(path);
         String method = request.method();
         if (!method.equals("GET") && !method.equals("HEAD")) {
             return Response.of(405, Response.JSON, new byte[0]).withHeader("Allow", "GET, HEAD");

@@ -27,6 +27,7 @@ public final class Request {
     private final InetSocketAddress remote;
     private final Limits limits;
     private final Map<String, String> pathParameters;
+    private final RequestFacts facts;
     private volatile QueryParameters query;
     private volatile Locale locale;
 
@@ -39,7 +40,8 @@ public final class Request {
             String requestId,
             InetSocketAddress remote,
             Limits limits,
-            Map<String, String> pathParameters) {
+            Map<String, String> pathParameters,
+            RequestFacts facts) {
         this.method = Objects.requireNonNull(method, "method");
         this.rawPath = Objects.requireNonNull(rawPath, "rawPath");
         this.rawQuery = rawQuery;
@@ -49,6 +51,7 @@ public final class Request {
         this.remote = remote;
         this.limits = Objects.requireNonNull(limits, "limits");
         this.pathParameters = Map.copyOf(pathParameters);
+        this.facts = facts;
     }
 
     /**
@@ -67,12 +70,13 @@ public final class Request {
             String requestId,
             InetSocketAddress remote,
             Limits limits) {
-        return new Request(method, rawPath, rawQuery, headers, body, requestId, remote, limits, Map.of());
+        return new Request(
+                method, rawPath, rawQuery, headers, body, requestId, remote, limits, Map.of(), new RequestFacts());
     }
 
     /** This request with the parameters of a matched path template. */
     public Request withPathParameters(Map<String, String> parameters) {
-        Request r = new Request(method, rawPath, rawQuery, headers, body, requestId, remote, limits, parameters);
+        Request r = new Request(method, rawPath, rawQuery, headers, body, requestId, remote, limits, parameters, facts);
         r.query = query;
         return r;
     }
@@ -145,6 +149,11 @@ public final class Request {
 
     public Limits limits() {
         return limits;
+    }
+
+    /** The route and account learned while answering, shared with the copies of this request. */
+    public RequestFacts facts() {
+        return facts;
     }
 
     @Override

@@ -94,6 +94,7 @@ public final class Router implements Handler {
         // The call-records service authenticates before it reads anything: a path parameter that does
         // not decode is left out for its handler, which answers 401 or its own 404, never the
         // company-data 422 before the token is checked.
+        request.facts().route(best.template.text);
         bestParams = best.template.parameters(segments, envelope == Service.CALL_RECORDS);
         return best.handler.handle(bestParams.isEmpty() ? request : request.withPathParameters(bestParams));
     }
@@ -136,11 +137,13 @@ public final class Router implements Handler {
 
     /** A parsed template: literal segments and {@code {name}} parameters. */
     private static final class Template {
+        private final String text;
         private final String[] literal;
         private final String[] parameter;
         private final int literals;
 
         Template(String text) {
+            this.text = text;
             if (!text.startsWith("/")) {
                 throw new IllegalArgumentException("path template " + text + " must start with /");
             }

@@ -5,6 +5,7 @@ import dev.cadastro.core.calls.CallRecords;
 import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.credit.CreditReportService;
+import dev.cadastro.core.error.Service;
 import dev.cadastro.core.files.LocalFolderFileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
@@ -13,10 +14,13 @@ import dev.cadastro.core.person.PersonJobs;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
+import dev.cadastro.core.telemetry.Telemetry;
 import dev.cadastro.core.work.Workers;
 import dev.cadastro.exports.ZipLeadFileWriter;
+import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Health;
+import dev.cadastro.http.Observed;
 import dev.cadastro.http.Request;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.callrecords.CallRecordsApi;
@@ -66,6 +70,9 @@ public final class CadastroEngine implements AutoCloseable {
     public static final String NOT_READY_DATABASE = "banco_indisponivel";
 
     private static final long DATABASE_PROBE_MILLIS = 1500;
+
+    /** The route label of the recording host's requests: their paths carry signed tokens. */
+    static final String RECORDING_ROUTE = "/gravacoes/{link}";
 
     private final LuceneRegister register;
     private final Store store;
@@ -133,7 +140,9 @@ public final class CadastroEngine implements AutoCloseable {
             SmsOptions.Sms sms,
             Router companyDataRouter,
             CallRecordsPart calls,
-            AtomicReference<CadastroEngine> self) {
+            AtomicReference<CadastroEngine> self,
+            Telemetry telemetry,
+            AccessLog accessLog) {
         this.register = register;
         this.store = store;
         this.clock = clock;
@@ -143,7 +152,8 @@ public final class CadastroEngine implements AutoCloseable {
         this.sms = sms;
         this.otp = sms.service(store.otpStore(), clock);
         this.companyDataRouter = companyDataRouter;
-        this.companyData = Health.around(companyDataRouter, this::readinessProblems);
+        this.companyData = Observed.around(
+                Health.around(companyDataRouter, this::readinessProblems), Service.COMPANY_DATA, telemetry, accessLog);
         this.calls = calls;
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
@@ -168,6 +178,19 @@ public final class CadastroEngine implements AutoCloseable {
      * host's listeners enforce their own request limits.
      */
     public static CadastroEngine open(CadastroServer.Config config, CallRecordsSetup callRecords) {
+        return open(config, callRecords, Telemetry.NONE, AccessLog.off());
+    }
+
+    /**
+     * {@link #open(CadastroServer.Config, CallRecordsSetup)}, watched: every handler the engine gives is
+     * wrapped by {@link Observed} (request counts and latency per route template and status into {@code
+     * telemetry}, one {@code accessLog} line per request), and the ledger and push deliveries report to
+     * {@code telemetry}. A servlet host passes the same two to get the JDK runtime's metrics and log.
+     */
+    public static CadastroEngine open(
+            CadastroServer.Config config, CallRecordsSetup callRecords, Telemetry telemetry, AccessLog accessLog) {
+        Objects.requireNonNull(telemetry, "telemetry");
+        Objects.requireNonNull(accessLog, "accessLog");
         if (!Files.exists(config.index().resolve("CURRENT"))) {
             throw new IllegalStateException("no published register index under " + config.index()
                     + ": load one first (./cadastro load --dump DIR --index " + config.index() + ")");
@@ -177,7 +200,7 @@ public final class CadastroEngine implements AutoCloseable {
         Workers workers = null;
         SmsOptions.Sms sms = null;
         try {
-            store = Store.open(config.database(), config.clock());
+            store = Store.open(config.database(), config.clock(), telemetry);
             LocalFolderFileStore files = openFiles(config);
             AtomicReference<Workers> started = new AtomicReference<>();
             MailingService mailing = new MailingService(
@@ -233,15 +256,49 @@ public final class CadastroEngine implements AutoCloseable {
                 RecordingHost host = new RecordingHost(links, files);
                 String basePath = basePath(callRecords.recordingsBaseUrl());
                 calls = new CallRecordsPart(
-                        Health.around(CallRecordsApi.router(store.callTokens(), records), readiness),
-                        Health.around(host, readiness),
-                        Health.around(r -> host.handle(under(basePath, r)), readiness),
+                        Observed.around(
+                                Health.around(CallRecordsApi.router(store.callTokens(), records), readiness),
+                                Service.CALL_RECORDS,
+                                telemetry,
+                                accessLog),
+                        Observed.around(
+                                Health.around(
+                                        r -> {
+                                            // Recording links carry signed tokens in their paths: one fixed label.
+                                            r.facts().route(RECORDING_ROUTE);
+                                            return host.handle(r);
+                                        },
+                                        readiness),
+                                Service.CALL_RECORDS,
+                                telemetry,
+                                accessLog),
+                        Observed.around(
+                                Health.around(
+                                        r -> {
+                                            r.facts().route(RECORDING_ROUTE);
+                                            return host.handle(under(basePath, r));
+                                        },
+                                        readiness),
+                                Service.CALL_RECORDS,
+                                telemetry,
+                                accessLog),
                         records,
                         links,
                         files);
             }
             CadastroEngine engine = new CadastroEngine(
-                    register, store, config.clock(), mailing, workers, providers, sms, router, calls, self);
+                    register,
+                    store,
+                    config.clock(),
+                    mailing,
+                    workers,
+                    providers,
+                    sms,
+                    router,
+                    calls,
+                    self,
+                    telemetry,
+                    accessLog);
             // Push deliveries (issue 19): started last, closed first.
             try {
                 PushOptions push = config.push();
@@ -249,7 +306,7 @@ public final class CadastroEngine implements AutoCloseable {
                     // url_gravacao in each body: the same permanent signed link GET /v1/ligacoes/{id} gives.
                     push = push.withRecordingUrl(calls.links()::permanent);
                 }
-                engine.push = PushService.start(store, config.clock(), push, owner());
+                engine.push = PushService.start(store, config.clock(), push, owner(), telemetry);
             } catch (RuntimeException e) {
                 engine.close();
                 throw e;

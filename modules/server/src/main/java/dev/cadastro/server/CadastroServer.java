@@ -16,11 +16,16 @@ import dev.cadastro.core.person.SubjectDigests;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
+import dev.cadastro.core.telemetry.Telemetry;
+import dev.cadastro.http.AccessLog;
+import dev.cadastro.http.Health;
 import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
 import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.metrics.PrometheusTelemetry;
+import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.store.Database;
 import dev.cadastro.store.Store;
@@ -31,6 +36,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -52,6 +58,8 @@ public final class CadastroServer implements AutoCloseable {
     private final CallRecordsService calls;
     /** How long {@link #close()} reports not ready before it stops accepting. */
     private final Duration drain;
+    /** The management listener ({@code /metrics}), when started with metrics. */
+    private volatile JdkHttpServerRuntime metricsHttp;
 
     /** Readiness problem: the server is stopping (draining). */
     public static final String NOT_READY_STOPPING = CadastroEngine.NOT_READY_STOPPING;
@@ -199,6 +207,20 @@ public final class CadastroServer implements AutoCloseable {
      * CallsSecrets}); none when {@code callRecords} is null.
      */
     public static CadastroServer start(Config config, CallRecordsOptions callRecords) {
+        return start(config, callRecords, Observability.off());
+    }
+
+    /**
+     * {@link #start(Config, CallRecordsOptions)}, watched as {@code observability} says: with a metrics
+     * address, every listener's requests, the ledger and the push deliveries are counted and a
+     * management listener serves {@code /metrics} and the health endpoints there; with the access log,
+     * every listener writes a line per request to {@link AccessLog#LOGGER}.
+     */
+    public static CadastroServer start(Config config, CallRecordsOptions callRecords, Observability observability) {
+        Objects.requireNonNull(observability, "observability");
+        PrometheusTelemetry metrics = observability.metrics().isPresent() ? PrometheusTelemetry.create() : null;
+        Telemetry telemetry = metrics != null ? metrics : Telemetry.NONE;
+        AccessLog accessLog = observability.accessLog() ? AccessLog.toSystemLogger() : AccessLog.off();
         // The recording host listens first: the links' default base URL names its port.
         CallRecordsService.Recordings recordings = null;
         CadastroEngine engine = null;
@@ -209,7 +231,7 @@ public final class CadastroServer implements AutoCloseable {
                 recordings = CallRecordsService.listenRecordings(callRecords, config.runtime());
                 setup = new CadastroEngine.CallRecordsSetup(recordings.baseUrl(), callRecords.keys());
             }
-            engine = CadastroEngine.open(config, setup);
+            engine = CadastroEngine.open(config, setup, telemetry, accessLog);
             if (recordings != null) {
                 calls = CallRecordsService.start(
                         callRecords, recordings, engine.callRecords().orElseThrow(), config.runtime());
@@ -218,7 +240,21 @@ public final class CadastroServer implements AutoCloseable {
             JdkHttpServerRuntime http = JdkHttpServerRuntime.start(
                     config.address(), engine.companyData(), Service.COMPANY_DATA, config.runtime());
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
-            return new CadastroServer(engine, http, calls, config.runtime().drain());
+            CadastroServer server =
+                    new CadastroServer(engine, http, calls, config.runtime().drain());
+            // The server owns them from here: a failure below closes them through server.close() alone.
+            calls = null;
+            engine = null;
+            if (metrics != null) {
+                try {
+                    server.metricsHttp = startMetrics(
+                            metrics, server.engine(), observability.metrics().orElseThrow(), config);
+                } catch (RuntimeException e) {
+                    server.close();
+                    throw e;
+                }
+            }
+            return server;
         } catch (IOException e) {
             closeAll(recordings, calls, engine);
             throw new UncheckedIOException("could not start on " + config.address() + ": " + e.getMessage(), e);
@@ -226,6 +262,38 @@ public final class CadastroServer implements AutoCloseable {
             closeAll(recordings, calls, engine);
             throw e;
         }
+    }
+
+    /** Registers the scrape-time gauges and starts the management listener. */
+    private static JdkHttpServerRuntime startMetrics(
+            PrometheusTelemetry metrics, CadastroEngine engine, InetSocketAddress address, Config config) {
+        ServerMetrics.register(metrics, engine.register());
+        ServerMetrics.providers(metrics, () -> {
+            List<ProviderGuard> guards = new ArrayList<>(engine.providers().guards());
+            engine.sms().guard().ifPresent(guards::add);
+            return guards;
+        });
+        ServerMetrics.queues(metrics, engine.store().dataSource(), config.clock());
+        try {
+            // The management listener answers its own requests uncounted: a scrape every few seconds
+            // would otherwise be most of the traffic in the request metrics.
+            JdkHttpServerRuntime management = JdkHttpServerRuntime.start(
+                    address,
+                    Health.around(ServerMetrics.scrape(metrics), engine::readinessProblems),
+                    Service.COMPANY_DATA,
+                    config.runtime());
+            LOG.log(System.Logger.Level.INFO, "metrics on {0}{1}", management.address(), ServerMetrics.PATH);
+            return management;
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "could not start the metrics listener on " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Where the management listener serves {@code /metrics}, when this server was started with metrics. */
+    public java.util.Optional<InetSocketAddress> metricsAddress() {
+        JdkHttpServerRuntime m = metricsHttp;
+        return m == null ? java.util.Optional.empty() : java.util.Optional.of(m.address());
     }
 
     private static void closeAll(
@@ -413,6 +481,9 @@ public final class CadastroServer implements AutoCloseable {
                 calls.close();
             }
             http.close();
+            if (metricsHttp != null) {
+                metricsHttp.close();
+            }
         } finally {
             engine.close();
         }

@@ -3,6 +3,8 @@ package dev.cadastro.server;
 import dev.cadastro.core.calls.push.PushDelivery;
 import dev.cadastro.core.calls.push.PushWorkers;
 import dev.cadastro.core.calls.push.RetrySchedule;
+import dev.cadastro.core.calls.push.WebhookSender;
+import dev.cadastro.core.telemetry.Telemetry;
 import dev.cadastro.http.callrecords.CallJson;
 import dev.cadastro.providers.JdkWebhookSender;
 import dev.cadastro.store.Store;
@@ -24,13 +26,13 @@ final class PushService implements AutoCloseable {
         this.workers = workers;
     }
 
-    static PushService start(Store store, Clock clock, PushOptions options, String owner) {
+    static PushService start(Store store, Clock clock, PushOptions options, String owner, Telemetry telemetry) {
         if (!options.enabled()) {
             return new PushService(Optional.empty());
         }
         PushDelivery push = new PushDelivery(
                 store.deliveryQueue(),
-                new JdkWebhookSender(PushOptions.connectTimeout(options.timeout()), clock),
+                counted(new JdkWebhookSender(PushOptions.connectTimeout(options.timeout()), clock), telemetry),
                 options.policy(),
                 RetrySchedule.standard(new SecureRandom()),
                 call -> CallJson.wrapped(call, options.recordingUrl().apply(call)),
@@ -44,6 +46,22 @@ final class PushService implements AutoCloseable {
                 options.workers().perIntegration(),
                 options.timeout());
         return new PushService(Optional.of(w));
+    }
+
+    /** Each attempt's outcome reported to the telemetry. */
+    private static WebhookSender counted(WebhookSender sender, Telemetry telemetry) {
+        if (telemetry == Telemetry.NONE) {
+            return sender;
+        }
+        return request -> {
+            WebhookSender.Outcome outcome = sender.send(request);
+            try {
+                telemetry.pushAttempted(outcome.kind().name());
+            } catch (RuntimeException e) {
+                // Monitoring never fails a delivery.
+            }
+            return outcome;
+        };
     }
 
     /** Says deliveries were just queued on this server. */

@@ -17,6 +17,7 @@ import dev.cadastro.core.person.AuditTrail;
 import dev.cadastro.core.person.PersonJobs;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpStore;
+import dev.cadastro.core.telemetry.Telemetry;
 import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccounts;
 import dev.cadastro.store.internal.PgAdmissionStore;
@@ -70,13 +71,18 @@ public final class Store implements AutoCloseable {
     private final CallTokens callTokens;
     private final IngestCheckpoints ingestCheckpoints;
 
-    private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
+    private Store(
+            Optional<EmbeddedDatabase> embedded,
+            HikariDataSource dataSource,
+            Clock clock,
+            int batchWorkers,
+            Telemetry telemetry) {
         this.embedded = embedded;
         this.dataSource = dataSource;
         this.migrated = Migrations.apply(dataSource, clock);
         this.accounts = new PgAccounts(dataSource, clock);
         this.apiKeys = new PgApiKeys(dataSource);
-        this.ledger = new PgLedger(dataSource, clock, batchWorkers);
+        this.ledger = new PgLedger(dataSource, clock, batchWorkers, telemetry);
         this.admissionStore = new PgAdmissionStore(dataSource);
         this.idempotency = new PgIdempotencyStore(dataSource);
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
@@ -100,6 +106,15 @@ public final class Store implements AutoCloseable {
      * @param clock the time of entries, keys and rate-limit windows
      */
     public static Store open(Database database, Clock clock) {
+        return open(database, clock, Telemetry.NONE);
+    }
+
+    /**
+     * {@link #open(Database, Clock)}, reporting every ledger entry written and the credits each debit
+     * took to {@code telemetry}.
+     */
+    public static Store open(Database database, Clock clock, Telemetry telemetry) {
+        Objects.requireNonNull(telemetry, "telemetry");
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(clock, "clock");
         Optional<EmbeddedDatabase> embedded =
@@ -120,7 +135,7 @@ public final class Store implements AutoCloseable {
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
             pool = new HikariDataSource(config);
             int batchWorkers = database.groupCommitWorkers();
-            Store store = new Store(embedded, pool, clock, batchWorkers);
+            Store store = new Store(embedded, pool, clock, batchWorkers, telemetry);
             LOG.log(
                     store.migrated.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
                     "store open on {0}; migrations applied now: {1}",

@@ -181,8 +181,10 @@ public final class CallRecordsApi {
         if (token.isEmpty() || token.length() > 512) {
             throw new CallsUnauthorizedException(Message.CALLS_TOKEN_INVALID.with());
         }
-        return tokens.authenticate(token)
+        Integration integration = tokens.authenticate(token)
                 .orElseThrow(() -> new CallsUnauthorizedException(Message.CALLS_TOKEN_INVALID.with()));
+        request.facts().account(integration.id());
+        return integration;
     }
 
     /** The decoded query; a bad encoding is this service's 400, not the company-data 422. */

@@ -227,9 +227,11 @@ public final class CompanyDataApi {
                     request.headers().first("Authorization").orElse(null),
                     request.headers().first("X-API-Key").orElse(null));
         } catch (RateLimitExceededException e) {
+            request.facts().refusedBy(e.code().name());
             return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId(), request.locale())
                     .withHeaders(RateLimitHeaders.of(e));
         }
+        request.facts().account(admitted.principal().accountId().value());
         Headers rateHeaders = RateLimitHeaders.of(admitted.decision());
         try {
             return operation.handle(admitted.principal().require(scope)).withHeaders(rateHeaders);

@@ -80,6 +80,9 @@ public final class DemoCommand extends CliCommand {
     @Mixin
     PushFlags push;
 
+    @Mixin
+    ObserveFlags observe;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = out();
@@ -89,6 +92,8 @@ public final class DemoCommand extends CliCommand {
         dev.cadastro.server.ProviderOptions providerOptions = providers.options(this::usage);
         dev.cadastro.server.CallRecordsOptions callOptions = calls.options(bind, DEFAULT_CALLS_PORT, this::usage);
         java.time.Duration refresh = calls.refresh(DEMO_REFRESH, this::usage);
+        // The demo always has metrics, on a free loopback port unless --metrics-port says.
+        dev.cadastro.server.Observability observability = observe.options(0, this::usage);
         long t0 = System.nanoTime();
         out.println("cadastro demo: home " + demo.home());
         demo.ensureIndex(count, out);
@@ -113,7 +118,8 @@ public final class DemoCommand extends CliCommand {
                         .withProviders(providerOptions)
                         .withSms(providers.sms(demo.home(), this::usage))
                         .withPush(push.options(this::usage).withExemption(receiver.url())),
-                callOptions);
+                callOptions,
+                observability);
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
             printCurlLines(out, server, keys, demo.home());

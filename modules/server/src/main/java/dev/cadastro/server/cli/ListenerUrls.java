@@ -8,7 +8,7 @@ import java.net.InetSocketAddress;
 /**
  * The operator's block that {@code serve} and {@code demo} print once the server answers: each
  * listener's health URLs (no key, not rate limited), so a load balancer or a Kubernetes probe can be
- * pointed at them by copying a line. Operational URLs (metrics, ...) belong in this same block.
+ * pointed at them by copying a line, and the metrics URL when the management listener runs.
  */
 final class ListenerUrls {
     private ListenerUrls() {}
@@ -22,6 +22,9 @@ final class ListenerUrls {
             InetSocketAddress recordings = calls.recordingsAddress();
             line(out, "recordings", recordings, recordings.getPort());
         });
+        server.metricsAddress()
+                .ifPresent(m -> out.println("Metrics (Prometheus text format, operators only): http://"
+                        + ServeCommand.hostFor(m) + ":" + m.getPort() + "/metrics"));
     }
 
     private static void line(PrintStream out, String listener, InetSocketAddress address, int port) {

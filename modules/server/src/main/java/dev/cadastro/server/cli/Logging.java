@@ -1,5 +1,6 @@
 package dev.cadastro.server.cli;
 
+import dev.cadastro.server.AccessLogLines;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -32,5 +33,13 @@ final class Logging {
             h.setLevel(jul);
         }
         VECTORIZATION.setLevel(level == CommonOptions.LogLevel.warning ? Level.SEVERE : null);
+    }
+
+    /**
+     * The access log of {@code serve} and {@code demo} on standard output ({@link AccessLogLines}), at
+     * INFO whatever {@code --log} says; the other loggers stay as quiet as it asks.
+     */
+    static void accessLogToStandardOutput() {
+        AccessLogLines.to(System.out);
     }
 }

@@ -110,6 +110,9 @@ public final class ServeCommand extends CliCommand {
     @Mixin
     PushFlags push;
 
+    @Mixin
+    ObserveFlags observe;
+
     @Option(
             names = "--simulated-exchange",
             paramLabel = "NAME",
@@ -145,6 +148,7 @@ public final class ServeCommand extends CliCommand {
                 calls.callsPortGiven() ? calls.options(bind, 0, this::usage) : null;
         java.time.Duration refresh =
                 calls.refresh(dev.cadastro.core.calls.CallIngestLoop.DEFAULT_INTERVAL, this::usage);
+        dev.cadastro.server.Observability observability = observe.options(null, this::usage);
         CadastroServer server = CadastroServer.start(
                 new CadastroServer.Config(
                                 indexDir, store, address, runtime, OptionalLong.of(perMinute), Clock.systemUTC())
@@ -152,7 +156,8 @@ public final class ServeCommand extends CliCommand {
                         .withProviders(providers.options(this::usage))
                         .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
                         .withPush(push.options(this::usage)),
-                callOptions);
+                callOptions,
+                observability);
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
         if (simulatedExchange != null) {

@@ -15,6 +15,7 @@ import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.ledger.InsufficientCreditsException;
 import dev.cadastro.core.ledger.Ledger;
 import dev.cadastro.core.ledger.StatementLine;
+import dev.cadastro.core.telemetry.Telemetry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -95,6 +96,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
     private final DataSource dataSource;
     private final Clock clock;
     private final ChargeBatcher batcher;
+    private final Telemetry telemetry;
 
     /** A ledger whose charges each commit alone. */
     public PgLedger(DataSource dataSource, Clock clock) {
@@ -106,6 +108,15 @@ public final class PgLedger implements Ledger, AutoCloseable {
      *     ChargeBatcher}); 0 to commit every charge alone
      */
     public PgLedger(DataSource dataSource, Clock clock, int batchWorkers) {
+        this(dataSource, clock, batchWorkers, Telemetry.NONE);
+    }
+
+    /**
+     * @param telemetry told of every entry written and the credits each debit took (counted when the
+     *     statement succeeds: a caller's transaction that rolls back afterwards is still counted)
+     */
+    public PgLedger(DataSource dataSource, Clock clock, int batchWorkers, Telemetry telemetry) {
+        this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.clock = Objects.requireNonNull(clock, "clock");
         if (batchWorkers < 0) {
@@ -119,7 +130,33 @@ public final class PgLedger implements Ledger, AutoCloseable {
         if (r.amount() == 0) {
             return new ChargeResult(0, balance(r.account(), r.kind()).posted(), false);
         }
-        return batcher == null ? chargeAlone(r) : batcher.charge(r);
+        return charged(r, batcher == null ? chargeAlone(r) : batcher.charge(r));
+    }
+
+    private void entryWritten(EntryType type) {
+        try {
+            telemetry.ledgerEntryWritten(type.name());
+        } catch (RuntimeException e) {
+            // Monitoring never fails a ledger write.
+        }
+    }
+
+    /** Reports a debit that was applied (not a replay) to the telemetry. */
+    private ChargeResult charged(ChargeRequest r, ChargeResult result) {
+        debited(r.key(), r.kind(), result, EntryType.CHARGE);
+        return result;
+    }
+
+    private void debited(IdempotencyKey key, CreditKind kind, ChargeResult result, EntryType type) {
+        if (result.replay() || result.charged() == 0) {
+            return;
+        }
+        try {
+            telemetry.ledgerEntryWritten(type.name());
+            telemetry.creditsCharged(Telemetry.operationOf(key.value()), kind.name(), result.charged());
+        } catch (RuntimeException e) {
+            // Monitoring never fails a charge.
+        }
     }
 
     @Override
@@ -171,7 +208,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
                 if (!rs.next()) {
                     throw new IllegalStateException("charge " + r.key() + " found its locked balance changed");
                 }
-                return new ChargeResult(r.amount(), rs.getLong(1), false);
+                return charged(r, new ChargeResult(r.amount(), rs.getLong(1), false));
             }
         }
     }
@@ -280,6 +317,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
             Jdbc.setFrom(ps, 6, account.value(), kind.name(), type.name(), amount, key.value(), description, now());
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
+                    entryWritten(type);
                     return new CreditResult(amount, rs.getLong(1), false);
                 }
             }
@@ -444,7 +482,9 @@ public final class PgLedger implements Ledger, AutoCloseable {
                 ps.executeUpdate();
             }
         }
-        return new ChargeResult(amount, posted, false);
+        ChargeResult result = new ChargeResult(amount, posted, false);
+        debited(holdKey, hold.kind(), result, EntryType.HOLD_POST);
+        return result;
     }
 
     @Override

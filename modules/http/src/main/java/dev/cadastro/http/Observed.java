@@ -1,0 +1,88 @@
+package dev.cadastro.http;
+
+import dev.cadastro.core.error.Service;
+import dev.cadastro.core.telemetry.Telemetry;
+import java.util.Objects;
+
+/**
+ * Measures every request a handler answers and reports it to the {@link Telemetry} port (count and
+ * latency per service, method, route template and status; rate-limit refusals) and to the {@link
+ * AccessLog}. It wraps the handler a runtime mounts (the router behind {@link Health}), so the JDK
+ * runtime and any host bridge report alike: a host mounts {@code Observed.around(...)} and gets the same
+ * metrics and log lines.
+ *
+ * <p>Labels come from {@link RequestFacts}, filled by the router (the template) and the authentication
+ * (the account): never from the path or the query. A request no route matched is reported as {@value
+ * #NO_ROUTE}. The time runs from the call of the handler to its answer; what the runtime refuses
+ * before the handler (414, 431, 413 on a declared length) and the copy of a streamed file are outside
+ * it.
+ */
+public final class Observed implements Handler {
+    /** The route label of a request no template matched. */
+    public static final String NO_ROUTE = "sem_rota";
+
+    private final Handler next;
+    private final String service;
+    private final Telemetry telemetry;
+    private final AccessLog accessLog;
+
+    private Observed(Handler next, Service service, Telemetry telemetry, AccessLog accessLog) {
+        this.next = Objects.requireNonNull(next, "next");
+        this.service = label(Objects.requireNonNull(service, "service"));
+        this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+        this.accessLog = Objects.requireNonNull(accessLog, "accessLog");
+    }
+
+    /**
+     * {@code next}, observed; {@code next} itself when there is nothing to report to (no telemetry and
+     * no access log), so turning both off costs nothing.
+     */
+    public static Handler around(Handler next, Service service, Telemetry telemetry, AccessLog accessLog) {
+        if (telemetry == Telemetry.NONE && !accessLog.enabled()) {
+            return Objects.requireNonNull(next, "next");
+        }
+        return new Observed(next, service, telemetry, accessLog);
+    }
+
+    /** The service's label in metrics and log lines. */
+    public static String label(Service service) {
+        return switch (service) {
+            case COMPANY_DATA -> "company-data";
+            case CALL_RECORDS -> "call-records";
+        };
+    }
+
+    @Override
+    public Response handle(Request request) throws Exception {
+        long start = System.nanoTime();
+        Response response;
+        try {
+            response = next.handle(request);
+        } catch (Exception | Error e) {
+            // The runtime renders it; report the status it will most likely send.
+            report(request, e instanceof HttpStatusException h ? h.status() : 500, System.nanoTime() - start);
+            throw e;
+        }
+        report(request, response.status(), System.nanoTime() - start);
+        return response;
+    }
+
+    private void report(Request request, int status, long nanos) {
+        RequestFacts facts = request.facts();
+        String route = facts.route();
+        if (route == null) {
+            route = NO_ROUTE;
+        }
+        String method = Telemetry.methodLabel(request.method());
+        try {
+            telemetry.requestCompleted(service, method, route, status, nanos);
+            String refused = facts.refusedBy();
+            if (refused != null) {
+                telemetry.rateLimitRefused(service, refused);
+            }
+        } catch (RuntimeException e) {
+            // Monitoring never fails a request.
+        }
+        accessLog.log(service, method, route, status, nanos, request.requestId(), facts);
+    }
+}
