@@ -44,6 +44,7 @@ public final class GenerationReader {
     private final Directory directory;
     private final DirectoryReader reader;
     private final Lookups lookups;
+    private final RecordCodec codec;
     private final LeafGeo[] geo;
     private final Map<Integer, List<Long>> geoKeysByMunicipio = new HashMap<>();
     private final Municipalities municipalities;
@@ -72,6 +73,7 @@ public final class GenerationReader {
         this.directory = directory;
         this.reader = reader;
         this.lookups = lookups;
+        this.codec = new RecordCodec(lookups);
         this.geo = checkLayout(reader);
         Set<Long> seen = new HashSet<>();
         for (LeafGeo g : geo) {
@@ -221,13 +223,58 @@ public final class GenerationReader {
     }
 
     Empresa record(LeafReader leaf, int doc) throws IOException {
-        return record(leaf.storedFields(), doc);
+        return records(leaf, false).read(doc);
     }
 
-    /** Decodes one record; pass one {@code StoredFields} for the documents of a page (its blocks are reused). */
-    Empresa record(org.apache.lucene.index.StoredFields stored, int doc) throws IOException {
-        BytesRef rec = stored.document(doc).getBinaryValue(Schema.RECORD);
-        return RecordCodec.decode(rec.bytes, rec.offset, lookups);
+    /**
+     * A reader of one segment's records, for documents in increasing order (a page's, an export's, a
+     * lookup's one).
+     *
+     * @param sequential the legacy stored-field path reads many documents in order (an export): inflate
+     *     each block once
+     */
+    Records records(LeafReader leaf, boolean sequential) throws IOException {
+        org.apache.lucene.index.FieldInfo info = leaf.getFieldInfos().fieldInfo(Schema.RECORD);
+        if (info != null && info.getDocValuesType() == org.apache.lucene.index.DocValuesType.BINARY) {
+            return new Records(leaf, null);
+        }
+        org.apache.lucene.index.StoredFields stored = sequential
+                        && leaf instanceof org.apache.lucene.index.CodecReader codecReader
+                        && codecReader.getFieldsReader() != null
+                ? codecReader.getFieldsReader().getMergeInstance()
+                : leaf.storedFields();
+        return new Records(leaf, stored);
+    }
+
+    /**
+     * One segment's records: from the record store (binary doc values: a slice of a memory-mapped file
+     * per document, nothing inflated), or from the stored field of a generation published before it.
+     */
+    final class Records {
+        private final LeafReader leaf;
+        private final org.apache.lucene.index.StoredFields stored;
+        private org.apache.lucene.index.BinaryDocValues values;
+
+        private Records(LeafReader leaf, org.apache.lucene.index.StoredFields stored) {
+            this.leaf = leaf;
+            this.stored = stored;
+        }
+
+        Empresa read(int doc) throws IOException {
+            BytesRef rec;
+            if (stored != null) {
+                rec = stored.document(doc).getBinaryValue(Schema.RECORD);
+            } else {
+                if (values == null || values.docID() > doc) {
+                    values = leaf.getBinaryDocValues(Schema.RECORD);
+                }
+                if (!values.advanceExact(doc)) {
+                    throw new IOException("document " + doc + " of " + leaf + " has no record");
+                }
+                rec = values.binaryValue();
+            }
+            return codec.decode(rec.bytes, rec.offset);
+        }
     }
 
     // ---- geography
