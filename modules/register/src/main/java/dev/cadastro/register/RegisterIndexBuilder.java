@@ -4,6 +4,7 @@ import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.Partner;
+import dev.cadastro.register.internal.CnpjMap;
 import dev.cadastro.register.internal.Durable;
 import dev.cadastro.register.internal.GenerationReader;
 import dev.cadastro.register.internal.Generations;
@@ -321,6 +322,14 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             long t4 = System.nanoTime();
             Rollup rollup = writeRollup();
             long t5 = System.nanoTime();
+            long mapped = writeCnpjMap(docs);
+            long t6 = System.nanoTime();
+            LOG.log(
+                    Level.INFO,
+                    "generation {0}: CNPJ map of {1} entries in {2} ms",
+                    generation,
+                    mapped,
+                    (t6 - t5) / 1_000_000);
             LOG.log(
                     Level.INFO,
                     "generation {0}: commit {1} ms, force merge {2} ms, duplicates ({3} dropped) {4} ms, verification {5} ms",
@@ -469,6 +478,20 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         LeafReaderContext leaf = reader.leaves().get(0);
         Terms t = leaf.reader().terms(Schema.CNPJ);
         return t != null && t.size() != leaf.reader().maxDoc();
+    }
+
+    /** Writes the CNPJ-to-document map of the committed generation and checks it holds every live document. */
+    private long writeCnpjMap(long docs) throws IOException {
+        try (FSDirectory dir = FSDirectory.open(staging);
+                DirectoryReader reader = DirectoryReader.open(dir)) {
+            long n = CnpjMap.write(reader, dir);
+            CnpjMap.verify(dir);
+            if (n != docs) {
+                throw new IllegalStateException("generation " + generation + ": the CNPJ map holds " + n + " CNPJs for "
+                        + docs + " documents; not published");
+            }
+            return n;
+        }
     }
 
     /** Precomputes the generation's counts over its low-cardinality filters, beside the index. */

@@ -53,6 +53,8 @@ public final class GenerationReader {
     private final Rollup rollup;
     /** The partner structure, or null for a generation published without one. */
     private final PartnerIndex partners;
+    /** CNPJ to document, or null for a generation published without it (lookups then seek every segment). */
+    private final CnpjMap cnpjs;
 
     private final AtomicInteger refs = new AtomicInteger(1);
     private final Runnable onClose;
@@ -64,10 +66,12 @@ public final class GenerationReader {
             Lookups lookups,
             Rollup rollup,
             PartnerIndex partners,
+            CnpjMap cnpjs,
             long cacheBytes,
             Runnable onClose)
             throws IOException {
         this.meta = meta;
+        this.cnpjs = cnpjs;
         this.rollup = rollup;
         this.partners = partners;
         this.directory = directory;
@@ -107,6 +111,7 @@ public final class GenerationReader {
         Directory directory = FSDirectory.open(dir);
         DirectoryReader reader = null;
         PartnerIndex partners = null;
+        CnpjMap cnpjs = null;
         try {
             reader = DirectoryReader.open(directory);
             if (reader.numDocs() != meta.documents()) {
@@ -115,8 +120,12 @@ public final class GenerationReader {
             }
             Rollup rollup = withRollup ? Rollup.read(directory, reader.numDocs()) : null;
             partners = PartnerIndex.openIfPresent(dir);
-            return new GenerationReader(meta, directory, reader, lookups, rollup, partners, cacheBytes, onClose);
+            cnpjs = CnpjMap.openIfPresent(directory, reader.numDocs());
+            return new GenerationReader(meta, directory, reader, lookups, rollup, partners, cnpjs, cacheBytes, onClose);
         } catch (IOException | RuntimeException e) {
+            if (cnpjs != null) {
+                cnpjs.close();
+            }
             if (partners != null) {
                 partners.close();
             }
@@ -161,7 +170,8 @@ public final class GenerationReader {
     public void release() {
         if (refs.decrementAndGet() == 0) {
             try (directory;
-                    reader) {
+                    reader;
+                    CnpjMap map = cnpjs) {
                 if (partners != null) {
                     partners.close();
                 }
@@ -200,6 +210,17 @@ public final class GenerationReader {
     }
 
     public Optional<Empresa> lookup(Cnpj cnpj) throws IOException {
+        if (cnpjs != null) {
+            int doc = cnpjs.document(Schema.cnpjKey(cnpj.value()));
+            if (doc < 0) {
+                return Optional.empty();
+            }
+            List<LeafReaderContext> leaves = reader.leaves();
+            LeafReaderContext ctx = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+            Empresa e = record(ctx.reader(), doc - ctx.docBase);
+            // The map holds keys of valid CNPJs only; a key shared by another text is not this CNPJ.
+            return e.cnpj().equals(cnpj.value()) ? Optional.of(e) : Optional.empty();
+        }
         BytesRef term = new BytesRef(cnpj.value());
         for (LeafReaderContext ctx : reader.leaves()) {
             LeafReader leaf = ctx.reader();
