@@ -74,13 +74,18 @@ public final class QueryEngine {
             CountResult c = count(q);
             return new SearchResult(List.of(), q.pagina(), q.limite(), 0, c.total(), c.aproximado());
         }
+        Long rolled = rolledUp(q);
+        if (rolled != null && rolled <= q.offset()) {
+            // The precomputed total says the page is empty (no match, or past the last one): nothing to plan.
+            return new SearchResult(List.of(), q.pagina(), q.limite(), 0, rolled, false);
+        }
         Plan plan = plan(q);
         List<int[]> hits = new ArrayList<>();
         long total;
         boolean approximate = false;
         Long direct = plan.candidates == 0 ? null : plan.directCount();
         if (direct == null && plan.candidates > 0) {
-            direct = rolledUp(q);
+            direct = rolled;
         }
         if (plan.candidates == 0) {
             total = 0;
