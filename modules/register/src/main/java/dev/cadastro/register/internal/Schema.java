@@ -157,7 +157,7 @@ public final class Schema {
         return p;
     }
 
-    /** The Lucene document of one establishment; {@code record} is its encoded stored record. */
+    /** The Lucene document of one establishment; {@code record} is its encoded record (see {@link RecordCodec}). */
     public static Document document(Establishment e, byte[] record) {
         Document doc = new Document();
         String cnpj = e.cnpj().value();
