@@ -9,7 +9,7 @@ import java.time.Instant;
  * @param path the generation's directory ({@code root/gen-<generation>})
  * @param generation increasing number of the generation under its root
  * @param documents establishments in the index (after duplicates were dropped)
- * @param checksum order-independent checksum over every document's CNPJ and stored record, computed
+ * @param checksum order-independent checksum over every document's CNPJ and record, computed
  *     while adding and re-checked on the committed index
  * @param sourceLabel what the generation was built from (for example the dump month)
  * @param publishedAt when it was published

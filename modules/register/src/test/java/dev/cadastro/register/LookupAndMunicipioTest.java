@@ -130,4 +130,26 @@ class LookupAndMunicipioTest {
             assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
         }
     }
+
+    @Test
+    void aPagePastTheLastMatchIsEmptyAndStatesTheTotal() {
+        // SP + situation: a total the precomputed counts answer, so the engine is not asked to plan.
+        RegisterQuery base =
+                RegisterQuery.builder().ufs("SP").situacaoCadastral("02").build();
+        long total = register.count(base).total();
+        long expected = fixture.matching(base).size();
+        assertEquals(expected, total);
+        int last = (int) (total / 50) + 1;
+        var lastPage = register.search(RegisterQuery.parse(java.util.Map.of(
+                "ufs", java.util.List.of("SP"),
+                "situacao_cadastral", java.util.List.of("02"),
+                "pagina", java.util.List.of(Integer.toString(last)))));
+        assertEquals(total - (long) (last - 1) * 50, lastPage.retornados());
+        var past = register.search(RegisterQuery.parse(java.util.Map.of(
+                "ufs", java.util.List.of("SP"),
+                "situacao_cadastral", java.util.List.of("02"),
+                "pagina", java.util.List.of(Integer.toString(last + 1)))));
+        assertEquals(0, past.retornados());
+        assertEquals(total, past.total());
+    }
 }
