@@ -181,7 +181,7 @@ class EncodingProperties {
         assertEquals(e.dataAbertura(), d.dataAbertura());
     }
 
-    /** The address as spec 2.1 joins it, written out independently of the codec. */
+    /** The address as the company record (`logradouro`) joins it, written out independently of the codec. */
     private static String expectedAddress(String tipo, String logradouro, String numero, String complemento) {
         if (logradouro == null || logradouro.isBlank()) {
             return null;
