@@ -19,20 +19,23 @@ import java.util.Collections;
 /**
  * One servlet request turned into a {@link Request}, with the JDK runtime's limits and answers: the
  * request target's length (414), the header fields' count and size (431), the declared and the read
- * body's size (413). It also notes whether the client went away while sending its body.
+ * body's size (413). It also keeps the 400 raised when reading the body failed (a client that went
+ * away, a malformed chunk, a body shorter than its {@code Content-Length} until the idle timeout), so
+ * the bridge answers it whatever the handler made of it.
  */
 final class Exchange {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private final Limits limits;
-    private volatile boolean clientGone;
+    private volatile HttpStatusException bodyFailure;
 
     Exchange(Limits limits) {
         this.limits = limits;
     }
 
-    boolean clientGone() {
-        return clientGone;
+    /** The 400 raised when reading the body failed, or null when it did not. */
+    HttpStatusException bodyFailure() {
+        return bodyFailure;
     }
 
     Request toRequest(HttpServletRequest req, String id, InetSocketAddress remote) throws IOException {
@@ -155,7 +158,9 @@ final class Exchange {
 
     /**
      * The body, failing with a 413 once more than {@code max} bytes have been read, and with a 400 when
-     * the container reports the client gone before the body's end (so no 500 and no error log).
+     * the container fails the read before the body's end: the client went away, sent a malformed chunk,
+     * or sent less than it declared and then nothing until the idle timeout (so no 500 and no error
+     * log).
      */
     private final class Body extends InputStream {
         private final InputStream in;
@@ -196,13 +201,16 @@ final class Exchange {
         }
 
         private HttpStatusException gone(IOException e) {
-            clientGone = true;
-            return new HttpStatusException(
+            HttpStatusException failure = new HttpStatusException(
                     400,
                     ErrorCode.PARAMETRO_INVALIDO,
                     Message.BODY_CUT_SHORT.with(read),
                     Message.FIELD_RULE.with("body", "complete"),
                     Headers.empty());
+            if (bodyFailure == null) {
+                bodyFailure = failure;
+            }
+            return failure;
         }
 
         private void count(int n) {

@@ -275,6 +275,71 @@ class CadastroServletTest {
         }
     }
 
+    /** Sends {@code head} and {@code body} on a raw socket left open, and reads the whole answer. */
+    private static String exchangeLeftOpen(Jetty jetty, String head, byte[] body) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), jetty.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            // The socket stays open: only the server can end this exchange.
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void assertEnveloped400WithClose(String answer) {
+        assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
+        String lower = answer.toLowerCase(java.util.Locale.ROOT);
+        assertTrue(lower.contains("\r\nconnection: close\r\n"), answer);
+        assertTrue(lower.contains("\r\nx-request-id: "), answer);
+        assertTrue(answer.contains("\"code\":\"PARAMETRO_INVALIDO\""), answer);
+    }
+
+    @Test
+    void aMalformedChunkIs400InTheEnvelopeNotAnEmpty200() throws Exception {
+        Handler reader = r -> Response.of(200, "text/plain", r.body().readAllBytes());
+        try (Jetty jetty = mounted("/", reader, Service.COMPANY_DATA, Limits.defaults())) {
+            String answer = exchangeLeftOpen(
+                    jetty,
+                    "POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+                    "zz\r\nhello\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertEnveloped400WithClose(answer);
+        }
+    }
+
+    @Test
+    void aBodyShorterThanItsLengthIs400InTheEnvelopeAtTheIdleTimeout() throws Exception {
+        Handler reader = r -> Response.of(200, "text/plain", r.body().readAllBytes());
+        try (Jetty jetty =
+                mounted("/", reader, Service.COMPANY_DATA, Limits.defaults()).idleTimeout(1000)) {
+            String answer = exchangeLeftOpen(
+                    jetty,
+                    "POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n",
+                    "x".repeat(10).getBytes(StandardCharsets.US_ASCII));
+            assertEnveloped400WithClose(answer);
+        }
+    }
+
+    @Test
+    void aHandlerThatSwallowsABrokenBodyStillYieldsThe400() throws Exception {
+        Handler swallowing = r -> {
+            try {
+                r.body().readAllBytes();
+            } catch (RuntimeException | IOException e) {
+                // A handler that ignores the failure must not turn the broken request into a 200.
+            }
+            return Response.of(200, "text/plain", "fine".getBytes(StandardCharsets.US_ASCII));
+        };
+        try (Jetty jetty = mounted("/", swallowing, Service.COMPANY_DATA, Limits.defaults())) {
+            String answer = exchangeLeftOpen(
+                    jetty,
+                    "POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+                    "zz\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertEnveloped400WithClose(answer);
+        }
+    }
+
     @Test
     void underAPrefixMappingTheHandlerSeesThePathBelowThePrefix() throws Exception {
         Handler echo = r ->
