@@ -25,6 +25,7 @@ import java.util.Collections;
  */
 final class Exchange {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    private static final int REPLACEMENT = 0xFFFD;
 
     private final Limits limits;
     private volatile HttpStatusException bodyFailure;
@@ -123,6 +124,14 @@ final class Exchange {
      * The target as the client sent it: a container that hands over a character above 0x7F (a raw
      * UTF-8 byte sequence in the request line, as curl sends {@code São}) gets it percent-encoded back
      * to its UTF-8 bytes, which {@link dev.cadastro.http.PercentDecoding} then decodes strictly.
+     *
+     * <p>The servlet API gives no raw bytes: a container decodes the request line's raw bytes as UTF-8
+     * and replaces a malformed sequence with U+FFFD (Jetty does; its own {@code HttpURI} holds the
+     * replaced text too). A raw U+FFFD is therefore taken for the malformed input it almost always
+     * stands for and encoded as {@code %FF}, a byte UTF-8 never has, so that strict decoding refuses
+     * it with 422 as the JDK runtime refuses the raw bytes. The cost: a client that sends U+FFFD
+     * itself as raw bytes ({@code EF BF BD}) is refused too; percent-encoded ({@code %EF%BF%BD}) it
+     * is accepted, as on the JDK runtime.
      */
     static String rawBytesEncoded(String raw) {
         int i = 0;
@@ -138,6 +147,10 @@ final class Exchange {
             i += Character.charCount(cp);
             if (cp < 0x80) {
                 sb.append((char) cp);
+                continue;
+            }
+            if (cp == REPLACEMENT) {
+                sb.append("%FF");
                 continue;
             }
             for (byte b : new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8)) {

@@ -107,6 +107,37 @@ class CadastroServletTest {
     }
 
     @Test
+    void rawBytesThatAreNotUtf8InTheQueryAre422AsOnTheJdkRuntime() throws Exception {
+        Handler reader = r ->
+                Response.of(200, "text/plain", r.query().first("q").orElse("").getBytes(StandardCharsets.UTF_8));
+        try (Jetty jetty = mounted("/", reader, Service.COMPANY_DATA, Limits.defaults());
+                Socket socket = new Socket(InetAddress.getLoopbackAddress(), jetty.port())) {
+            socket.setSoTimeout(5000);
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /v1/a?q=".getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[] {(byte) 0xFF, 'x'});
+            out.write(" HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 422 "), answer);
+            assertTrue(answer.contains("\"code\":\"PARAMETRO_INVALIDO\""), answer);
+            assertTrue(answer.contains("regra=utf-8"), answer);
+        }
+    }
+
+    @Test
+    void aPercentEncodedReplacementCharacterIsStillAccepted() throws Exception {
+        Handler reader = r ->
+                Response.of(200, "text/plain", r.query().first("q").orElse("").getBytes(StandardCharsets.UTF_8));
+        try (Jetty jetty = mounted("/", reader, Service.COMPANY_DATA, Limits.defaults())) {
+            HttpResponse<byte[]> r =
+                    send(HttpRequest.newBuilder(jetty.uri("/v1/a?q=%EF%BF%BDx")).build());
+            assertEquals(200, r.statusCode(), text(r));
+            assertEquals("\uFFFDx", text(r));
+        }
+    }
+
+    @Test
     void headAnswersTheHeadersOfGetWithTheLengthAndNoBody() throws Exception {
         byte[] body = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
         try (Jetty jetty = mounted("/", r -> Response.json(200, body), Service.COMPANY_DATA, Limits.defaults());
