@@ -91,7 +91,7 @@ public final class CadastroServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String id = ids.next();
-        Exchange exchange = new Exchange(limits);
+        Exchange exchange = new Exchange(limits, envelope);
         Response response;
         try {
             response = handler.handle(exchange.toRequest(req, id, remote(req)));

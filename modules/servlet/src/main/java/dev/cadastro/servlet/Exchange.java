@@ -3,6 +3,8 @@ package dev.cadastro.servlet;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.LocalizedText;
 import dev.cadastro.core.error.Message;
+import dev.cadastro.core.error.Service;
+import dev.cadastro.core.internal.Texts;
 import dev.cadastro.http.Headers;
 import dev.cadastro.http.HttpStatusException;
 import dev.cadastro.http.Limits;
@@ -28,10 +30,12 @@ final class Exchange {
     private static final int REPLACEMENT = 0xFFFD;
 
     private final Limits limits;
+    private final Service envelope;
     private volatile HttpStatusException bodyFailure;
 
-    Exchange(Limits limits) {
+    Exchange(Limits limits, Service envelope) {
         this.limits = limits;
+        this.envelope = envelope;
     }
 
     /** The 400 raised when reading the body failed, or null when it did not. */
@@ -74,6 +78,9 @@ final class Exchange {
             throw tooLarge(Message.BODY_DECLARES.with(declared));
         }
         String rawPath = belowMount(req, uri);
+        if (rawPath == null) {
+            throw notMounted(req.getMethod(), uri);
+        }
         return Request.of(
                 req.getMethod(),
                 rawPath,
@@ -90,23 +97,45 @@ final class Exchange {
      * the servlet path of a prefix mapping ({@code /dados/*}); with {@code /*} or any other mapping the
      * path below the context. The servlet path is compared in its decoded form, as the container gives
      * it, so a mapping whose literal needs no encoding (every mapping of docs/embedding.md) is found.
+     * Null when the raw target does not start with the mount point followed by {@code /} or nothing: a
+     * target the container mapped here only once decoded or normalized ({@code /%64ados/v1/a}, {@code
+     * /ligacoes/../dados/v1/a}, {@code /dados;x=1/v1/a}), which the bridge answers with 404.
      */
     static String belowMount(HttpServletRequest req, String uri) {
-        String context = req.getContextPath() == null ? "" : req.getContextPath();
-        String prefix = context;
+        String prefix = req.getContextPath() == null ? "" : req.getContextPath();
         HttpServletMapping mapping = req.getHttpServletMapping();
         if (mapping != null && mapping.getMappingMatch() == MappingMatch.PATH && req.getServletPath() != null) {
-            prefix = context + req.getServletPath();
+            prefix = prefix + req.getServletPath();
         }
-        String path;
-        if (!prefix.isEmpty() && uri.startsWith(prefix)) {
-            path = uri.substring(prefix.length());
-        } else if (!context.isEmpty() && uri.startsWith(context)) {
-            path = uri.substring(context.length());
-        } else {
-            path = uri;
+        if (!uri.startsWith(prefix)) {
+            return null;
         }
-        return path.isEmpty() ? "/" : path;
+        String path = uri.substring(prefix.length());
+        if (path.isEmpty()) {
+            return "/";
+        }
+        return path.charAt(0) == '/' ? path : null;
+    }
+
+    /** The router's 404 for a target outside the mount point, in the envelope's form. */
+    private HttpStatusException notMounted(String method, String uri) {
+        String target = Texts.quote(uri);
+        return switch (envelope) {
+            case CALL_RECORDS ->
+                new HttpStatusException(
+                        404,
+                        ErrorCode.ROTA_INEXISTENTE,
+                        Message.NO_ROUTE.with(method + " " + target),
+                        null,
+                        Headers.empty());
+            case COMPANY_DATA ->
+                new HttpStatusException(
+                        404,
+                        ErrorCode.NAO_ENCONTRADO,
+                        Message.NO_RESOURCE.with(target),
+                        Message.PATH_IS.with(uri),
+                        Headers.empty());
+        };
     }
 
     /** Every header field line of the request, in the order the container gives them. */

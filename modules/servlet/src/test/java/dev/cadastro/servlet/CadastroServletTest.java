@@ -391,6 +391,36 @@ class CadastroServletTest {
     }
 
     @Test
+    void aTargetThatMatchesTheMountOnlyOnceDecodedIs404InTheEnvelopeWithoutTheHandler() throws Exception {
+        AtomicInteger ran = new AtomicInteger();
+        Handler echo = r -> {
+            ran.incrementAndGet();
+            return Response.of(200, "text/plain", r.rawPath().getBytes(StandardCharsets.UTF_8));
+        };
+        try (Jetty jetty = Jetty.start("/", c -> {
+            c.addServlet(new ServletHolder("dados", new CadastroServlet(echo, Service.COMPANY_DATA)), "/dados/*");
+            c.addServlet(new ServletHolder("ligacoes", new CadastroServlet(echo, Service.CALL_RECORDS)), "/ligacoes/*");
+        })) {
+            for (String target : java.util.List.of("/%64ados/v1/a", "/ligacoes/../dados/v1/a", "/dados;x=1/v1/a")) {
+                try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), jetty.port())) {
+                    socket.setSoTimeout(5000);
+                    OutputStream out = socket.getOutputStream();
+                    out.write(("GET " + target + " HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    assertTrue(answer.startsWith("HTTP/1.1 404 "), target + ": " + answer);
+                    assertTrue(answer.contains("\"code\":\"NAO_ENCONTRADO\""), target + ": " + answer);
+                }
+            }
+            assertEquals(0, ran.get(), "no such target reaches a handler");
+            HttpResponse<byte[]> mounted =
+                    send(HttpRequest.newBuilder(jetty.uri("/dados/v1/a")).build());
+            assertEquals("/v1/a", text(mounted));
+        }
+    }
+
+    @Test
     void mountRegistersTheServletFromAContextListenerAtTheRootOfItsContext() throws Exception {
         CadastroServlet servlet = new CadastroServlet(
                 r -> Response.of(200, "text/plain", r.rawPath().getBytes(StandardCharsets.UTF_8)),
