@@ -31,5 +31,6 @@ module dev.cadastro.core {
             dev.cadastro.register,
             dev.cadastro.store,
             dev.cadastro.server,
+            dev.cadastro.servlet,
             dev.cadastro.loader;
 }

@@ -198,7 +198,9 @@ public final class CadastroEngine implements AutoCloseable {
         LuceneRegister register = LuceneRegister.open(config.index());
         Store store = null;
         Workers workers = null;
+        ProviderOptions.Providers providers = null;
         SmsOptions.Sms sms = null;
+        CadastroEngine engine = null;
         try {
             store = Store.open(config.database(), config.clock(), telemetry);
             LocalFolderFileStore files = openFiles(config);
@@ -232,7 +234,7 @@ public final class CadastroEngine implements AutoCloseable {
             started.set(workers);
             Admission admission =
                     store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
-            ProviderOptions.Providers providers = config.providers().build(register);
+            providers = config.providers().build(register);
             sms = config.sms().build(config.clock());
             Router router = CadastroServer.router(register, store, admission, config.clock(), mailing, providers, sms);
             // Readiness is "starting" until the engine object exists.
@@ -286,7 +288,7 @@ public final class CadastroEngine implements AutoCloseable {
                         links,
                         files);
             }
-            CadastroEngine engine = new CadastroEngine(
+            engine = new CadastroEngine(
                     register,
                     store,
                     config.clock(),
@@ -300,28 +302,75 @@ public final class CadastroEngine implements AutoCloseable {
                     telemetry,
                     accessLog);
             // Push deliveries (issue 19): started last, closed first.
-            try {
-                PushOptions push = config.push();
-                if (calls != null) {
-                    // url_gravacao in each body: the same permanent signed link GET /v1/ligacoes/{id} gives.
-                    push = push.withRecordingUrl(calls.links()::permanent);
-                }
-                engine.push = PushService.start(store, config.clock(), push, owner(), telemetry);
-            } catch (RuntimeException e) {
-                engine.close();
-                throw e;
+            PushOptions push = config.push();
+            if (calls != null) {
+                // url_gravacao in each body: the same permanent signed link GET /v1/ligacoes/{id} gives.
+                push = push.withRecordingUrl(calls.links()::permanent);
             }
+            engine.push = PushService.start(store, config.clock(), push, owner(), telemetry);
             return engine;
         } catch (RuntimeException e) {
-            if (workers != null) {
-                workers.close();
+            // Each part opened so far is closed once; a failure while closing is added to the
+            // original failure, which surfaces.
+            if (engine != null) {
+                closeEach(e, engine.parts());
+            } else {
+                closeEach(e, parts(null, null, workers, providers, sms, register, store));
             }
-            if (sms != null) {
-                sms.close();
-            }
-            closeQuietly(register, store);
             throw e;
         }
+    }
+
+    /** Closes each step in order, each whatever the others did; the failures go into {@code failure}, or the first becomes it. */
+    private static RuntimeException closeEach(RuntimeException failure, List<Runnable> steps) {
+        for (Runnable step : steps) {
+            try {
+                step.run();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else if (failure != e) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        return failure;
+    }
+
+    /** The close steps of the parts given (null for one not opened), push first, the store last. */
+    private static List<Runnable> parts(
+            ScheduledExecutorService housekeeping,
+            PushService push,
+            Workers workers,
+            ProviderOptions.Providers providers,
+            SmsOptions.Sms sms,
+            LuceneRegister register,
+            Store store) {
+        List<Runnable> steps = new ArrayList<>();
+        if (housekeeping != null) {
+            steps.add(housekeeping::shutdownNow);
+        }
+        if (push != null) {
+            steps.add(push::close);
+        }
+        if (workers != null) {
+            steps.add(workers::close);
+        }
+        if (providers != null) {
+            steps.add(providers::close);
+        }
+        if (sms != null) {
+            steps.add(sms::close);
+        }
+        steps.add(register::close);
+        if (store != null) {
+            steps.add(store::close);
+        }
+        return steps;
+    }
+
+    private List<Runnable> parts() {
+        return parts(housekeeping, push, mailingWorkers, providers, sms, register, store);
     }
 
     /** The path of a base URL without its trailing slash; empty for none. */
@@ -513,33 +562,16 @@ public final class CadastroEngine implements AutoCloseable {
     }
 
     /**
-     * Stops the background work (push, housekeeping, export workers, providers, SMS), then closes the
-     * register and the store. Requests still in flight fail: stop the listeners first.
+     * Stops the background work (housekeeping, push, export workers, providers, SMS), then closes the
+     * register and the store. Each part is closed whatever the others did; the first failure is thrown
+     * with the later ones suppressed. Requests still in flight fail: stop the listeners first.
      */
     @Override
     public void close() {
         stopping = true;
-        housekeeping.shutdownNow();
-        try {
-            if (push != null) {
-                push.close();
-            }
-            mailingWorkers.close();
-            providers.close();
-            sms.close();
-        } finally {
-            closeQuietly(register, store);
-        }
-    }
-
-    private static void closeQuietly(LuceneRegister register, Store store) {
-        try {
-            register.close();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "closing the register failed", e);
-        }
-        if (store != null) {
-            store.close();
+        RuntimeException failure = closeEach(null, parts());
+        if (failure != null) {
+            throw failure;
         }
     }
 }

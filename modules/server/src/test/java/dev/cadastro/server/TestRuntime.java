@@ -11,9 +11,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.http.UriCompliance;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -47,7 +44,7 @@ enum TestRuntime {
     JETTY {
         @Override
         Listener listen(Handler handler, Service envelope) throws IOException {
-            return jetty(new CadastroServlet(handler, envelope, Limits.defaults()), Limits.defaults());
+            return jetty(new CadastroServlet(handler, envelope, Limits.defaults()));
         }
     };
 
@@ -67,27 +64,17 @@ enum TestRuntime {
 
     /**
      * A Jetty server on a free loopback port with {@code servlet} at {@code /*} of the root context,
-     * set up as docs/embedding.md says: encoded slashes passed through, request heads up to eight times
-     * the adapter's limits (so the adapter's enveloped 414 and 431 come first).
+     * built by {@link JettyHost#server} and {@link JettyHost#context}: the configuration docs/embedding.md
+     * documents, word for word.
      */
-    static Listener jetty(CadastroServlet servlet, Limits limits) throws IOException {
+    static Listener jetty(CadastroServlet servlet) throws IOException {
         // Jetty's debug log holds request and response bytes (CPFs, codes): kept off even when a test
         // turns the root logger up to see every Cadastro line (docs/embedding.md says the same to hosts).
         JETTY_LOG.setLevel(java.util.logging.Level.INFO);
-        Server server = new Server();
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        http.setRequestHeaderSize(8 * Math.max(limits.maxHeaderBytes(), limits.maxUriLength()));
-        http.setUriCompliance(UriCompliance.DEFAULT.with(
-                "cadastro",
-                UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
-                UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING));
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        Server server = JettyHost.server(0);
+        ServerConnector connector = (ServerConnector) server.getConnectors()[0];
         connector.setHost(InetAddress.getLoopbackAddress().getHostAddress());
-        connector.setPort(0);
-        server.addConnector(connector);
-        ServletContextHandler context = new ServletContextHandler("/");
-        context.getServletHandler().setDecodeAmbiguousURIs(true);
+        ServletContextHandler context = JettyHost.context();
         context.addServlet(new ServletHolder("cadastro", servlet), "/*");
         server.setHandler(context);
         try {

@@ -4,6 +4,7 @@ import dev.cadastro.core.error.Service;
 import dev.cadastro.http.AcceptLanguage;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Handler;
+import dev.cadastro.http.HttpStatusException;
 import dev.cadastro.http.Limits;
 import dev.cadastro.http.Response;
 import jakarta.servlet.ServletContext;
@@ -33,8 +34,10 @@ import java.util.Objects;
  * header fields beyond {@code maxHeaderBytes} or {@code maxHeaderCount}, 413 for a declared or read
  * body beyond {@code maxBodyBytes}. Every answer carries {@code X-Request-Id}; a {@code HEAD} answer
  * has the headers of its {@code GET} and no body; streamed bodies (recordings, exports) are copied to
- * the container without being held. A client that goes away mid-request or mid-answer costs a debug
- * log line, never a 500 or an error log.
+ * the container without being held. A body whose read fails (a malformed chunk, fewer bytes than
+ * its {@code Content-Length} until the idle timeout, a client gone) is answered with the 400
+ * envelope and {@code Connection: close}; a client that goes away mid-request or mid-answer costs a
+ * debug log line, never a 500 or an error log.
  *
  * <p>The container must pass encoded slashes through (Jetty: {@code UriCompliance} allowing {@code
  * AMBIGUOUS_PATH_SEPARATOR} and {@code setDecodeAmbiguousURIs(true)}; Tomcat: {@code
@@ -88,7 +91,7 @@ public final class CadastroServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String id = ids.next();
-        Exchange exchange = new Exchange(limits);
+        Exchange exchange = new Exchange(limits, envelope);
         Response response;
         try {
             response = handler.handle(exchange.toRequest(req, id, remote(req)));
@@ -99,16 +102,27 @@ public final class CadastroServlet extends HttpServlet {
             response = ErrorResponses.render(
                     envelope, t, id, AcceptLanguage.resolve(Collections.list(req.getHeaders(AcceptLanguage.HEADER))));
         }
-        if (exchange.clientGone()) {
-            LOG.log(Level.DEBUG, "request {0}: the client went away while sending its body", id);
+        HttpStatusException bodyFailure = exchange.bodyFailure();
+        if (bodyFailure != null) {
+            // Reading the body failed: whatever the handler answered, the request is the 400. A client
+            // still connected (a malformed chunk, a body shorter than declared) reads it; writing to
+            // one that left fails in write() with a debug line.
+            LOG.log(Level.DEBUG, "request {0}: reading the body failed", id);
             closeStreamed(response);
-            return;
+            if (resp.isCommitted()) {
+                return;
+            }
+            response = ErrorResponses.render(
+                    envelope,
+                    bodyFailure,
+                    id,
+                    AcceptLanguage.resolve(Collections.list(req.getHeaders(AcceptLanguage.HEADER))));
         }
         if (!response.headers().contains(ErrorResponses.REQUEST_ID)) {
             response = response.withHeader(ErrorResponses.REQUEST_ID, id);
         }
-        if (response.status() == 413) {
-            // The rest of a refused body is still on the wire: do not reuse the connection.
+        if (response.status() == 413 || bodyFailure != null) {
+            // The rest of a refused or broken body is still on the wire: do not reuse the connection.
             response = response.withHeader("Connection", "close");
         }
         write(resp, response, "HEAD".equals(req.getMethod()), id);

@@ -3,6 +3,8 @@ package dev.cadastro.servlet;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.LocalizedText;
 import dev.cadastro.core.error.Message;
+import dev.cadastro.core.error.Service;
+import dev.cadastro.core.internal.Texts;
 import dev.cadastro.http.Headers;
 import dev.cadastro.http.HttpStatusException;
 import dev.cadastro.http.Limits;
@@ -19,20 +21,26 @@ import java.util.Collections;
 /**
  * One servlet request turned into a {@link Request}, with the JDK runtime's limits and answers: the
  * request target's length (414), the header fields' count and size (431), the declared and the read
- * body's size (413). It also notes whether the client went away while sending its body.
+ * body's size (413). It also keeps the 400 raised when reading the body failed (a client that went
+ * away, a malformed chunk, a body shorter than its {@code Content-Length} until the idle timeout), so
+ * the bridge answers it whatever the handler made of it.
  */
 final class Exchange {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    private static final int REPLACEMENT = 0xFFFD;
 
     private final Limits limits;
-    private volatile boolean clientGone;
+    private final Service envelope;
+    private volatile HttpStatusException bodyFailure;
 
-    Exchange(Limits limits) {
+    Exchange(Limits limits, Service envelope) {
         this.limits = limits;
+        this.envelope = envelope;
     }
 
-    boolean clientGone() {
-        return clientGone;
+    /** The 400 raised when reading the body failed, or null when it did not. */
+    HttpStatusException bodyFailure() {
+        return bodyFailure;
     }
 
     Request toRequest(HttpServletRequest req, String id, InetSocketAddress remote) throws IOException {
@@ -70,6 +78,9 @@ final class Exchange {
             throw tooLarge(Message.BODY_DECLARES.with(declared));
         }
         String rawPath = belowMount(req, uri);
+        if (rawPath == null) {
+            throw notMounted(req.getMethod(), uri);
+        }
         return Request.of(
                 req.getMethod(),
                 rawPath,
@@ -86,23 +97,45 @@ final class Exchange {
      * the servlet path of a prefix mapping ({@code /dados/*}); with {@code /*} or any other mapping the
      * path below the context. The servlet path is compared in its decoded form, as the container gives
      * it, so a mapping whose literal needs no encoding (every mapping of docs/embedding.md) is found.
+     * Null when the raw target does not start with the mount point followed by {@code /} or nothing: a
+     * target the container mapped here only once decoded or normalized ({@code /%64ados/v1/a}, {@code
+     * /ligacoes/../dados/v1/a}, {@code /dados;x=1/v1/a}), which the bridge answers with 404.
      */
     static String belowMount(HttpServletRequest req, String uri) {
-        String context = req.getContextPath() == null ? "" : req.getContextPath();
-        String prefix = context;
+        String prefix = req.getContextPath() == null ? "" : req.getContextPath();
         HttpServletMapping mapping = req.getHttpServletMapping();
         if (mapping != null && mapping.getMappingMatch() == MappingMatch.PATH && req.getServletPath() != null) {
-            prefix = context + req.getServletPath();
+            prefix = prefix + req.getServletPath();
         }
-        String path;
-        if (!prefix.isEmpty() && uri.startsWith(prefix)) {
-            path = uri.substring(prefix.length());
-        } else if (!context.isEmpty() && uri.startsWith(context)) {
-            path = uri.substring(context.length());
-        } else {
-            path = uri;
+        if (!uri.startsWith(prefix)) {
+            return null;
         }
-        return path.isEmpty() ? "/" : path;
+        String path = uri.substring(prefix.length());
+        if (path.isEmpty()) {
+            return "/";
+        }
+        return path.charAt(0) == '/' ? path : null;
+    }
+
+    /** The router's 404 for a target outside the mount point, in the envelope's form. */
+    private HttpStatusException notMounted(String method, String uri) {
+        String target = Texts.quote(uri);
+        return switch (envelope) {
+            case CALL_RECORDS ->
+                new HttpStatusException(
+                        404,
+                        ErrorCode.ROTA_INEXISTENTE,
+                        Message.NO_ROUTE.with(method + " " + target),
+                        null,
+                        Headers.empty());
+            case COMPANY_DATA ->
+                new HttpStatusException(
+                        404,
+                        ErrorCode.NAO_ENCONTRADO,
+                        Message.NO_RESOURCE.with(target),
+                        Message.PATH_IS.with(uri),
+                        Headers.empty());
+        };
     }
 
     /** Every header field line of the request, in the order the container gives them. */
@@ -120,6 +153,14 @@ final class Exchange {
      * The target as the client sent it: a container that hands over a character above 0x7F (a raw
      * UTF-8 byte sequence in the request line, as curl sends {@code São}) gets it percent-encoded back
      * to its UTF-8 bytes, which {@link dev.cadastro.http.PercentDecoding} then decodes strictly.
+     *
+     * <p>The servlet API gives no raw bytes: a container decodes the request line's raw bytes as UTF-8
+     * and replaces a malformed sequence with U+FFFD (Jetty does; its own {@code HttpURI} holds the
+     * replaced text too). A raw U+FFFD is therefore taken for the malformed input it almost always
+     * stands for and encoded as {@code %FF}, a byte UTF-8 never has, so that strict decoding refuses
+     * it with 422 as the JDK runtime refuses the raw bytes. The cost: a client that sends U+FFFD
+     * itself as raw bytes ({@code EF BF BD}) is refused too; percent-encoded ({@code %EF%BF%BD}) it
+     * is accepted, as on the JDK runtime.
      */
     static String rawBytesEncoded(String raw) {
         int i = 0;
@@ -135,6 +176,10 @@ final class Exchange {
             i += Character.charCount(cp);
             if (cp < 0x80) {
                 sb.append((char) cp);
+                continue;
+            }
+            if (cp == REPLACEMENT) {
+                sb.append("%FF");
                 continue;
             }
             for (byte b : new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8)) {
@@ -155,7 +200,9 @@ final class Exchange {
 
     /**
      * The body, failing with a 413 once more than {@code max} bytes have been read, and with a 400 when
-     * the container reports the client gone before the body's end (so no 500 and no error log).
+     * the container fails the read before the body's end: the client went away, sent a malformed chunk,
+     * or sent less than it declared and then nothing until the idle timeout (so no 500 and no error
+     * log).
      */
     private final class Body extends InputStream {
         private final InputStream in;
@@ -196,13 +243,16 @@ final class Exchange {
         }
 
         private HttpStatusException gone(IOException e) {
-            clientGone = true;
-            return new HttpStatusException(
+            HttpStatusException failure = new HttpStatusException(
                     400,
                     ErrorCode.PARAMETRO_INVALIDO,
                     Message.BODY_CUT_SHORT.with(read),
                     Message.FIELD_RULE.with("body", "complete"),
                     Headers.empty());
+            if (bodyFailure == null) {
+                bodyFailure = failure;
+            }
+            return failure;
         }
 
         private void count(int n) {

@@ -107,6 +107,37 @@ class CadastroServletTest {
     }
 
     @Test
+    void rawBytesThatAreNotUtf8InTheQueryAre422AsOnTheJdkRuntime() throws Exception {
+        Handler reader = r ->
+                Response.of(200, "text/plain", r.query().first("q").orElse("").getBytes(StandardCharsets.UTF_8));
+        try (Jetty jetty = mounted("/", reader, Service.COMPANY_DATA, Limits.defaults());
+                Socket socket = new Socket(InetAddress.getLoopbackAddress(), jetty.port())) {
+            socket.setSoTimeout(5000);
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /v1/a?q=".getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[] {(byte) 0xFF, 'x'});
+            out.write(" HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 422 "), answer);
+            assertTrue(answer.contains("\"code\":\"PARAMETRO_INVALIDO\""), answer);
+            assertTrue(answer.contains("regra=utf-8"), answer);
+        }
+    }
+
+    @Test
+    void aPercentEncodedReplacementCharacterIsStillAccepted() throws Exception {
+        Handler reader = r ->
+                Response.of(200, "text/plain", r.query().first("q").orElse("").getBytes(StandardCharsets.UTF_8));
+        try (Jetty jetty = mounted("/", reader, Service.COMPANY_DATA, Limits.defaults())) {
+            HttpResponse<byte[]> r =
+                    send(HttpRequest.newBuilder(jetty.uri("/v1/a?q=%EF%BF%BDx")).build());
+            assertEquals(200, r.statusCode(), text(r));
+            assertEquals("\uFFFDx", text(r));
+        }
+    }
+
+    @Test
     void headAnswersTheHeadersOfGetWithTheLengthAndNoBody() throws Exception {
         byte[] body = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
         try (Jetty jetty = mounted("/", r -> Response.json(200, body), Service.COMPANY_DATA, Limits.defaults());
@@ -275,6 +306,71 @@ class CadastroServletTest {
         }
     }
 
+    /** Sends {@code head} and {@code body} on a raw socket left open, and reads the whole answer. */
+    private static String exchangeLeftOpen(Jetty jetty, String head, byte[] body) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), jetty.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            // The socket stays open: only the server can end this exchange.
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void assertEnveloped400WithClose(String answer) {
+        assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
+        String lower = answer.toLowerCase(java.util.Locale.ROOT);
+        assertTrue(lower.contains("\r\nconnection: close\r\n"), answer);
+        assertTrue(lower.contains("\r\nx-request-id: "), answer);
+        assertTrue(answer.contains("\"code\":\"PARAMETRO_INVALIDO\""), answer);
+    }
+
+    @Test
+    void aMalformedChunkIs400InTheEnvelopeNotAnEmpty200() throws Exception {
+        Handler reader = r -> Response.of(200, "text/plain", r.body().readAllBytes());
+        try (Jetty jetty = mounted("/", reader, Service.COMPANY_DATA, Limits.defaults())) {
+            String answer = exchangeLeftOpen(
+                    jetty,
+                    "POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+                    "zz\r\nhello\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertEnveloped400WithClose(answer);
+        }
+    }
+
+    @Test
+    void aBodyShorterThanItsLengthIs400InTheEnvelopeAtTheIdleTimeout() throws Exception {
+        Handler reader = r -> Response.of(200, "text/plain", r.body().readAllBytes());
+        try (Jetty jetty =
+                mounted("/", reader, Service.COMPANY_DATA, Limits.defaults()).idleTimeout(1000)) {
+            String answer = exchangeLeftOpen(
+                    jetty,
+                    "POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n",
+                    "x".repeat(10).getBytes(StandardCharsets.US_ASCII));
+            assertEnveloped400WithClose(answer);
+        }
+    }
+
+    @Test
+    void aHandlerThatSwallowsABrokenBodyStillYieldsThe400() throws Exception {
+        Handler swallowing = r -> {
+            try {
+                r.body().readAllBytes();
+            } catch (RuntimeException | IOException e) {
+                // A handler that ignores the failure must not turn the broken request into a 200.
+            }
+            return Response.of(200, "text/plain", "fine".getBytes(StandardCharsets.US_ASCII));
+        };
+        try (Jetty jetty = mounted("/", swallowing, Service.COMPANY_DATA, Limits.defaults())) {
+            String answer = exchangeLeftOpen(
+                    jetty,
+                    "POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+                    "zz\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertEnveloped400WithClose(answer);
+        }
+    }
+
     @Test
     void underAPrefixMappingTheHandlerSeesThePathBelowThePrefix() throws Exception {
         Handler echo = r ->
@@ -291,6 +387,36 @@ class CadastroServletTest {
                     "/health/ready?",
                     text(send(HttpRequest.newBuilder(jetty.uri("/app/ligacoes/health/ready"))
                             .build())));
+        }
+    }
+
+    @Test
+    void aTargetThatMatchesTheMountOnlyOnceDecodedIs404InTheEnvelopeWithoutTheHandler() throws Exception {
+        AtomicInteger ran = new AtomicInteger();
+        Handler echo = r -> {
+            ran.incrementAndGet();
+            return Response.of(200, "text/plain", r.rawPath().getBytes(StandardCharsets.UTF_8));
+        };
+        try (Jetty jetty = Jetty.start("/", c -> {
+            c.addServlet(new ServletHolder("dados", new CadastroServlet(echo, Service.COMPANY_DATA)), "/dados/*");
+            c.addServlet(new ServletHolder("ligacoes", new CadastroServlet(echo, Service.CALL_RECORDS)), "/ligacoes/*");
+        })) {
+            for (String target : java.util.List.of("/%64ados/v1/a", "/ligacoes/../dados/v1/a", "/dados;x=1/v1/a")) {
+                try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), jetty.port())) {
+                    socket.setSoTimeout(5000);
+                    OutputStream out = socket.getOutputStream();
+                    out.write(("GET " + target + " HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    assertTrue(answer.startsWith("HTTP/1.1 404 "), target + ": " + answer);
+                    assertTrue(answer.contains("\"code\":\"NAO_ENCONTRADO\""), target + ": " + answer);
+                }
+            }
+            assertEquals(0, ran.get(), "no such target reaches a handler");
+            HttpResponse<byte[]> mounted =
+                    send(HttpRequest.newBuilder(jetty.uri("/dados/v1/a")).build());
+            assertEquals("/v1/a", text(mounted));
         }
     }
 

@@ -41,6 +41,12 @@ final class Jetty implements AutoCloseable {
         return new Jetty(server, connector);
     }
 
+    /** Closes a connection idle for {@code millis} (Jetty's default is 30 s). */
+    Jetty idleTimeout(long millis) {
+        connector.setIdleTimeout(millis);
+        return this;
+    }
+
     int port() {
         return connector.getLocalPort();
     }

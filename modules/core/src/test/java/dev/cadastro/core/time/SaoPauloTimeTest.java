@@ -1,6 +1,7 @@
 package dev.cadastro.core.time;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -26,11 +27,20 @@ class SaoPauloTimeTest {
     }
 
     @Test
-    void anOldSummerInstantShowsThatSummersOffsetAndTheSameMoment() {
+    void anOldSummerInstantIsWrittenAtTheContractsFixedOffsetAsTheSameMoment() {
+        // São Paulo's clocks showed 10:00 (-02:00) then; the contract's pattern is -03:00.
         Instant summer2018 = Instant.parse("2018-01-15T12:00:00Z");
         String text = SaoPauloTime.format(summer2018);
-        assertEquals("2018-01-15T10:00:00-02:00", text);
+        assertEquals("2018-01-15T09:00:00-03:00", text);
         assertEquals(summer2018, OffsetDateTime.parse(text).toInstant());
+    }
+
+    @Test
+    void everyTimeMatchesTheContractsPattern() {
+        for (String t : java.util.List.of("2018-01-15T12:00:00Z", "2019-02-16T02:30:00Z", "2026-11-24T13:15:30Z")) {
+            String text = SaoPauloTime.format(Instant.parse(t));
+            assertTrue(text.matches("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}-03:00$"), text);
+        }
     }
 
     @Test

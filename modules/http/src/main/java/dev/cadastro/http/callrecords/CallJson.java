@@ -17,7 +17,7 @@ import java.time.temporal.ChronoUnit;
  * <p>Times are written {@code YYYY-MM-DDTHH:MM:SS} in Brasília time (UTC-3, a fixed offset), with no
  * offset and no fraction; the store keeps and compares them with full precision.
  * Every field of the call record is always present, null where the contract allows it, followed by one addition
- * (rule 4 allows fields): {@code disponivel_em}, when the recording was archived and the call became
+ * (the contract lets an answer carry fields it does not list): {@code disponivel_em}, when the recording was archived and the call became
  * listable, written like the other times.
  */
 public final class CallJson {
