@@ -77,7 +77,7 @@ public final class Store implements AutoCloseable {
         this.accounts = new PgAccounts(dataSource, clock);
         this.apiKeys = new PgApiKeys(dataSource);
         this.ledger = new PgLedger(dataSource, clock, batchWorkers);
-        this.admissionStore = new PgAdmissionStore(dataSource);
+        this.admissionStore = new PgAdmissionStore(dataSource, batchWorkers);
         this.idempotency = new PgIdempotencyStore(dataSource);
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
         this.otpStore = new PgOtpStore(dataSource, ledger);
@@ -236,6 +236,7 @@ public final class Store implements AutoCloseable {
     public void close() {
         try {
             personAudit.close();
+            admissionStore.close();
             ledger.close();
             deliveryQueue.close();
             dataSource.close();
