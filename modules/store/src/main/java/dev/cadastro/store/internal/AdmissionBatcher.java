@@ -44,6 +44,7 @@ final class AdmissionBatcher implements AutoCloseable {
     private final Function<Ask, Optional<AdmissionStore.Found>> alone;
     private final GroupCommit<Ask, Optional<AdmissionStore.Found>> group;
     private volatile int largest;
+    private final java.util.concurrent.atomic.AtomicLong fallbacks = new java.util.concurrent.atomic.AtomicLong();
 
     AdmissionBatcher(DataSource dataSource, int workers, Function<Ask, Optional<AdmissionStore.Found>> alone) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -101,6 +102,7 @@ final class AdmissionBatcher implements AutoCloseable {
                     "admission batch of {0} failed ({1}); admitting one by one",
                     n,
                     e.getMessage());
+            fallbacks.incrementAndGet();
             batch.forEach(this::one);
             return;
         }
@@ -123,6 +125,11 @@ final class AdmissionBatcher implements AutoCloseable {
     /** The largest batch applied so far. */
     int largestBatch() {
         return largest;
+    }
+
+    /** How many batches failed as a whole and were admitted item by item. */
+    long fallbacks() {
+        return fallbacks.get();
     }
 
     private void one(GroupCommit.Pending<Ask, Optional<AdmissionStore.Found>> p) {

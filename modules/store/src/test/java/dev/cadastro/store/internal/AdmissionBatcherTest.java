@@ -125,7 +125,8 @@ class AdmissionBatcherTest {
                 actual.add(Answer.of(r.get()));
             }
             assertEquals(expected, actual);
-            assertEquals(13, batched.batcher().largestBatch(), "applied as one batch, not item by item");
+            assertEquals(13, batched.batcher().largestBatch());
+            assertEquals(0, batched.batcher().fallbacks(), "applied as one batch, not item by item");
         }
         // The reference itself is the rule: a fourth request in a minute of 3 is refused, the day of 6 fills.
         assertTrue(expected.get(3).counts().orElseThrow().minute().isEmpty());
@@ -211,6 +212,7 @@ class AdmissionBatcherTest {
                 pool.shutdown();
             }
             assertTrue(batched.batcher().largestBatch() > 1, "requests queued together shared a commit");
+            assertEquals(0, batched.batcher().fallbacks());
         }
         assertEquals(300, admitted.get());
         assertEquals(340, refused.get());
