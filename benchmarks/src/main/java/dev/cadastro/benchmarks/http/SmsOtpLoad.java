@@ -58,10 +58,11 @@ import java.util.regex.Pattern;
  * pairs it completed, and every check must have answered {@code valido: true}.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.SmsOtpLoad
- * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N] [--durable true|false]}
+ * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N] [--durable true|false] [--admission-batch true|false]}
  * ({@code --pool}: the store's connection pool, by default the store's own default as {@code ./cadastro serve}
  * runs; {@code --durable false}: commits do not wait for the WAL flush, a diagnostic that shows what the
- * flushes cost, never how the server runs). The first run
+ * flushes cost, never how the server runs; {@code --admission-batch true}: admissions in shared commits,
+ * ADR 0031, off by default as in the server). The first run
  * generates and loads a 2,000-establishment register under {@code benchmarks/data/sms} (the server
  * needs one; SMS does not read it).
  */
@@ -83,6 +84,7 @@ public final class SmsOtpLoad {
         int accounts = 64;
         int pool = 0;
         boolean durable = true;
+        boolean admissionBatch = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -93,9 +95,11 @@ public final class SmsOtpLoad {
                 case "--accounts" -> accounts = Integer.parseInt(v);
                 case "--pool" -> pool = Integer.parseInt(v);
                 case "--durable" -> durable = Boolean.parseBoolean(v);
+                case "--admission-batch" -> admissionBatch = Boolean.parseBoolean(v);
                 default ->
                     throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool, --durable");
+                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool, --durable,"
+                            + " --admission-batch");
             }
         }
         PrintStream out = System.out;
@@ -112,7 +116,10 @@ public final class SmsOtpLoad {
             return "instant-" + message.reference();
         };
         SmsGateway guarded = GuardedProviders.guard(instant, ProviderGuard.of("sms", ProviderPolicy.defaults()));
-        Database.Builder db = Database.builder().embedded(data.database()).durableCommits(durable);
+        Database.Builder db = Database.builder()
+                .embedded(data.database())
+                .durableCommits(durable)
+                .admissionGroupCommit(admissionBatch);
         if (pool > 0) {
             db.poolSize(pool);
         }
@@ -127,14 +134,15 @@ public final class SmsOtpLoad {
                 .withSms(SmsOptions.under(home).withGateway(guarded)))) {
             List<Client> clients = clients(server, clock, accounts);
             out.printf(
-                    "SMS OTP load: %d connections, %d accounts, %d s after %d s warm-up, pool %d, durable %s, %d CPUs,"
-                            + " JDK %s%n",
+                    "SMS OTP load: %d connections, %d accounts, %d s after %d s warm-up, pool %d, durable %s,"
+                            + " admission batch %s, %d CPUs, JDK %s%n",
                     connections,
                     accounts,
                     seconds,
                     warmup,
                     database.poolSize(),
                     durable,
+                    admissionBatch,
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version());
             Map<Client, LongAdder> sent = new ConcurrentHashMap<>();

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Admissions share commits (group commit), and a request is answered only after its batch committed:
+ * Admissions share commits ({@code --admission-group-commit}), and a request is answered only after its batch committed:
  * a real {@code ./cadastro serve} process admitting requests from many parallel clients is killed with
  * SIGKILL ({@code destroyForcibly}) mid-load, and the account's counter in the database holds at least
  * every request a client got an answer for, and at most those plus the ones still in flight (nothing
@@ -162,7 +162,8 @@ class AdmissionKillTest {
                         "--sms-dir",
                         tmp.resolve("sms").toString(),
                         "--requests-per-minute",
-                        "1000000"));
+                        "1000000",
+                        "--admission-group-commit"));
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(tmp.resolve("serve.log").toFile())

@@ -22,6 +22,7 @@ public final class Database {
     private final Duration connectionTimeout;
     private final boolean durableCommits;
     private final int groupCommitWorkers;
+    private final boolean admissionGroupCommit;
 
     private Database(Builder b) {
         this.url = Optional.ofNullable(b.url);
@@ -32,6 +33,7 @@ public final class Database {
         this.connectionTimeout = b.connectionTimeout;
         this.durableCommits = b.durableCommits;
         this.groupCommitWorkers = b.groupCommitWorkers;
+        this.admissionGroupCommit = b.admissionGroupCommit;
     }
 
     public static Builder builder() {
@@ -100,6 +102,16 @@ public final class Database {
         return groupCommitWorkers;
     }
 
+    /**
+     * Whether requests' admissions (key read and rate-limit count) are grouped into shared commits too,
+     * on the group-commit workers (at least one; ADR 0031). Off by default: it cut the CPU of an SMS pair
+     * but funnels every admission through one connection, which slowed count-only searches and lookups
+     * in the same session ({@code benchmarks/RESULTS.md}, "sms: admissions share commits").
+     */
+    public boolean admissionGroupCommit() {
+        return admissionGroupCommit;
+    }
+
     @Override
     public String toString() {
         return url.map(u -> "Database[url=" + u.replaceAll("password=[^&]*", "password=***") + "]")
@@ -116,6 +128,7 @@ public final class Database {
         private Duration connectionTimeout = Duration.ofSeconds(10);
         private boolean durableCommits = true;
         private int groupCommitWorkers = 1;
+        private boolean admissionGroupCommit;
 
         private Builder() {}
 
@@ -166,6 +179,12 @@ public final class Database {
         /** Threads applying grouped charges, 0 (off) to the pool size; default 1. */
         public Builder groupCommitWorkers(int workers) {
             this.groupCommitWorkers = workers;
+            return this;
+        }
+
+        /** Admissions in shared commits too (ADR 0031); default off. */
+        public Builder admissionGroupCommit(boolean group) {
+            this.admissionGroupCommit = group;
             return this;
         }
 

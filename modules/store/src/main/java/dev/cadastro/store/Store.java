@@ -70,14 +70,19 @@ public final class Store implements AutoCloseable {
     private final CallTokens callTokens;
     private final IngestCheckpoints ingestCheckpoints;
 
-    private Store(Optional<EmbeddedDatabase> embedded, HikariDataSource dataSource, Clock clock, int batchWorkers) {
+    private Store(
+            Optional<EmbeddedDatabase> embedded,
+            HikariDataSource dataSource,
+            Clock clock,
+            int batchWorkers,
+            int admissionWorkers) {
         this.embedded = embedded;
         this.dataSource = dataSource;
         this.migrated = Migrations.apply(dataSource, clock);
         this.accounts = new PgAccounts(dataSource, clock);
         this.apiKeys = new PgApiKeys(dataSource);
         this.ledger = new PgLedger(dataSource, clock, batchWorkers);
-        this.admissionStore = new PgAdmissionStore(dataSource, batchWorkers);
+        this.admissionStore = new PgAdmissionStore(dataSource, admissionWorkers);
         this.idempotency = new PgIdempotencyStore(dataSource);
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
         this.otpStore = new PgOtpStore(dataSource, ledger);
@@ -120,7 +125,8 @@ public final class Store implements AutoCloseable {
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
             pool = new HikariDataSource(config);
             int batchWorkers = database.groupCommitWorkers();
-            Store store = new Store(embedded, pool, clock, batchWorkers);
+            int admissionWorkers = database.admissionGroupCommit() ? Math.max(1, batchWorkers) : 0;
+            Store store = new Store(embedded, pool, clock, batchWorkers, admissionWorkers);
             LOG.log(
                     store.migrated.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
                     "store open on {0}; migrations applied now: {1}",

@@ -48,6 +48,16 @@ class DatabaseTest {
     }
 
     @Test
+    void admissionsShareCommitsOnlyWhenAsked() {
+        assertFalse(Database.builder().embedded(Path.of("x")).build().admissionGroupCommit());
+        assertTrue(Database.builder()
+                .embedded(Path.of("x"))
+                .admissionGroupCommit(true)
+                .build()
+                .admissionGroupCommit());
+    }
+
+    @Test
     void groupCommitHasOneWorkerByDefaultAndAtMostThePoolSize() {
         Database d = Database.builder().embedded(Path.of("x")).build();
         assertTrue(d.groupCommit());

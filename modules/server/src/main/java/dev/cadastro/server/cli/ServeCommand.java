@@ -63,6 +63,12 @@ public final class ServeCommand extends CliCommand {
     long drainSeconds;
 
     @Option(
+            names = "--admission-group-commit",
+            description =
+                    "Admit requests (key read and rate-limit count) in shared commits (ADR 0031); off by default.")
+    boolean admissionGroupCommit;
+
+    @Option(
             names = "--requests-per-minute",
             paramLabel = "N",
             defaultValue = "" + Admission.REQUESTS_PER_MINUTE,
@@ -131,8 +137,10 @@ public final class ServeCommand extends CliCommand {
             throw usage("give --database URL or --embedded-db DIR, not both");
         }
         Path indexDir = path("--index", index);
-        Database store =
-                database != null ? databaseUrl(database) : Database.embedded(path("--embedded-db", embeddedDb));
+        Database store = databaseOf(
+                database != null
+                        ? Database.builder().url(database)
+                        : Database.builder().embedded(path("--embedded-db", embeddedDb)));
         InetSocketAddress address = new InetSocketAddress(bind, (int) within("--port", port, 0, 65535));
         long perMinute = within("--requests-per-minute", requestsPerMinute, 1, Long.MAX_VALUE);
         RuntimeOptions runtime = RuntimeOptions.builder()
@@ -171,9 +179,9 @@ public final class ServeCommand extends CliCommand {
         return Cli.DONE;
     }
 
-    private Database databaseUrl(String url) {
+    private Database databaseOf(Database.Builder builder) {
         try {
-            return Database.url(url);
+            return builder.admissionGroupCommit(admissionGroupCommit).build();
         } catch (IllegalArgumentException e) {
             throw usage("--database: " + e.getMessage());
         }
