@@ -1,8 +1,10 @@
 -- Admits many requests in one transaction (one commit), for the group-commit path of
--- PgAdmissionStore (ADR 0031). Each item is the single path's statement, run in arrival order, each
--- with a snapshot of its own, so an item sees the counts of the items before it and a key that
--- appears twice in a batch is counted twice, as two requests alone would be. The counter rows it
--- locks stay locked until the batch commits; a batch that fails (a deadlock against another
+-- PgAdmissionStore (ADR 0031). Each item is the single path's statement, each with a snapshot of its
+-- own, so an item sees the counts of the items before it and a key that appears twice in a batch is
+-- counted twice, as two requests alone would be. Items run in account order, and in arrival order
+-- within an account (a key belongs to one account, so each key's and each account's requests keep
+-- their order and their answers): batches of parallel queues then take the accounts' day rows in one
+-- order and cannot deadlock on them. The counter rows it locks stay locked until the batch commits; a batch that fails (a deadlock against another
 -- server's batch, a lost connection) counted nothing, and the caller admits its items one by one.
 -- The key and the account are returned as whole rows, read in the same statement that counted.
 CREATE FUNCTION admit_batch(
@@ -17,7 +19,11 @@ LANGUAGE plpgsql AS $$
 DECLARE
     i integer;
 BEGIN
-    FOR i IN 1 .. coalesce(array_length(p_prefix, 1), 0) LOOP
+    FOR i IN
+        SELECT s.i FROM generate_subscripts(p_prefix, 1) s(i)
+          LEFT JOIN api_keys ok ON ok.prefix = p_prefix[s.i]
+         ORDER BY ok.account_id NULLS LAST, s.i
+    LOOP
         RETURN QUERY
         WITH c AS (
             SELECT ck.prefix, ck.account_id, ca.daily_request_limit

@@ -23,6 +23,7 @@ public final class Database {
     private final boolean durableCommits;
     private final int groupCommitWorkers;
     private final boolean admissionGroupCommit;
+    private final int admissionQueues;
 
     private Database(Builder b) {
         this.url = Optional.ofNullable(b.url);
@@ -34,6 +35,12 @@ public final class Database {
         this.durableCommits = b.durableCommits;
         this.groupCommitWorkers = b.groupCommitWorkers;
         this.admissionGroupCommit = b.admissionGroupCommit;
+        this.admissionQueues = b.admissionQueues > 0 ? b.admissionQueues : defaultAdmissionQueues(b);
+    }
+
+    /** Half of the pool the charge workers leave, at least one: the other half serves everything else. */
+    private static int defaultAdmissionQueues(Builder b) {
+        return Math.max(1, (b.poolSize - b.groupCommitWorkers) / 2);
     }
 
     public static Builder builder() {
@@ -104,12 +111,21 @@ public final class Database {
 
     /**
      * Whether requests' admissions (key read and rate-limit count) are grouped into shared commits too,
-     * on the group-commit workers (at least one; ADR 0031). Off by default: it cut the CPU of an SMS pair
-     * but funnels every admission through one connection, which slowed count-only searches and lookups
-     * in the same session ({@code benchmarks/RESULTS.md}, "sms: admissions share commits").
+     * on {@link #admissionQueues()} queues (ADR 0031). Off by default: with one queue it cut the CPU of an
+     * SMS pair but funnelled every admission through one connection, which slowed count-only searches and
+     * lookups in the same session ({@code benchmarks/RESULTS.md}, "sms: admissions share commits").
      */
     public boolean admissionGroupCommit() {
         return admissionGroupCommit;
+    }
+
+    /**
+     * How many admission queues the group commit runs, each with its own worker and at most one batch (one
+     * pooled connection) in flight; a key's requests always go to the same queue. Default: half of the
+     * pool the charge workers leave, at least one (4 with the default pool of 10).
+     */
+    public int admissionQueues() {
+        return admissionQueues;
     }
 
     @Override
@@ -129,6 +145,7 @@ public final class Database {
         private boolean durableCommits = true;
         private int groupCommitWorkers = 1;
         private boolean admissionGroupCommit;
+        private int admissionQueues;
 
         private Builder() {}
 
@@ -188,6 +205,15 @@ public final class Database {
             return this;
         }
 
+        /** Admission queues (and workers) when admissions share commits, 1 to the pool size; default half the pool. */
+        public Builder admissionQueues(int queues) {
+            if (queues < 1) {
+                throw new IllegalArgumentException("admission queues " + queues + " must be at least 1");
+            }
+            this.admissionQueues = queues;
+            return this;
+        }
+
         public Database build() {
             if ((url == null) == (embeddedDir == null)) {
                 throw new IllegalArgumentException(
@@ -203,6 +229,10 @@ public final class Database {
             if (groupCommitWorkers < 0 || groupCommitWorkers > poolSize) {
                 throw new IllegalArgumentException("group-commit workers " + groupCommitWorkers
                         + " must be between 0 (off) and the pool size " + poolSize);
+            }
+            if (admissionQueues > poolSize) {
+                throw new IllegalArgumentException(
+                        "admission queues " + admissionQueues + " must be at most the pool size " + poolSize);
             }
             if (connectionTimeout.compareTo(Duration.ofMillis(250)) < 0) {
                 throw new IllegalArgumentException(

@@ -125,7 +125,7 @@ public final class Store implements AutoCloseable {
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
             pool = new HikariDataSource(config);
             int batchWorkers = database.groupCommitWorkers();
-            int admissionWorkers = database.admissionGroupCommit() ? Math.max(1, batchWorkers) : 0;
+            int admissionWorkers = database.admissionGroupCommit() ? database.admissionQueues() : 0;
             Store store = new Store(embedded, pool, clock, batchWorkers, admissionWorkers);
             LOG.log(
                     store.migrated.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,

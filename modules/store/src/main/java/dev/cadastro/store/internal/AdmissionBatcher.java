@@ -12,15 +12,23 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
  * Group commit for admissions (ADR 0031): callers queue their request's key and windows and wait
  * ({@link GroupCommit}); a worker admits whatever has queued in one statement, {@code admit_batch},
- * which runs the single path's statement for each item in arrival order inside one transaction, so one
- * commit serves many requests and each request gets the answer it would have had alone. A request is
- * answered only after its batch committed: no request proceeds on a count that could still be lost.
+ * which runs the single path's statement for each item inside one transaction, so one commit serves
+ * many requests and each request gets the answer it would have had alone. There are several queues,
+ * each with one worker and at most one batch (one pooled connection) in flight, and a key always goes
+ * to the same queue (by its prefix): queues run in parallel on their own connections, one key's
+ * requests keep their arrival order, and a key's minute row is only ever locked by one batch of this
+ * process at a time. A worker takes what has queued as soon as it is free (no timer, no waiting for a
+ * batch to fill), so a request waits at most for the one batch ahead of it on its own queue. A request
+ * is answered only after its batch committed: no request proceeds on a count that could still be lost.
  * A batch that fails as a whole (a deadlock against another server's batch, a lost connection) counted
  * nothing, and its items are admitted again one by one through the single path.
  */
@@ -42,18 +50,42 @@ final class AdmissionBatcher implements AutoCloseable {
 
     private final DataSource dataSource;
     private final Function<Ask, Optional<AdmissionStore.Found>> alone;
-    private final GroupCommit<Ask, Optional<AdmissionStore.Found>> group;
-    private volatile int largest;
-    private final java.util.concurrent.atomic.AtomicLong fallbacks = new java.util.concurrent.atomic.AtomicLong();
+    private final List<GroupCommit<Ask, Optional<AdmissionStore.Found>>> queues;
+    private final AtomicInteger largest = new AtomicInteger();
+    private final AtomicLong fallbacks = new AtomicLong();
+    private final AtomicLongArray batchesPerQueue;
 
-    AdmissionBatcher(DataSource dataSource, int workers, Function<Ask, Optional<AdmissionStore.Found>> alone) {
+    /** @param queues how many queues, each with its own worker */
+    AdmissionBatcher(DataSource dataSource, int queues, Function<Ask, Optional<AdmissionStore.Found>> alone) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.alone = Objects.requireNonNull(alone, "alone");
-        this.group = new GroupCommit<>("the admission counters", "cadastro-admission-batch-", workers, this::apply);
+        if (queues < 1) {
+            throw new IllegalArgumentException("admission queues " + queues + " must be at least 1");
+        }
+        this.batchesPerQueue = new AtomicLongArray(queues);
+        List<GroupCommit<Ask, Optional<AdmissionStore.Found>>> list = new ArrayList<>(queues);
+        for (int q = 0; q < queues; q++) {
+            int queue = q;
+            list.add(new GroupCommit<>("the admission counters", "cadastro-admission-batch-" + q + "-", 1, batch -> {
+                batchesPerQueue.incrementAndGet(queue);
+                apply(batch);
+            }));
+        }
+        this.queues = List.copyOf(list);
     }
 
     Optional<AdmissionStore.Found> admit(Ask ask) {
-        return group.submit(ask, "admission of key " + ask.prefix());
+        return queues.get(queueOf(ask.prefix())).submit(ask, "admission of key " + ask.prefix());
+    }
+
+    /** The queue of a key: always the same one for a prefix. */
+    int queueOf(String prefix) {
+        return Math.floorMod(prefix.hashCode(), queues.size());
+    }
+
+    /** How many batches (of one or more requests) each queue has applied. */
+    long batchesOf(int queue) {
+        return batchesPerQueue.get(queue);
     }
 
     private void apply(List<GroupCommit.Pending<Ask, Optional<AdmissionStore.Found>>> batch) {
@@ -62,9 +94,7 @@ final class AdmissionBatcher implements AutoCloseable {
             return;
         }
         int n = batch.size();
-        if (n > largest) {
-            largest = n;
-        }
+        largest.accumulateAndGet(n, Math::max);
         String[] prefixes = new String[n];
         byte[][] hashes = new byte[n][];
         Long[] minutes = new Long[n];
@@ -124,7 +154,7 @@ final class AdmissionBatcher implements AutoCloseable {
 
     /** The largest batch applied so far. */
     int largestBatch() {
-        return largest;
+        return largest.get();
     }
 
     /** How many batches failed as a whole and were admitted item by item. */
@@ -142,6 +172,6 @@ final class AdmissionBatcher implements AutoCloseable {
 
     @Override
     public void close() {
-        group.close();
+        queues.forEach(GroupCommit::close);
     }
 }

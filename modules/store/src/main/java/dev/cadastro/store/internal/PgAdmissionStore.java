@@ -60,12 +60,12 @@ public final class PgAdmissionStore implements AdmissionStore, AutoCloseable {
     }
 
     /**
-     * @param batchWorkers threads admitting queued requests in shared commits ({@link AdmissionBatcher});
-     *     0 admits each request alone
+     * @param batchQueues queues admitting requests in shared commits, each with its own worker ({@link
+     *     AdmissionBatcher}); 0 admits each request alone
      */
-    public PgAdmissionStore(DataSource dataSource, int batchWorkers) {
+    public PgAdmissionStore(DataSource dataSource, int batchQueues) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-        this.batcher = batchWorkers == 0 ? null : new AdmissionBatcher(dataSource, batchWorkers, this::alone);
+        this.batcher = batchQueues == 0 ? null : new AdmissionBatcher(dataSource, batchQueues, this::alone);
     }
 
     @Override

@@ -225,4 +225,84 @@ class AdmissionBatcherTest {
         assertEquals(300, counts.minuteBefore(), "the minute row holds exactly the admitted requests");
         assertEquals(300, counts.dayBefore());
     }
+
+    @Test
+    void parallelQueuesAdmitExactlyEachKeysAndEachAccountsLimitWithoutDeadlocks() throws Exception {
+        // Three accounts of four keys each: an account's keys land on different queues, so batches of
+        // parallel queues hold the same accounts' day rows; account order inside a batch keeps them apart.
+        int accounts = 3;
+        int keysPerAccount = 4;
+        long perMinute = 40;
+        long perDay = 100;
+        List<ApiKeyToken> keys = new ArrayList<>();
+        for (int a = 0; a < accounts; a++) {
+            Account account = account(perDay);
+            for (int k = 0; k < keysPerAccount; k++) {
+                keys.add(key(account));
+            }
+        }
+        int[] admittedPerKey = new int[keys.size()];
+        try (PgAdmissionStore batched = new PgAdmissionStore(store.dataSource(), 4)) {
+            AdmissionBatcher batcher = batched.batcher();
+            for (ApiKeyToken k : keys) {
+                assertEquals(batcher.queueOf(k.prefix()), batcher.queueOf(k.prefix()), "a key keeps its queue");
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(48);
+            try {
+                List<Future<?>> futures = new ArrayList<>();
+                for (int t = 0; t < 48; t++) {
+                    int first = t;
+                    futures.add(pool.submit(() -> {
+                        for (int i = 0; i < 20; i++) {
+                            int k = (first + i) % keys.size();
+                            AdmissionBatcher.Ask a = ask(keys.get(k), perMinute);
+                            AdmissionStore.Counts c = batched.admit(a.prefix(), a.secretHash(), a.window())
+                                    .orElseThrow()
+                                    .counted()
+                                    .orElseThrow();
+                            if (c.minute().isPresent() && c.day().isPresent()) {
+                                synchronized (admittedPerKey) {
+                                    admittedPerKey[k]++;
+                                }
+                            }
+                        }
+                    }));
+                }
+                for (Future<?> f : futures) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdown();
+            }
+            assertEquals(0, batcher.fallbacks(), "no batch failed (no deadlock between the queues)");
+            assertTrue(batcher.largestBatch() > 1, "requests queued together shared a commit");
+            int used = 0;
+            for (int q = 0; q < 4; q++) {
+                used += batcher.batchesOf(q) > 0 ? 1 : 0;
+            }
+            assertTrue(used > 1, "the keys' requests ran on " + used + " of 4 queues");
+        }
+        // 960 requests, about 80 a key: each account's day (100) fills before its keys' minutes (4 x 40).
+        for (int a = 0; a < accounts; a++) {
+            int admitted = 0;
+            for (int k = 0; k < keysPerAccount; k++) {
+                int i = a * keysPerAccount + k;
+                assertTrue(admittedPerKey[i] <= perMinute, "key " + i + " admitted " + admittedPerKey[i]);
+                admitted += admittedPerKey[i];
+                AdmissionBatcher.Ask probe = ask(keys.get(i), 1_000);
+                AdmissionStore.Counts c = new PgAdmissionStore(store.dataSource())
+                        .admit(probe.prefix(), probe.secretHash(), probe.window())
+                        .orElseThrow()
+                        .counted()
+                        .orElseThrow();
+                // Requests racing for the day's last slots may spend a minute slot each (PgAdmissionStore).
+                assertTrue(
+                        c.minuteBefore() >= admittedPerKey[i] && c.minuteBefore() <= perMinute,
+                        "key " + i + "'s minute row " + c.minuteBefore() + " against " + admittedPerKey[i]
+                                + " admitted");
+                assertEquals(perDay, c.dayBefore(), "account " + a + "'s day is full, not over");
+            }
+            assertEquals(perDay, admitted, "account " + a + " admitted exactly its daily limit");
+        }
+    }
 }
