@@ -111,9 +111,9 @@ public final class Database {
 
     /**
      * Whether requests' admissions (key read and rate-limit count) are grouped into shared commits too,
-     * on {@link #admissionQueues()} queues (ADR 0031). Off by default: with one queue it cut the CPU of an
-     * SMS pair but funnelled every admission through one connection, which slowed count-only searches and
-     * lookups in the same session ({@code benchmarks/RESULTS.md}, "sms: admissions share commits").
+     * on {@link #admissionQueues()} queues (ADR 0031). On by default: on several queues it lifted SMS pairs,
+     * count-only searches and lookups alike in alternating runs ({@code benchmarks/RESULTS.md}, "sms:
+     * admissions on several queues"); on one queue it had slowed counts and lookups.
      */
     public boolean admissionGroupCommit() {
         return admissionGroupCommit;
@@ -144,7 +144,7 @@ public final class Database {
         private Duration connectionTimeout = Duration.ofSeconds(10);
         private boolean durableCommits = true;
         private int groupCommitWorkers = 1;
-        private boolean admissionGroupCommit;
+        private boolean admissionGroupCommit = true;
         private int admissionQueues;
 
         private Builder() {}
@@ -199,7 +199,7 @@ public final class Database {
             return this;
         }
 
-        /** Admissions in shared commits too (ADR 0031); default off. */
+        /** Admissions in shared commits too (ADR 0031); default on. */
         public Builder admissionGroupCommit(boolean group) {
             this.admissionGroupCommit = group;
             return this;

@@ -48,11 +48,11 @@ class DatabaseTest {
     }
 
     @Test
-    void admissionsShareCommitsOnlyWhenAsked() {
-        assertFalse(Database.builder().embedded(Path.of("x")).build().admissionGroupCommit());
-        assertTrue(Database.builder()
+    void admissionsShareCommitsByDefaultAndCanBeTurnedOff() {
+        assertTrue(Database.builder().embedded(Path.of("x")).build().admissionGroupCommit());
+        assertFalse(Database.builder()
                 .embedded(Path.of("x"))
-                .admissionGroupCommit(true)
+                .admissionGroupCommit(false)
                 .build()
                 .admissionGroupCommit());
     }

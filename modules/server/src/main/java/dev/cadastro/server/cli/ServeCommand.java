@@ -64,9 +64,21 @@ public final class ServeCommand extends CliCommand {
 
     @Option(
             names = "--admission-group-commit",
-            description =
-                    "Admit requests (key read and rate-limit count) in shared commits (ADR 0031); off by default.")
+            arity = "0..1",
+            paramLabel = "true|false",
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "Admit requests (key read and rate-limit count) in shared commits, on several queues"
+                    + " (ADR 0031; default ${DEFAULT-VALUE}); false admits each request alone.")
     boolean admissionGroupCommit;
+
+    @Option(
+            names = "--admission-queues",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Queues (each with its own worker and connection) admitting requests in shared commits"
+                    + " (default ${DEFAULT-VALUE}: half the pool the charge workers leave).")
+    long admissionQueues;
 
     @Option(
             names = "--requests-per-minute",
@@ -181,7 +193,11 @@ public final class ServeCommand extends CliCommand {
 
     private Database databaseOf(Database.Builder builder) {
         try {
-            return builder.admissionGroupCommit(admissionGroupCommit).build();
+            builder.admissionGroupCommit(admissionGroupCommit);
+            if (admissionQueues != 0) {
+                builder.admissionQueues((int) within("--admission-queues", admissionQueues, 1, 500));
+            }
+            return builder.build();
         } catch (IllegalArgumentException e) {
             throw usage("--database: " + e.getMessage());
         }
