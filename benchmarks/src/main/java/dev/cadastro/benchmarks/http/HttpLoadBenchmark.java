@@ -36,6 +36,7 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -88,9 +89,11 @@ import java.util.regex.Pattern;
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.HttpLoadBenchmark
  * [--home DIR] [--connections 64] [--seconds 30] [--warmup 10] [--accounts 64]
  * [--scenarios floor,lookup,count,page50] [--client raw|jdk] [--pool N] [--batch-workers N] [--observe
- * on|off]} ({@code --observe on}: metrics and the access log on, as {@code serve --metrics-port} runs; {@code
- * --pool}: the store's connection pool size, {@code --batch-workers}: its group-commit workers; by
- * default the store's own defaults, as {@code ./cadastro serve} runs). The first run
+ * on|off] [--admission-batch true|false] [--admission-queues N]} ({@code --observe on}: metrics and the access
+ * log on, as {@code serve --metrics-port} runs; {@code --pool}: the store's connection pool size, {@code
+ * --batch-workers}: its group-commit workers, {@code --admission-batch}: admissions in shared commits, {@code
+ * --admission-queues}: on how many queues (ADR 0031); by default the store's own defaults, as {@code
+ * ./cadastro serve} runs). The first run
  * generates and loads a 200,000-establishment register under {@code benchmarks/data/http}.
  */
 public final class HttpLoadBenchmark {
@@ -109,7 +112,9 @@ public final class HttpLoadBenchmark {
             int pool,
             int batchWorkers,
             boolean guard,
-            boolean observe) {}
+            boolean observe,
+            Optional<Boolean> admissionBatch,
+            int admissionQueues) {}
 
     private record Client(Account account, String key) {}
 
@@ -136,6 +141,10 @@ public final class HttpLoadBenchmark {
         }
         if (o.batchWorkers() >= 0) {
             db.groupCommitWorkers(o.batchWorkers());
+        }
+        o.admissionBatch().ifPresent(db::admissionGroupCommit);
+        if (o.admissionQueues() > 0) {
+            db.admissionQueues(o.admissionQueues());
         }
         Database database = db.build();
         RuntimeOptions runtime =
@@ -185,10 +194,12 @@ public final class HttpLoadBenchmark {
                     .connectTimeout(Duration.ofSeconds(5))
                     .build();
             out.printf(
-                    "HTTP load: pool %d, %d group-commit worker(s), %s client, %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs,"
+                    "HTTP load: pool %d, %d group-commit worker(s), admission batch %s on %d queue(s), %s client, %d connections, %d s per scenario after %d s warm-up, %d accounts, %d CPUs,"
                             + " JDK %s%n",
                     database.poolSize(),
                     database.groupCommitWorkers(),
+                    database.admissionGroupCommit(),
+                    database.admissionQueues(),
                     o.raw() ? "raw-socket" : "java.net.http",
                     o.connections(),
                     o.seconds(),
@@ -534,6 +545,8 @@ public final class HttpLoadBenchmark {
         boolean raw = true;
         int pool = 0; // the store's default, as ./cadastro serve runs
         int batchWorkers = -1; // likewise
+        Optional<Boolean> admissionBatch = Optional.empty(); // likewise
+        int admissionQueues = 0; // likewise
         boolean guard = true; // the connection guard in front of the JDK server, as ./cadastro serve runs
         boolean observe = false; // metrics and the access log, as ./cadastro serve --metrics-port runs
         for (int i = 0; i < args.length; i += 2) {
@@ -550,6 +563,8 @@ public final class HttpLoadBenchmark {
                 case "--scenarios" -> scenarios = List.of(v.split(","));
                 case "--pool" -> pool = Integer.parseInt(v);
                 case "--batch-workers" -> batchWorkers = Integer.parseInt(v);
+                case "--admission-batch" -> admissionBatch = Optional.of(Boolean.parseBoolean(v));
+                case "--admission-queues" -> admissionQueues = Integer.parseInt(v);
                 case "--guard" -> {
                     if (!v.equals("on") && !v.equals("off")) {
                         throw new IllegalArgumentException("--guard " + v + ": on or off");
@@ -571,10 +586,22 @@ public final class HttpLoadBenchmark {
                 default ->
                     throw new IllegalArgumentException("unknown flag " + args[i]
                             + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client, --pool,"
-                            + " --batch-workers, --guard, --observe");
+                            + " --batch-workers, --guard, --observe, --admission-batch, --admission-queues");
             }
         }
         return new Options(
-                home, connections, seconds, warmup, accounts, scenarios, raw, pool, batchWorkers, guard, observe);
+                home,
+                connections,
+                seconds,
+                warmup,
+                accounts,
+                scenarios,
+                raw,
+                pool,
+                batchWorkers,
+                guard,
+                observe,
+                admissionBatch,
+                admissionQueues);
     }
 }

@@ -58,10 +58,12 @@ import java.util.regex.Pattern;
  * pairs it completed, and every check must have answered {@code valido: true}.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.SmsOtpLoad
- * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N] [--durable true|false]}
+ * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N] [--durable true|false] [--admission-batch true|false] [--admission-queues N]}
  * ({@code --pool}: the store's connection pool, by default the store's own default as {@code ./cadastro serve}
  * runs; {@code --durable false}: commits do not wait for the WAL flush, a diagnostic that shows what the
- * flushes cost, never how the server runs). The first run
+ * flushes cost, never how the server runs; {@code --admission-batch true}: admissions in shared commits,
+ * ADR 0031, on by default as in the server ({@code false} admits each request alone); {@code --admission-queues}: on how many queues, by default
+ * the store's). The first run
  * generates and loads a 2,000-establishment register under {@code benchmarks/data/sms} (the server
  * needs one; SMS does not read it).
  */
@@ -83,6 +85,8 @@ public final class SmsOtpLoad {
         int accounts = 64;
         int pool = 0;
         boolean durable = true;
+        boolean admissionBatch = true;
+        int admissionQueues = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -93,9 +97,12 @@ public final class SmsOtpLoad {
                 case "--accounts" -> accounts = Integer.parseInt(v);
                 case "--pool" -> pool = Integer.parseInt(v);
                 case "--durable" -> durable = Boolean.parseBoolean(v);
+                case "--admission-batch" -> admissionBatch = Boolean.parseBoolean(v);
+                case "--admission-queues" -> admissionQueues = Integer.parseInt(v);
                 default ->
                     throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool, --durable");
+                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool, --durable,"
+                            + " --admission-batch, --admission-queues");
             }
         }
         PrintStream out = System.out;
@@ -112,9 +119,15 @@ public final class SmsOtpLoad {
             return "instant-" + message.reference();
         };
         SmsGateway guarded = GuardedProviders.guard(instant, ProviderGuard.of("sms", ProviderPolicy.defaults()));
-        Database.Builder db = Database.builder().embedded(data.database()).durableCommits(durable);
+        Database.Builder db = Database.builder()
+                .embedded(data.database())
+                .durableCommits(durable)
+                .admissionGroupCommit(admissionBatch);
         if (pool > 0) {
             db.poolSize(pool);
+        }
+        if (admissionQueues > 0) {
+            db.admissionQueues(admissionQueues);
         }
         Database database = db.build();
         try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
@@ -127,14 +140,16 @@ public final class SmsOtpLoad {
                 .withSms(SmsOptions.under(home).withGateway(guarded)))) {
             List<Client> clients = clients(server, clock, accounts);
             out.printf(
-                    "SMS OTP load: %d connections, %d accounts, %d s after %d s warm-up, pool %d, durable %s, %d CPUs,"
-                            + " JDK %s%n",
+                    "SMS OTP load: %d connections, %d accounts, %d s after %d s warm-up, pool %d, durable %s,"
+                            + " admission batch %s on %d queue(s), %d CPUs, JDK %s%n",
                     connections,
                     accounts,
                     seconds,
                     warmup,
                     database.poolSize(),
                     durable,
+                    admissionBatch,
+                    database.admissionQueues(),
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version());
             Map<Client, LongAdder> sent = new ConcurrentHashMap<>();

@@ -194,7 +194,9 @@ class JdkWebhookSenderTest {
             return n != 1;
         });
         JdkWebhookSender sender = sender();
-        assertEquals(WebhookSender.Kind.DELIVERED, sendWithin(sender, url, Duration.ofSeconds(8)).kind());
+        assertEquals(
+                WebhookSender.Kind.DELIVERED,
+                sendWithin(sender, url, Duration.ofSeconds(8)).kind());
         Thread.sleep(200);
         WebhookSender.Outcome second = sendWithin(sender, url, Duration.ofSeconds(8));
         assertEquals(WebhookSender.Kind.DELIVERED, second.kind(), second.detail());

@@ -22,6 +22,8 @@ public final class Database {
     private final Duration connectionTimeout;
     private final boolean durableCommits;
     private final int groupCommitWorkers;
+    private final boolean admissionGroupCommit;
+    private final int admissionQueues;
 
     private Database(Builder b) {
         this.url = Optional.ofNullable(b.url);
@@ -32,6 +34,13 @@ public final class Database {
         this.connectionTimeout = b.connectionTimeout;
         this.durableCommits = b.durableCommits;
         this.groupCommitWorkers = b.groupCommitWorkers;
+        this.admissionGroupCommit = b.admissionGroupCommit;
+        this.admissionQueues = b.admissionQueues > 0 ? b.admissionQueues : defaultAdmissionQueues(b);
+    }
+
+    /** Half of the pool the charge workers leave, at least one: the other half serves everything else. */
+    private static int defaultAdmissionQueues(Builder b) {
+        return Math.max(1, (b.poolSize - b.groupCommitWorkers) / 2);
     }
 
     public static Builder builder() {
@@ -100,6 +109,25 @@ public final class Database {
         return groupCommitWorkers;
     }
 
+    /**
+     * Whether requests' admissions (key read and rate-limit count) are grouped into shared commits too,
+     * on {@link #admissionQueues()} queues (ADR 0031). On by default: on several queues it lifted SMS pairs,
+     * count-only searches and lookups alike in alternating runs ({@code benchmarks/RESULTS.md}, "sms:
+     * admissions on several queues"); on one queue it had slowed counts and lookups.
+     */
+    public boolean admissionGroupCommit() {
+        return admissionGroupCommit;
+    }
+
+    /**
+     * How many admission queues the group commit runs, each with its own worker and at most one batch (one
+     * pooled connection) in flight; a key's requests always go to the same queue. Default: half of the
+     * pool the charge workers leave, at least one (4 with the default pool of 10).
+     */
+    public int admissionQueues() {
+        return admissionQueues;
+    }
+
     @Override
     public String toString() {
         return url.map(u -> "Database[url=" + u.replaceAll("password=[^&]*", "password=***") + "]")
@@ -116,6 +144,8 @@ public final class Database {
         private Duration connectionTimeout = Duration.ofSeconds(10);
         private boolean durableCommits = true;
         private int groupCommitWorkers = 1;
+        private boolean admissionGroupCommit = true;
+        private int admissionQueues;
 
         private Builder() {}
 
@@ -169,6 +199,21 @@ public final class Database {
             return this;
         }
 
+        /** Admissions in shared commits too (ADR 0031); default on. */
+        public Builder admissionGroupCommit(boolean group) {
+            this.admissionGroupCommit = group;
+            return this;
+        }
+
+        /** Admission queues (and workers) when admissions share commits, 1 to the pool size; default half the pool. */
+        public Builder admissionQueues(int queues) {
+            if (queues < 1) {
+                throw new IllegalArgumentException("admission queues " + queues + " must be at least 1");
+            }
+            this.admissionQueues = queues;
+            return this;
+        }
+
         public Database build() {
             if ((url == null) == (embeddedDir == null)) {
                 throw new IllegalArgumentException(
@@ -184,6 +229,10 @@ public final class Database {
             if (groupCommitWorkers < 0 || groupCommitWorkers > poolSize) {
                 throw new IllegalArgumentException("group-commit workers " + groupCommitWorkers
                         + " must be between 0 (off) and the pool size " + poolSize);
+            }
+            if (admissionQueues > poolSize) {
+                throw new IllegalArgumentException(
+                        "admission queues " + admissionQueues + " must be at most the pool size " + poolSize);
             }
             if (connectionTimeout.compareTo(Duration.ofMillis(250)) < 0) {
                 throw new IllegalArgumentException(

@@ -76,14 +76,15 @@ public final class Store implements AutoCloseable {
             HikariDataSource dataSource,
             Clock clock,
             int batchWorkers,
-            Telemetry telemetry) {
+            Telemetry telemetry,
+            int admissionWorkers) {
         this.embedded = embedded;
         this.dataSource = dataSource;
         this.migrated = Migrations.apply(dataSource, clock);
         this.accounts = new PgAccounts(dataSource, clock);
         this.apiKeys = new PgApiKeys(dataSource);
         this.ledger = new PgLedger(dataSource, clock, batchWorkers, telemetry);
-        this.admissionStore = new PgAdmissionStore(dataSource);
+        this.admissionStore = new PgAdmissionStore(dataSource, admissionWorkers);
         this.idempotency = new PgIdempotencyStore(dataSource);
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
         this.otpStore = new PgOtpStore(dataSource, ledger);
@@ -135,7 +136,8 @@ public final class Store implements AutoCloseable {
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
             pool = new HikariDataSource(config);
             int batchWorkers = database.groupCommitWorkers();
-            Store store = new Store(embedded, pool, clock, batchWorkers, telemetry);
+            int admissionWorkers = database.admissionGroupCommit() ? database.admissionQueues() : 0;
+            Store store = new Store(embedded, pool, clock, batchWorkers, telemetry, admissionWorkers);
             LOG.log(
                     store.migrated.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
                     "store open on {0}; migrations applied now: {1}",
@@ -251,6 +253,7 @@ public final class Store implements AutoCloseable {
     public void close() {
         try {
             personAudit.close();
+            admissionStore.close();
             ledger.close();
             deliveryQueue.close();
             dataSource.close();

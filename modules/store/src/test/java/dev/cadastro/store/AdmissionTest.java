@@ -112,10 +112,24 @@ class AdmissionTest {
 
     @Test
     void twoServerInstancesSharingTheDatabaseAdmitExactlyTheLimit() throws Exception {
+        twoInstancesAdmitExactlyTheLimit(false);
+    }
+
+    @Test
+    void twoServerInstancesAdmittingInSharedCommitsAdmitExactlyTheLimit() throws Exception {
+        twoInstancesAdmitExactlyTheLimit(true);
+    }
+
+    private static void twoInstancesAdmitExactlyTheLimit(boolean sharedCommits) throws Exception {
         String url = TestDatabase.freshDatabase();
         ManualClock clock = new ManualClock(Instant.parse("2026-05-04T12:00:00Z"));
-        try (Store one = Store.open(Database.builder().url(url).poolSize(4).build(), Clock.systemUTC());
-                Store two = Store.open(Database.builder().url(url).poolSize(4).build(), Clock.systemUTC())) {
+        Database database = Database.builder()
+                .url(url)
+                .poolSize(4)
+                .admissionGroupCommit(sharedCommits)
+                .build();
+        try (Store one = Store.open(database, Clock.systemUTC());
+                Store two = Store.open(database, Clock.systemUTC())) {
             Account a = one.accounts().create("multi", new Plan("p", 10_000));
             var issued = new ApiKeyIssuer(one.accounts(), one.apiKeys(), Clock.systemUTC(), new SecureRandom())
                     .issue(a.id(), "k", EnumSet.of(Scope.EMPRESAS_READ));

@@ -48,6 +48,39 @@ class DatabaseTest {
     }
 
     @Test
+    void admissionsShareCommitsByDefaultAndCanBeTurnedOff() {
+        assertTrue(Database.builder().embedded(Path.of("x")).build().admissionGroupCommit());
+        assertFalse(Database.builder()
+                .embedded(Path.of("x"))
+                .admissionGroupCommit(false)
+                .build()
+                .admissionGroupCommit());
+    }
+
+    @Test
+    void admissionQueuesTakeHalfThePoolTheChargeWorkersLeaveAndAtMostThePool() {
+        assertEquals(4, Database.builder().embedded(Path.of("x")).build().admissionQueues());
+        assertEquals(
+                1, Database.builder().embedded(Path.of("x")).poolSize(2).build().admissionQueues());
+        assertEquals(
+                3,
+                Database.builder()
+                        .embedded(Path.of("x"))
+                        .admissionQueues(3)
+                        .build()
+                        .admissionQueues());
+        assertThrows(IllegalArgumentException.class, () -> Database.builder().admissionQueues(0));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> Database.builder()
+                        .embedded(Path.of("x"))
+                        .poolSize(4)
+                        .admissionQueues(5)
+                        .build());
+        assertEquals("admission queues 5 must be at most the pool size 4", e.getMessage());
+    }
+
+    @Test
     void groupCommitHasOneWorkerByDefaultAndAtMostThePoolSize() {
         Database d = Database.builder().embedded(Path.of("x")).build();
         assertTrue(d.groupCommit());

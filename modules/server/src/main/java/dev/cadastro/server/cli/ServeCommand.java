@@ -63,6 +63,24 @@ public final class ServeCommand extends CliCommand {
     long drainSeconds;
 
     @Option(
+            names = "--admission-group-commit",
+            arity = "0..1",
+            paramLabel = "true|false",
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "Admit requests (key read and rate-limit count) in shared commits, on several queues"
+                    + " (ADR 0031; default ${DEFAULT-VALUE}); false admits each request alone.")
+    boolean admissionGroupCommit;
+
+    @Option(
+            names = "--admission-queues",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Queues (each with its own worker and connection) admitting requests in shared commits"
+                    + " (default ${DEFAULT-VALUE}: half the pool the charge workers leave).")
+    long admissionQueues;
+
+    @Option(
             names = "--requests-per-minute",
             paramLabel = "N",
             defaultValue = "" + Admission.REQUESTS_PER_MINUTE,
@@ -134,8 +152,10 @@ public final class ServeCommand extends CliCommand {
             throw usage("give --database URL or --embedded-db DIR, not both");
         }
         Path indexDir = path("--index", index);
-        Database store =
-                database != null ? databaseUrl(database) : Database.embedded(path("--embedded-db", embeddedDb));
+        Database store = databaseOf(
+                database != null
+                        ? Database.builder().url(database)
+                        : Database.builder().embedded(path("--embedded-db", embeddedDb)));
         InetSocketAddress address = new InetSocketAddress(bind, (int) within("--port", port, 0, 65535));
         long perMinute = within("--requests-per-minute", requestsPerMinute, 1, Long.MAX_VALUE);
         RuntimeOptions runtime = RuntimeOptions.builder()
@@ -177,9 +197,13 @@ public final class ServeCommand extends CliCommand {
         return Cli.DONE;
     }
 
-    private Database databaseUrl(String url) {
+    private Database databaseOf(Database.Builder builder) {
         try {
-            return Database.url(url);
+            builder.admissionGroupCommit(admissionGroupCommit);
+            if (admissionQueues != 0) {
+                builder.admissionQueues((int) within("--admission-queues", admissionQueues, 1, 500));
+            }
+            return builder.build();
         } catch (IllegalArgumentException e) {
             throw usage("--database: " + e.getMessage());
         }

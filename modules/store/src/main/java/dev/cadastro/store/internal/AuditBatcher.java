@@ -38,7 +38,7 @@ final class AuditBatcher implements AutoCloseable {
     private final DataSource dataSource;
     private final OneStatement statement;
     private final BiFunction<ChargeRequest, AuditEntry, ChargeResult> alone;
-    private final GroupCommit<Paired> group;
+    private final GroupCommit<Paired, ChargeResult> group;
 
     AuditBatcher(
             DataSource dataSource,
@@ -52,10 +52,10 @@ final class AuditBatcher implements AutoCloseable {
     }
 
     ChargeResult chargeAndRecord(ChargeRequest charge, AuditEntry entry) {
-        return group.submit(new Paired(charge, entry), charge.key());
+        return group.submit(new Paired(charge, entry), "charge " + charge.key());
     }
 
-    private void apply(List<GroupCommit.Pending<Paired>> batch) {
+    private void apply(List<GroupCommit.Pending<Paired, ChargeResult>> batch) {
         List<Optional<ChargeResult>> results = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             results.add(Optional.empty());
@@ -87,7 +87,7 @@ final class AuditBatcher implements AutoCloseable {
             committed = false;
         }
         for (int i = 0; i < batch.size(); i++) {
-            GroupCommit.Pending<Paired> p = batch.get(i);
+            GroupCommit.Pending<Paired, ChargeResult> p = batch.get(i);
             Optional<ChargeResult> done = committed ? results.get(i) : Optional.empty();
             if (done.isPresent()) {
                 p.result().complete(done.get());

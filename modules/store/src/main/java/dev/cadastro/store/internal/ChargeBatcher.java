@@ -36,7 +36,7 @@ final class ChargeBatcher implements AutoCloseable {
     private final DataSource dataSource;
     private final Clock clock;
     private final Function<ChargeRequest, ChargeResult> single;
-    private final GroupCommit<ChargeRequest> group;
+    private final GroupCommit<ChargeRequest, ChargeResult> group;
     private volatile int largest;
 
     ChargeBatcher(DataSource dataSource, Clock clock, int workers, Function<ChargeRequest, ChargeResult> single) {
@@ -47,10 +47,10 @@ final class ChargeBatcher implements AutoCloseable {
     }
 
     ChargeResult charge(ChargeRequest request) {
-        return group.submit(request, request.key());
+        return group.submit(request, "charge " + request.key());
     }
 
-    private void apply(List<GroupCommit.Pending<ChargeRequest>> batch) {
+    private void apply(List<GroupCommit.Pending<ChargeRequest, ChargeResult>> batch) {
         if (batch.size() == 1) {
             one(batch.get(0));
             return;
@@ -85,7 +85,7 @@ final class ChargeBatcher implements AutoCloseable {
             Jdbc.set(ps, a1, a2, a3, a4, a5, Jdbc.timestamp(clock.instant()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    GroupCommit.Pending<ChargeRequest> p = batch.get(rs.getInt(1) - 1);
+                    GroupCommit.Pending<ChargeRequest, ChargeResult> p = batch.get(rs.getInt(1) - 1);
                     ChargeRequest r = p.item();
                     String outcome = rs.getString(2);
                     long balance = rs.getLong(3);
@@ -141,9 +141,9 @@ final class ChargeBatcher implements AutoCloseable {
 
     /** Applies the requests as one batch on the calling thread (tests compose batches exactly). */
     List<CompletableFuture<ChargeResult>> applyAsOneBatch(List<ChargeRequest> requests) {
-        List<GroupCommit.Pending<ChargeRequest>> batch = new ArrayList<>();
+        List<GroupCommit.Pending<ChargeRequest, ChargeResult>> batch = new ArrayList<>();
         for (ChargeRequest r : requests) {
-            batch.add(new GroupCommit.Pending<>(r, r.key(), new CompletableFuture<>()));
+            batch.add(new GroupCommit.Pending<>(r, "charge " + r.key(), new CompletableFuture<>()));
         }
         apply(batch);
         return batch.stream().map(GroupCommit.Pending::result).toList();
@@ -154,7 +154,7 @@ final class ChargeBatcher implements AutoCloseable {
         return largest;
     }
 
-    private void one(GroupCommit.Pending<ChargeRequest> p) {
+    private void one(GroupCommit.Pending<ChargeRequest, ChargeResult> p) {
         try {
             p.result().complete(single.apply(p.item()));
         } catch (RuntimeException e) {

@@ -35,7 +35,8 @@ public final class Migrations {
             "V6__credit_report_cache.sql",
             "V7__sms_otp.sql",
             "V8__person_lookup.sql",
-            "V9__call_records.sql");
+            "V9__call_records.sql",
+            "V10__admission_batch.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */
     private static final long LOCK = 0x6361_6461_7374_726FL;

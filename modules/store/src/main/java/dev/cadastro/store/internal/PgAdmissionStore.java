@@ -22,9 +22,10 @@ import javax.sql.DataSource;
  * admitted the request; its limit is the plan's, read in the same statement. The minute is counted
  * only when the day, as the statement's snapshot sees it, is below its limit: a refusal for the daily
  * limit does not spend the per-minute allowance. (Requests racing for the day's last slot may each
- * spend a minute slot; one of them gets the slot.)
+ * spend a minute slot; one of them gets the slot.) With group commit on, many requests share one
+ * transaction and one commit ({@link AdmissionBatcher}, ADR 0031), each counted by the same statement.
  */
-public final class PgAdmissionStore implements AdmissionStore {
+public final class PgAdmissionStore implements AdmissionStore, AutoCloseable {
     private static final String ADMIT = "WITH c AS ("
             + " SELECT k.prefix, k.account_id, a.daily_request_limit FROM api_keys k JOIN accounts a ON a.id = k.account_id"
             + " WHERE k.prefix = ? AND k.secret_hash = ? AND k.revoked_at IS NULL AND a.api_enabled),"
@@ -51,9 +52,20 @@ public final class PgAdmissionStore implements AdmissionStore {
 
     private final DataSource dataSource;
     private final AtomicLong calls = new AtomicLong();
+    private final AdmissionBatcher batcher;
 
+    /** Each admission its own statement and commit. */
     public PgAdmissionStore(DataSource dataSource) {
+        this(dataSource, 0);
+    }
+
+    /**
+     * @param batchQueues queues admitting requests in shared commits, each with its own worker ({@link
+     *     AdmissionBatcher}); 0 admits each request alone
+     */
+    public PgAdmissionStore(DataSource dataSource, int batchQueues) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.batcher = batchQueues == 0 ? null : new AdmissionBatcher(dataSource, batchQueues, this::alone);
     }
 
     @Override
@@ -61,42 +73,67 @@ public final class PgAdmissionStore implements AdmissionStore {
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(secretHash, "secretHash");
         Objects.requireNonNull(window, "window");
-        Date day = Date.valueOf(window.day());
-        return Jdbc.autoCommit(dataSource, "admit a request of key " + prefix, c -> {
-            Optional<Found> found;
+        Optional<Found> found = batcher == null
+                ? alone(new AdmissionBatcher.Ask(prefix, secretHash, window))
+                : batcher.admit(new AdmissionBatcher.Ask(prefix, secretHash, window));
+        // Only requests that were counted advance the purge, so requests without a valid key cannot drive it.
+        boolean counted = found.isPresent() && found.get().counted().isPresent();
+        if (counted && calls.incrementAndGet() % PURGE_EVERY == 0) {
+            purge(window);
+        }
+        return found;
+    }
+
+    /** One request in one auto-committed statement: the path of a store without group commit, and a batch's fallback. */
+    private Optional<Found> alone(AdmissionBatcher.Ask ask) {
+        Date day = Date.valueOf(ask.window().day());
+        return Jdbc.autoCommit(dataSource, "admit a request of key " + ask.prefix(), c -> {
             try (PreparedStatement ps = c.prepareStatement(ADMIT)) {
                 Jdbc.set(
                         ps,
-                        prefix,
-                        secretHash,
-                        window.epochMinute(),
+                        ask.prefix(),
+                        ask.secretHash(),
+                        ask.window().epochMinute(),
                         day,
-                        window.perMinute(),
+                        ask.window().perMinute(),
                         day,
                         day,
-                        window.epochMinute(),
-                        prefix);
+                        ask.window().epochMinute(),
+                        ask.prefix());
                 try (ResultSet rs = ps.executeQuery()) {
-                    found = rs.next() ? Optional.of(found(rs)) : Optional.empty();
+                    return rs.next() ? Optional.of(found(rs)) : Optional.empty();
                 }
             }
-            // Only requests that were counted advance the purge, so requests without a valid key cannot drive it.
-            boolean counted = found.isPresent() && found.get().counted().isPresent();
-            if (counted && calls.incrementAndGet() % PURGE_EVERY == 0) {
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM rate_minute WHERE epoch_minute < ?")) {
-                    ps.setLong(1, window.epochMinute() - 1);
-                    ps.executeUpdate();
-                }
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM rate_day WHERE day < ?")) {
-                    ps.setDate(1, Date.valueOf(window.day().minusDays(1)));
-                    ps.executeUpdate();
-                }
-            }
-            return found;
         });
     }
 
-    private static Found found(ResultSet rs) throws SQLException {
+    private void purge(Window window) {
+        Jdbc.autoCommit(dataSource, "purge expired rate-limit windows", c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM rate_minute WHERE epoch_minute < ?")) {
+                ps.setLong(1, window.epochMinute() - 1);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM rate_day WHERE day < ?")) {
+                ps.setDate(1, Date.valueOf(window.day().minusDays(1)));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** The group-commit path, or null when each admission commits alone. */
+    AdmissionBatcher batcher() {
+        return batcher;
+    }
+
+    @Override
+    public void close() {
+        if (batcher != null) {
+            batcher.close();
+        }
+    }
+
+    static Found found(ResultSet rs) throws SQLException {
         Credential credential = new Credential(Rows.key(rs), rs.getBytes("secret_hash"), Rows.account(rs));
         if (!rs.getBoolean("counted")) {
             return new Found(credential, Optional.empty());
