@@ -132,7 +132,8 @@ final class PeerRows {
 
     /**
      * The rows of the dump under {@code work}: reused when the metadata matches the dump's {@code
-     * fingerprint} and {@code expectedRows}, otherwise read from the dump (once) and written.
+     * fingerprint} and {@code expectedRows} (any count when it is negative), otherwise read from the dump
+     * (once) and written.
      */
     static Export ensure(DumpReader reader, String fingerprint, Path work, long expectedRows) throws IOException {
         Path file = work.resolve(FILE);
@@ -143,12 +144,12 @@ final class PeerRows {
                 p.load(r);
             }
             if (fingerprint.equals(p.getProperty("dump"))
-                    && Long.toString(expectedRows).equals(p.getProperty("rows"))) {
+                    && (expectedRows < 0 || Long.toString(expectedRows).equals(p.getProperty("rows")))) {
                 return new Export(
                         file,
                         reader.dateCode(),
                         fingerprint,
-                        expectedRows,
+                        Long.parseLong(p.getProperty("rows")),
                         Long.parseLong(p.getProperty("millis")),
                         true);
             }
