@@ -10,6 +10,7 @@ import dev.cadastro.loader.DumpReader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.register.SearchOptions;
+import dev.cadastro.register.internal.LookupsFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -63,7 +64,10 @@ import org.apache.lucene.store.FSDirectory;
  *
  * <p>{@code --load-peers-only} exports the rows and loads the peers, then stops, without reading
  * INDEX_DIR (which may not exist yet): on a tight disk the peers can be loaded before our index is
- * built, and the run that measures reuses them. Give the same {@code --debt} to both runs.
+ * built, and the run that measures reuses them. Give the same {@code --debt} to both runs. DUMP_DIR
+ * {@code -} measures without the dump (deleted to make room once the peers and our index were loaded):
+ * the peers must hold the rows the work folder's {@code rows.properties} names, and queries resolve
+ * municipalities with the index's own table.
  *
  * <p>{@code --delete-rows} deletes the rows file once the peers are loaded (PostgreSQL's load deletes it
  * as soon as it is sorted), for a 70 M run on a tight disk; a later run reuses the loaded peers, but a
@@ -114,7 +118,9 @@ public final class PeerComparison {
                     + " [--load-peers-only]");
             System.exit(2);
         }
-        Path dump = Path.of(positional.get(0));
+        // DUMP_DIR "-": the dump was deleted after the peers were loaded (disk); the rows the peers hold are
+        // those the work folder's rows.properties names, and the municipality table is the index's own.
+        Path dump = positional.get(0).equals("-") ? null : Path.of(positional.get(0));
         Path index = Path.of(positional.get(1));
         Path work = Path.of(positional.get(2));
         int iterations = positional.size() > 3 ? Integer.parseInt(positional.get(3)) : 200;
@@ -173,6 +179,9 @@ public final class PeerComparison {
                     Runtime.getRuntime().maxMemory() >> 20);
 
             Lookups lookups = openPeers(dump, debt, work, documents, peerNames, deleteRows, peers);
+            if (lookups == null) {
+                lookups = LookupsFile.read(register.published().path().resolve(LookupsFile.NAME));
+            }
 
             Map<String, RegisterQuery> mix = RegisterLatency.mix();
             Map<String, Map<String, SqlPeer.Prepared>> prepared = new LinkedHashMap<>();
@@ -380,7 +389,8 @@ public final class PeerComparison {
     /**
      * Exports the dump's rows (or finds them exported) and opens each peer into {@code peers}, loading it
      * when the work folder does not hold these rows yet; {@code documents} is the index's count, which the
-     * rows must equal, or -1 when no index is read. Returns the dump's lookup tables.
+     * rows must equal, or -1 when no index is read. Returns the dump's lookup tables, or null when {@code
+     * dump} is null: then the rows are those recorded in the work folder when the peers were loaded.
      */
     private static Lookups openPeers(
             Path dump,
@@ -391,14 +401,20 @@ public final class PeerComparison {
             boolean deleteRows,
             List<SqlPeer> peers)
             throws Exception {
-        DumpReader reader = DumpReader.open(LoadOptions.builder(dump)
-                .debt(debt)
-                .rejects(work.resolve("rows.rejects.tsv"))
-                .scratch(work)
-                .verifyUnread(false)
-                .build());
-        Lookups lookups = reader.lookups();
-        PeerRows.Export rows = PeerRows.ensure(reader, PeerRows.fingerprint(dump, debt), work, documents);
+        Lookups lookups = null;
+        PeerRows.Export rows;
+        if (dump == null) {
+            rows = PeerRows.recorded(work);
+        } else {
+            DumpReader reader = DumpReader.open(LoadOptions.builder(dump)
+                    .debt(debt)
+                    .rejects(work.resolve("rows.rejects.tsv"))
+                    .scratch(work)
+                    .verifyUnread(false)
+                    .build());
+            lookups = reader.lookups();
+            rows = PeerRows.ensure(reader, PeerRows.fingerprint(dump, debt), work, documents);
+        }
         System.out.printf(
                 Locale.ROOT,
                 "rows: %,d from dump %s (%s, %.1f s, %s)%n",

@@ -130,6 +130,26 @@ final class PeerRows {
         return HexFormat.of().formatHex(sha.digest());
     }
 
+    /** The rows recorded in {@code work} by an earlier export, for a run without the dump. */
+    static Export recorded(Path work) throws IOException {
+        Path meta = work.resolve(META);
+        if (!Files.exists(meta)) {
+            throw new IllegalStateException(meta + " does not exist: without a dump, the peers must have been loaded"
+                    + " in this work folder first (--load-peers-only)");
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(meta)) {
+            p.load(r);
+        }
+        return new Export(
+                work.resolve(FILE),
+                p.getProperty("date"),
+                p.getProperty("dump"),
+                Long.parseLong(p.getProperty("rows")),
+                Long.parseLong(p.getProperty("millis")),
+                true);
+    }
+
     /**
      * The rows of the dump under {@code work}: reused when the metadata matches the dump's {@code
      * fingerprint} and {@code expectedRows} (any count when it is negative), otherwise read from the dump
