@@ -4,6 +4,7 @@ import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.Partner;
+import dev.cadastro.register.internal.CnpjMap;
 import dev.cadastro.register.internal.Durable;
 import dev.cadastro.register.internal.GenerationReader;
 import dev.cadastro.register.internal.Generations;
@@ -36,7 +37,6 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.TieredMergePolicy;
@@ -51,7 +51,7 @@ import org.apache.lucene.util.BytesRef;
  * <p>{@link #create} starts the generation in a staging directory ({@code root/staging-<n>}) beside the
  * published ones; {@link #add} may be called from several threads; {@link #publish} commits, drops
  * duplicate CNPJs (the establishment whose {@code add} call came last wins), force-merges when the
- * options say so, verifies the committed index (document count, and a checksum over every stored record
+ * options say so, verifies the committed index (document count, and a checksum over every record in the record store
  * recomputed from the index and compared with the one summed while adding), renames the staging
  * directory to {@code root/gen-<n>} and only then replaces {@code root/CURRENT} by the atomic rename of a
  * fsynced temporary file. {@link #close()} without {@link #publish} abandons the build and deletes its
@@ -75,6 +75,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
     private final FileLock lock;
     private final IndexWriter writer;
     private final IndexWriter partnerWriter;
+    private final RecordCodec codec;
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong partnerRuns = new AtomicLong();
     private final LongAdder partnerRows = new LongAdder();
@@ -117,7 +118,8 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             FileChannel lockChannel,
             FileLock lock,
             IndexWriter writer,
-            IndexWriter partnerWriter) {
+            IndexWriter partnerWriter,
+            RecordCodec codec) {
         this.root = root;
         this.generation = generation;
         this.staging = staging;
@@ -127,6 +129,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         this.lock = lock;
         this.writer = writer;
         this.partnerWriter = partnerWriter;
+        this.codec = codec;
     }
 
     /** Starts a new generation under {@code root} (created when absent); publication time from the UTC clock. */
@@ -192,7 +195,16 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                 throw e;
             }
             return new RegisterIndexBuilder(
-                    root, generation, staging, options, clock, channel, lock, writer, partnerWriter);
+                    root,
+                    generation,
+                    staging,
+                    options,
+                    clock,
+                    channel,
+                    lock,
+                    writer,
+                    partnerWriter,
+                    new RecordCodec(lookups));
         } catch (IOException e) {
             release(channel, lock);
             throw new UncheckedIOException("cannot start a register build under " + root, e);
@@ -250,7 +262,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         Objects.requireNonNull(establishment, "establishment");
         ensureOpen();
         long seq = sequence.incrementAndGet();
-        byte[] record = RecordCodec.encode(establishment, seq);
+        byte[] record = codec.encode(establishment, seq);
         try {
             writer.addDocument(Schema.document(establishment, record));
         } catch (IOException e) {
@@ -310,6 +322,14 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             long t4 = System.nanoTime();
             Rollup rollup = writeRollup();
             long t5 = System.nanoTime();
+            long mapped = writeCnpjMap(docs);
+            long t6 = System.nanoTime();
+            LOG.log(
+                    Level.INFO,
+                    "generation {0}: CNPJ map of {1} entries in {2} ms",
+                    generation,
+                    mapped,
+                    (t6 - t5) / 1_000_000);
             LOG.log(
                     Level.INFO,
                     "generation {0}: commit {1} ms, force merge {2} ms, duplicates ({3} dropped) {4} ms, verification {5} ms",
@@ -390,7 +410,6 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                     return new long[] {0, 0};
                 }
                 Terms terms = MultiTerms.getTerms(reader, Schema.CNPJ);
-                StoredFields stored = reader.storedFields();
                 Bits live = org.apache.lucene.index.MultiBits.getLiveDocs(reader);
                 TermsEnum te = terms.iterator();
                 PostingsEnum pe = null;
@@ -409,7 +428,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                     int keep = -1;
                     long best = Long.MIN_VALUE;
                     for (int d : docs) {
-                        BytesRef rec = stored.document(d).getBinaryValue(Schema.RECORD);
+                        BytesRef rec = record(reader, d);
                         long seq = RecordCodec.sequence(rec.bytes, rec.offset);
                         if (seq > best) {
                             best = seq;
@@ -420,7 +439,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                         if (d == keep) {
                             continue;
                         }
-                        BytesRef rec = stored.document(d).getBinaryValue(Schema.RECORD);
+                        BytesRef rec = record(reader, d);
                         if (writer.tryDeleteDocument(reader, d) < 0) {
                             failed = true;
                             break;
@@ -441,6 +460,17 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         }
     }
 
+    /** The record of a document of {@code reader} (top-level doc id); a fresh iterator per call (duplicates are few). */
+    private static BytesRef record(DirectoryReader reader, int doc) throws IOException {
+        List<LeafReaderContext> leaves = reader.leaves();
+        LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+        org.apache.lucene.index.BinaryDocValues values = leaf.reader().getBinaryDocValues(Schema.RECORD);
+        if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+            throw new IOException("document " + doc + " has no record");
+        }
+        return BytesRef.deepCopyOf(values.binaryValue());
+    }
+
     private static boolean mayHaveDuplicates(DirectoryReader reader) throws IOException {
         if (reader.leaves().size() != 1) {
             return true;
@@ -448,6 +478,20 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         LeafReaderContext leaf = reader.leaves().get(0);
         Terms t = leaf.reader().terms(Schema.CNPJ);
         return t != null && t.size() != leaf.reader().maxDoc();
+    }
+
+    /** Writes the CNPJ-to-document map of the committed generation and checks it holds every live document. */
+    private long writeCnpjMap(long docs) throws IOException {
+        try (FSDirectory dir = FSDirectory.open(staging);
+                DirectoryReader reader = DirectoryReader.open(dir)) {
+            long n = CnpjMap.write(reader, dir);
+            CnpjMap.verify(dir);
+            if (n != docs) {
+                throw new IllegalStateException("generation " + generation + ": the CNPJ map holds " + n + " CNPJs for "
+                        + docs + " documents; not published");
+            }
+            return n;
+        }
     }
 
     /** Precomputes the generation's counts over its low-cardinality filters, beside the index. */
@@ -494,9 +538,8 @@ public final class RegisterIndexBuilder implements AutoCloseable {
     }
 
     /**
-     * The sum of the hashes of every live document's stored record, read in doc-id slices by {@code
-     * threads} threads (each with its own stored-fields reader, reading its slice in order so each
-     * compressed block is inflated once) through a visitor that copies nothing but the record.
+     * The sum of the hashes of every live document's record, read from the record store in doc-id slices
+     * by {@code threads} threads (each with its own doc-values iterator, reading its slice in order).
      */
     private static long checksum(DirectoryReader reader, int threads) throws IOException {
         List<java.util.concurrent.Callable<Long>> slices = new ArrayList<>();
@@ -527,39 +570,22 @@ public final class RegisterIndexBuilder implements AutoCloseable {
     }
 
     private static long sliceChecksum(org.apache.lucene.index.LeafReader leaf, int from, int to) throws IOException {
-        // A merge instance reads documents in order, inflating each compressed block once.
-        StoredFields stored = leaf instanceof org.apache.lucene.index.CodecReader codec
-                ? codec.getFieldsReader().getMergeInstance()
-                : leaf.storedFields();
+        org.apache.lucene.index.BinaryDocValues values = leaf.getBinaryDocValues(Schema.RECORD);
+        if (values == null) {
+            throw new IOException("segment " + leaf + " has no record store");
+        }
         Bits live = leaf.getLiveDocs();
-        RecordHasher hasher = new RecordHasher();
+        long sum = 0;
         for (int d = from; d < to; d++) {
             if (live == null || live.get(d)) {
-                hasher.found = false;
-                stored.document(d, hasher);
-                if (!hasher.found) {
-                    throw new IOException("document " + d + " has no stored record");
+                if (!values.advanceExact(d)) {
+                    throw new IOException("document " + d + " has no record");
                 }
+                BytesRef rec = values.binaryValue();
+                sum += RecordCodec.hash(rec.bytes, rec.offset, rec.length);
             }
         }
-        return hasher.sum;
-    }
-
-    /** Hashes the record field of each visited document and stops reading the document there. */
-    private static final class RecordHasher extends org.apache.lucene.index.StoredFieldVisitor {
-        long sum;
-        boolean found;
-
-        @Override
-        public Status needsField(org.apache.lucene.index.FieldInfo fieldInfo) {
-            return found ? Status.STOP : Schema.RECORD.equals(fieldInfo.name) ? Status.YES : Status.NO;
-        }
-
-        @Override
-        public void binaryField(org.apache.lucene.index.FieldInfo fieldInfo, byte[] value) {
-            sum += RecordCodec.hash(value, 0, value.length);
-            found = true;
-        }
+        return sum;
     }
 
     private static void release(FileChannel channel, FileLock lock) {

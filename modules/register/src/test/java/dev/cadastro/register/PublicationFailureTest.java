@@ -87,7 +87,8 @@ class PublicationFailureTest {
         Establishment stranger = rows(99, 1).get(0);
         changeBeforeVerify(w -> {
             try {
-                w.addDocument(Schema.document(stranger, RecordCodec.encode(stranger, 1)));
+                w.addDocument(
+                        Schema.document(stranger, new RecordCodec(SyntheticRegister.lookups()).encode(stranger, 1)));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -110,7 +111,8 @@ class PublicationFailureTest {
         changeBeforeVerify(w -> {
             try {
                 w.deleteDocuments(new Term(Schema.CNPJ, replaced.cnpj().value()));
-                w.addDocument(Schema.document(stranger, RecordCodec.encode(stranger, 8)));
+                w.addDocument(
+                        Schema.document(stranger, new RecordCodec(SyntheticRegister.lookups()).encode(stranger, 8)));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

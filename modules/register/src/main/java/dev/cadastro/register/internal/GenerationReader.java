@@ -44,6 +44,7 @@ public final class GenerationReader {
     private final Directory directory;
     private final DirectoryReader reader;
     private final Lookups lookups;
+    private final RecordCodec codec;
     private final LeafGeo[] geo;
     private final Map<Integer, List<Long>> geoKeysByMunicipio = new HashMap<>();
     private final Municipalities municipalities;
@@ -52,6 +53,8 @@ public final class GenerationReader {
     private final Rollup rollup;
     /** The partner structure, or null for a generation published without one. */
     private final PartnerIndex partners;
+    /** CNPJ to document, or null for a generation published without it (lookups then seek every segment). */
+    private final CnpjMap cnpjs;
 
     private final AtomicInteger refs = new AtomicInteger(1);
     private final Runnable onClose;
@@ -63,15 +66,18 @@ public final class GenerationReader {
             Lookups lookups,
             Rollup rollup,
             PartnerIndex partners,
+            CnpjMap cnpjs,
             long cacheBytes,
             Runnable onClose)
             throws IOException {
         this.meta = meta;
+        this.cnpjs = cnpjs;
         this.rollup = rollup;
         this.partners = partners;
         this.directory = directory;
         this.reader = reader;
         this.lookups = lookups;
+        this.codec = new RecordCodec(lookups);
         this.geo = checkLayout(reader);
         Set<Long> seen = new HashSet<>();
         for (LeafGeo g : geo) {
@@ -105,6 +111,7 @@ public final class GenerationReader {
         Directory directory = FSDirectory.open(dir);
         DirectoryReader reader = null;
         PartnerIndex partners = null;
+        CnpjMap cnpjs = null;
         try {
             reader = DirectoryReader.open(directory);
             if (reader.numDocs() != meta.documents()) {
@@ -113,8 +120,12 @@ public final class GenerationReader {
             }
             Rollup rollup = withRollup ? Rollup.read(directory, reader.numDocs()) : null;
             partners = PartnerIndex.openIfPresent(dir);
-            return new GenerationReader(meta, directory, reader, lookups, rollup, partners, cacheBytes, onClose);
+            cnpjs = CnpjMap.openIfPresent(directory, reader.numDocs());
+            return new GenerationReader(meta, directory, reader, lookups, rollup, partners, cnpjs, cacheBytes, onClose);
         } catch (IOException | RuntimeException e) {
+            if (cnpjs != null) {
+                cnpjs.close();
+            }
             if (partners != null) {
                 partners.close();
             }
@@ -159,7 +170,8 @@ public final class GenerationReader {
     public void release() {
         if (refs.decrementAndGet() == 0) {
             try (directory;
-                    reader) {
+                    reader;
+                    CnpjMap map = cnpjs) {
                 if (partners != null) {
                     partners.close();
                 }
@@ -198,6 +210,17 @@ public final class GenerationReader {
     }
 
     public Optional<Empresa> lookup(Cnpj cnpj) throws IOException {
+        if (cnpjs != null) {
+            int doc = cnpjs.document(Schema.cnpjKey(cnpj.value()));
+            if (doc < 0) {
+                return Optional.empty();
+            }
+            List<LeafReaderContext> leaves = reader.leaves();
+            LeafReaderContext ctx = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+            Empresa e = record(ctx.reader(), doc - ctx.docBase);
+            // The map holds keys of valid CNPJs only; a key shared by another text is not this CNPJ.
+            return e.cnpj().equals(cnpj.value()) ? Optional.of(e) : Optional.empty();
+        }
         BytesRef term = new BytesRef(cnpj.value());
         for (LeafReaderContext ctx : reader.leaves()) {
             LeafReader leaf = ctx.reader();
@@ -221,13 +244,58 @@ public final class GenerationReader {
     }
 
     Empresa record(LeafReader leaf, int doc) throws IOException {
-        return record(leaf.storedFields(), doc);
+        return records(leaf, false).read(doc);
     }
 
-    /** Decodes one record; pass one {@code StoredFields} for the documents of a page (its blocks are reused). */
-    Empresa record(org.apache.lucene.index.StoredFields stored, int doc) throws IOException {
-        BytesRef rec = stored.document(doc).getBinaryValue(Schema.RECORD);
-        return RecordCodec.decode(rec.bytes, rec.offset, lookups);
+    /**
+     * A reader of one segment's records, for documents in increasing order (a page's, an export's, a
+     * lookup's one).
+     *
+     * @param sequential the legacy stored-field path reads many documents in order (an export): inflate
+     *     each block once
+     */
+    Records records(LeafReader leaf, boolean sequential) throws IOException {
+        org.apache.lucene.index.FieldInfo info = leaf.getFieldInfos().fieldInfo(Schema.RECORD);
+        if (info != null && info.getDocValuesType() == org.apache.lucene.index.DocValuesType.BINARY) {
+            return new Records(leaf, null);
+        }
+        org.apache.lucene.index.StoredFields stored = sequential
+                        && leaf instanceof org.apache.lucene.index.CodecReader codecReader
+                        && codecReader.getFieldsReader() != null
+                ? codecReader.getFieldsReader().getMergeInstance()
+                : leaf.storedFields();
+        return new Records(leaf, stored);
+    }
+
+    /**
+     * One segment's records: from the record store (binary doc values: a slice of a memory-mapped file
+     * per document, nothing inflated), or from the stored field of a generation published before it.
+     */
+    final class Records {
+        private final LeafReader leaf;
+        private final org.apache.lucene.index.StoredFields stored;
+        private org.apache.lucene.index.BinaryDocValues values;
+
+        private Records(LeafReader leaf, org.apache.lucene.index.StoredFields stored) {
+            this.leaf = leaf;
+            this.stored = stored;
+        }
+
+        Empresa read(int doc) throws IOException {
+            BytesRef rec;
+            if (stored != null) {
+                rec = stored.document(doc).getBinaryValue(Schema.RECORD);
+            } else {
+                if (values == null || values.docID() > doc) {
+                    values = leaf.getBinaryDocValues(Schema.RECORD);
+                }
+                if (!values.advanceExact(doc)) {
+                    throw new IOException("document " + doc + " of " + leaf + " has no record");
+                }
+                rec = values.binaryValue();
+            }
+            return codec.decode(rec.bytes, rec.offset);
+        }
     }
 
     // ---- geography

@@ -5,10 +5,10 @@ import dev.cadastro.core.register.RegisterQuery;
 import java.time.LocalDate;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.NumericDocValuesField;
-import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.Sort;
@@ -45,6 +45,11 @@ public final class Schema {
      */
     public static final String CAPITAL_BUCKET = "cb", CAPITAL_DECADE = "cd", CAPITAL = "capital";
 
+    /**
+     * The record (see {@link RecordCodec}): binary doc values, so a document's record is a slice of a
+     * memory-mapped file found by its address, with no block to inflate (docs/adr/0030-record-store.md).
+     * Generations published before the record store hold it as a stored field of the same name.
+     */
     public static final String RECORD = "rec";
 
     /** Geo key of an unknown state. */
@@ -200,7 +205,7 @@ public final class Schema {
             doc.add(new StringField(MES, monthTerm(d), Field.Store.NO));
             doc.add(new NumericDocValuesField(ABERTURA, d.toEpochDay()));
         }
-        doc.add(new StoredField(RECORD, record));
+        doc.add(new BinaryDocValuesField(RECORD, new org.apache.lucene.util.BytesRef(record)));
         return doc;
     }
 
