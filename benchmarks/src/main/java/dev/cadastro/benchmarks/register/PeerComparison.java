@@ -60,6 +60,7 @@ import org.apache.lucene.store.FSDirectory;
  * java -Xmx3g --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
  *     dev.cadastro.benchmarks.register.PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS] \
  *     [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows] [--load-peers-only]
+ *     [--scratch DIR]
  * </pre>
  *
  * <p>{@code --load-peers-only} exports the rows and loads the peers, then stops, without reading
@@ -67,7 +68,8 @@ import org.apache.lucene.store.FSDirectory;
  * built, and the run that measures reuses them. Give the same {@code --debt} to both runs. DUMP_DIR
  * {@code -} measures without the dump (deleted to make room once the peers and our index were loaded):
  * the peers must hold the rows the work folder's {@code rows.properties} names, and queries resolve
- * municipalities with the index's own table.
+ * municipalities with the index's own table. {@code --scratch DIR} puts the dump reader's join files
+ * (about 4 GB at 70 M) there instead of the work folder.
  *
  * <p>{@code --delete-rows} deletes the rows file once the peers are loaded (PostgreSQL's load deletes it
  * as soon as it is sorted), for a 70 M run on a tight disk; a later run reuses the loaded peers, but a
@@ -100,6 +102,7 @@ public final class PeerComparison {
         boolean deleteRows = false;
         boolean rollup = true;
         boolean loadOnly = false;
+        Path scratch = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--peers" -> peerNames = List.of(args[++i].split(","));
@@ -109,13 +112,14 @@ public final class PeerComparison {
                 case "--delete-rows" -> deleteRows = true;
                 case "--no-rollup" -> rollup = false;
                 case "--load-peers-only" -> loadOnly = true;
+                case "--scratch" -> scratch = Path.of(args[++i]);
                 default -> positional.add(args[i]);
             }
         }
         if (positional.size() < 3) {
             System.err.println("usage: PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS]"
                     + " [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows] [--no-rollup]"
-                    + " [--load-peers-only]");
+                    + " [--load-peers-only] [--scratch DIR]");
             System.exit(2);
         }
         // DUMP_DIR "-": the dump was deleted after the peers were loaded (disk); the rows the peers hold are
@@ -125,9 +129,11 @@ public final class PeerComparison {
         Path work = Path.of(positional.get(2));
         int iterations = positional.size() > 3 ? Integer.parseInt(positional.get(3)) : 200;
         Files.createDirectories(work);
+        // --peers none: no peer (with --load-peers-only, the rows exported alone).
+        peerNames = peerNames.stream().filter(p -> !p.equals("none")).toList();
         for (String p : peerNames) {
             if (!p.equals("duckdb") && !p.equals("postgres")) {
-                throw new IllegalArgumentException("--peers " + p + " is not one of duckdb, postgres");
+                throw new IllegalArgumentException("--peers " + p + " is not one of duckdb, postgres, none");
             }
         }
         // DuckDB first: PostgreSQL's load is the last use of the rows file (see --delete-rows).
@@ -138,7 +144,7 @@ public final class PeerComparison {
             // while our index is still to be built, and a later run with the index reuses them.
             List<SqlPeer> peers = new ArrayList<>();
             try {
-                openPeers(dump, debt, work, -1, peerNames, deleteRows, peers);
+                openPeers(dump, debt, work, scratch, -1, peerNames, deleteRows, peers);
                 printLoads(peers);
             } finally {
                 for (SqlPeer peer : peers) {
@@ -178,7 +184,7 @@ public final class PeerComparison {
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.getRuntime().maxMemory() >> 20);
 
-            Lookups lookups = openPeers(dump, debt, work, documents, peerNames, deleteRows, peers);
+            Lookups lookups = openPeers(dump, debt, work, scratch, documents, peerNames, deleteRows, peers);
             if (lookups == null) {
                 lookups = LookupsFile.read(register.published().path().resolve(LookupsFile.NAME));
             }
@@ -396,6 +402,7 @@ public final class PeerComparison {
             Path dump,
             Path debt,
             Path work,
+            Path scratch,
             long documents,
             List<String> peerNames,
             boolean deleteRows,
@@ -409,7 +416,7 @@ public final class PeerComparison {
             DumpReader reader = DumpReader.open(LoadOptions.builder(dump)
                     .debt(debt)
                     .rejects(work.resolve("rows.rejects.tsv"))
-                    .scratch(work)
+                    .scratch(scratch != null ? scratch : work)
                     .verifyUnread(false)
                     .build());
             lookups = reader.lookups();
