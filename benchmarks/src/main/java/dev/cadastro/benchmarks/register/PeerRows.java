@@ -181,7 +181,7 @@ final class PeerRows {
         long t0 = System.nanoTime();
         AtomicLong rows = new AtomicLong();
         List<StringBuilder> buffers = new ArrayList<>();
-        // Compressed (deflate at its fastest level, about a quarter of the text at 70 M): the file shares the
+        // Compressed (deflate at its fastest level): the file shares the
         // disk with the dump, an index and the peers.
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
             {
