@@ -10,6 +10,7 @@ import dev.cadastro.loader.DumpReader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.register.SearchOptions;
+import dev.cadastro.register.internal.LookupsFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -58,8 +59,17 @@ import org.apache.lucene.store.FSDirectory;
  * <pre>
  * java -Xmx3g --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
  *     dev.cadastro.benchmarks.register.PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS] \
- *     [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows]
+ *     [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows] [--load-peers-only]
+ *     [--scratch DIR]
  * </pre>
+ *
+ * <p>{@code --load-peers-only} exports the rows and loads the peers, then stops, without reading
+ * INDEX_DIR (which may not exist yet): on a tight disk the peers can be loaded before our index is
+ * built, and the run that measures reuses them. Give the same {@code --debt} to both runs. DUMP_DIR
+ * {@code -} measures without the dump (deleted to make room once the peers and our index were loaded):
+ * the peers must hold the rows the work folder's {@code rows.properties} names, and queries resolve
+ * municipalities with the index's own table. {@code --scratch DIR} puts the dump reader's join files
+ * (about 4 GB at 70 M) there instead of the work folder.
  *
  * <p>{@code --delete-rows} deletes the rows file once the peers are loaded (PostgreSQL's load deletes it
  * as soon as it is sorted), for a 70 M run on a tight disk; a later run reuses the loaded peers, but a
@@ -91,6 +101,8 @@ public final class PeerComparison {
         Path debt = null;
         boolean deleteRows = false;
         boolean rollup = true;
+        boolean loadOnly = false;
+        Path scratch = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--peers" -> peerNames = List.of(args[++i].split(","));
@@ -99,27 +111,48 @@ public final class PeerComparison {
                 case "--debt" -> debt = Path.of(args[++i]);
                 case "--delete-rows" -> deleteRows = true;
                 case "--no-rollup" -> rollup = false;
+                case "--load-peers-only" -> loadOnly = true;
+                case "--scratch" -> scratch = Path.of(args[++i]);
                 default -> positional.add(args[i]);
             }
         }
         if (positional.size() < 3) {
-            System.err.println(
-                    "usage: PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS]"
-                            + " [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows] [--no-rollup]");
+            System.err.println("usage: PeerComparison DUMP_DIR INDEX_DIR WORK_DIR [ITERATIONS]"
+                    + " [--peers duckdb,postgres] [--budget-s S] [--warmup-s S] [--debt DIR] [--delete-rows] [--no-rollup]"
+                    + " [--load-peers-only] [--scratch DIR]");
             System.exit(2);
         }
-        Path dump = Path.of(positional.get(0));
+        // DUMP_DIR "-": the dump was deleted after the peers were loaded (disk); the rows the peers hold are
+        // those the work folder's rows.properties names, and the municipality table is the index's own.
+        Path dump = positional.get(0).equals("-") ? null : Path.of(positional.get(0));
         Path index = Path.of(positional.get(1));
         Path work = Path.of(positional.get(2));
         int iterations = positional.size() > 3 ? Integer.parseInt(positional.get(3)) : 200;
         Files.createDirectories(work);
+        // --peers none: no peer (with --load-peers-only, the rows exported alone).
+        peerNames = peerNames.stream().filter(p -> !p.equals("none")).toList();
         for (String p : peerNames) {
             if (!p.equals("duckdb") && !p.equals("postgres")) {
-                throw new IllegalArgumentException("--peers " + p + " is not one of duckdb, postgres");
+                throw new IllegalArgumentException("--peers " + p + " is not one of duckdb, postgres, none");
             }
         }
         // DuckDB first: PostgreSQL's load is the last use of the rows file (see --delete-rows).
         peerNames = peerNames.stream().distinct().sorted().toList();
+
+        if (loadOnly) {
+            // The peers loaded from the dump alone (INDEX_DIR is not read): on a tight disk they can be loaded
+            // while our index is still to be built, and a later run with the index reuses them.
+            List<SqlPeer> peers = new ArrayList<>();
+            try {
+                openPeers(dump, debt, work, scratch, -1, peerNames, deleteRows, peers);
+                printLoads(peers);
+            } finally {
+                for (SqlPeer peer : peers) {
+                    peer.close();
+                }
+            }
+            return;
+        }
 
         List<String> problems = new ArrayList<>();
         List<SqlPeer> peers = new ArrayList<>();
@@ -151,36 +184,9 @@ public final class PeerComparison {
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.getRuntime().maxMemory() >> 20);
 
-            DumpReader reader = DumpReader.open(LoadOptions.builder(dump)
-                    .debt(debt)
-                    .rejects(work.resolve("rows.rejects.tsv"))
-                    .scratch(work)
-                    .verifyUnread(false)
-                    .build());
-            Lookups lookups = reader.lookups();
-            PeerRows.Export rows = PeerRows.ensure(reader, PeerRows.fingerprint(dump, debt), work, documents);
-            System.out.printf(
-                    Locale.ROOT,
-                    "rows: %,d from dump %s (%s, %.1f s, %s)%n",
-                    rows.rows(),
-                    rows.dumpDate(),
-                    rows.reused() ? "exported earlier" : "exported now",
-                    rows.millis() / 1e3,
-                    Files.exists(rows.file())
-                            ? String.format(Locale.ROOT, "%,d MB", Files.size(rows.file()) >> 20)
-                            : "file deleted after loading");
-            if (rows.rows() != documents) {
-                throw new IllegalStateException("the dump gives " + rows.rows() + " establishments, the index holds "
-                        + documents + ": was the index built from this dump?");
-            }
-            for (String p : peerNames) {
-                System.out.printf("opening %s (loading it when the work folder does not hold it yet)...%n", p);
-                SqlPeer peer =
-                        p.equals("duckdb") ? SqlDuckDb.open(work, rows) : SqlPostgres.open(work, rows, deleteRows);
-                peers.add(peer);
-            }
-            if (deleteRows) {
-                Files.deleteIfExists(rows.file());
+            Lookups lookups = openPeers(dump, debt, work, scratch, documents, peerNames, deleteRows, peers);
+            if (lookups == null) {
+                lookups = LookupsFile.read(register.published().path().resolve(LookupsFile.NAME));
             }
 
             Map<String, RegisterQuery> mix = RegisterLatency.mix();
@@ -331,23 +337,7 @@ public final class PeerComparison {
                 }
             }
 
-            System.out.println();
-            System.out.println(
-                    "| peer | rows | load s | indexes + vacuum/checkpoint s | on disk MB | loaded | notes |");
-            System.out.println("|---|---:|---:|---:|---:|---|---|");
-            for (SqlPeer peer : peers) {
-                SqlPeer.Load l = peer.load();
-                System.out.printf(
-                        Locale.ROOT,
-                        "| %s | %,d | %.1f | %.1f | %,d | %s | %s |%n",
-                        peer.name(),
-                        l.rows(),
-                        l.loadMillis() / 1e3,
-                        l.indexMillis() / 1e3,
-                        l.diskBytes() >> 20,
-                        l.reused() ? "earlier run" : "this run",
-                        l.notes());
-            }
+            printLoads(peers);
             System.out.printf(
                     Locale.ROOT,
                     "| ours (./cadastro load, separately) | %,d | | | %,d | | index generation on disk |%n",
@@ -399,6 +389,79 @@ public final class PeerComparison {
             System.out.println("Cross-check FAILURES:");
             problems.forEach(p -> System.out.println("- " + p));
             System.exit(1);
+        }
+    }
+
+    /**
+     * Exports the dump's rows (or finds them exported) and opens each peer into {@code peers}, loading it
+     * when the work folder does not hold these rows yet; {@code documents} is the index's count, which the
+     * rows must equal, or -1 when no index is read. Returns the dump's lookup tables, or null when {@code
+     * dump} is null: then the rows are those recorded in the work folder when the peers were loaded.
+     */
+    private static Lookups openPeers(
+            Path dump,
+            Path debt,
+            Path work,
+            Path scratch,
+            long documents,
+            List<String> peerNames,
+            boolean deleteRows,
+            List<SqlPeer> peers)
+            throws Exception {
+        Lookups lookups = null;
+        PeerRows.Export rows;
+        if (dump == null) {
+            rows = PeerRows.recorded(work);
+        } else {
+            DumpReader reader = DumpReader.open(LoadOptions.builder(dump)
+                    .debt(debt)
+                    .rejects(work.resolve("rows.rejects.tsv"))
+                    .scratch(scratch != null ? scratch : work)
+                    .verifyUnread(false)
+                    .build());
+            lookups = reader.lookups();
+            rows = PeerRows.ensure(reader, PeerRows.fingerprint(dump, debt), work, documents);
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "rows: %,d from dump %s (%s, %.1f s, %s)%n",
+                rows.rows(),
+                rows.dumpDate(),
+                rows.reused() ? "exported earlier" : "exported now",
+                rows.millis() / 1e3,
+                Files.exists(rows.file())
+                        ? String.format(Locale.ROOT, "%,d MB", Files.size(rows.file()) >> 20)
+                        : "file deleted after loading");
+        if (documents >= 0 && rows.rows() != documents) {
+            throw new IllegalStateException("the dump gives " + rows.rows() + " establishments, the index holds "
+                    + documents + ": was the index built from this dump?");
+        }
+        for (String p : peerNames) {
+            System.out.printf("opening %s (loading it when the work folder does not hold it yet)...%n", p);
+            peers.add(p.equals("duckdb") ? SqlDuckDb.open(work, rows) : SqlPostgres.open(work, rows, deleteRows));
+        }
+        if (deleteRows) {
+            Files.deleteIfExists(rows.file());
+        }
+        return lookups;
+    }
+
+    private static void printLoads(List<SqlPeer> peers) {
+        System.out.println();
+        System.out.println("| peer | rows | load s | indexes + vacuum/checkpoint s | on disk MB | loaded | notes |");
+        System.out.println("|---|---:|---:|---:|---:|---|---|");
+        for (SqlPeer peer : peers) {
+            SqlPeer.Load l = peer.load();
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %s | %,d | %.1f | %.1f | %,d | %s | %s |%n",
+                    peer.name(),
+                    l.rows(),
+                    l.loadMillis() / 1e3,
+                    l.indexMillis() / 1e3,
+                    l.diskBytes() >> 20,
+                    l.reused() ? "earlier run" : "this run",
+                    l.notes());
         }
     }
 

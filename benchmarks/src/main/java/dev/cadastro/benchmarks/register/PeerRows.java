@@ -27,12 +27,14 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
  * The rows the SQL peers load: one line per establishment the loader delivers ({@link
- * DumpReader#readInto}, the very stream {@code ./cadastro load} indexes), holding the columns every
+ * DumpReader#readInto}, the very stream {@code ./cadastro load} indexes), gzip-compressed, holding the columns every
  * {@code GET /empresas} filter and the result order need, plus the company name and district so a page
  * returns more than keys. The file is tab-separated in PostgreSQL's text COPY format: {@code \N} for
  * null, arrays as {@code {a,b}}, booleans {@code t}/{@code f}, dates ISO; text values have tabs, line
@@ -52,7 +54,7 @@ import java.util.zip.ZipFile;
  * ({@code --delete-rows}, to save disk at 70 M); the metadata then still says which rows the peers hold.
  */
 final class PeerRows {
-    static final String FILE = "rows.tsv";
+    static final String FILE = "rows.tsv.gz";
     static final String META = "rows.properties";
 
     /** Column names and their SQL types, in file order. */
@@ -130,9 +132,30 @@ final class PeerRows {
         return HexFormat.of().formatHex(sha.digest());
     }
 
+    /** The rows recorded in {@code work} by an earlier export, for a run without the dump. */
+    static Export recorded(Path work) throws IOException {
+        Path meta = work.resolve(META);
+        if (!Files.exists(meta)) {
+            throw new IllegalStateException(meta + " does not exist: without a dump, the peers must have been loaded"
+                    + " in this work folder first (--load-peers-only)");
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(meta)) {
+            p.load(r);
+        }
+        return new Export(
+                work.resolve(FILE),
+                p.getProperty("date"),
+                p.getProperty("dump"),
+                Long.parseLong(p.getProperty("rows")),
+                Long.parseLong(p.getProperty("millis")),
+                true);
+    }
+
     /**
      * The rows of the dump under {@code work}: reused when the metadata matches the dump's {@code
-     * fingerprint} and {@code expectedRows}, otherwise read from the dump (once) and written.
+     * fingerprint} and {@code expectedRows} (any count when it is negative), otherwise read from the dump
+     * (once) and written.
      */
     static Export ensure(DumpReader reader, String fingerprint, Path work, long expectedRows) throws IOException {
         Path file = work.resolve(FILE);
@@ -143,12 +166,12 @@ final class PeerRows {
                 p.load(r);
             }
             if (fingerprint.equals(p.getProperty("dump"))
-                    && Long.toString(expectedRows).equals(p.getProperty("rows"))) {
+                    && (expectedRows < 0 || Long.toString(expectedRows).equals(p.getProperty("rows")))) {
                 return new Export(
                         file,
                         reader.dateCode(),
                         fingerprint,
-                        expectedRows,
+                        Long.parseLong(p.getProperty("rows")),
                         Long.parseLong(p.getProperty("millis")),
                         true);
             }
@@ -158,7 +181,13 @@ final class PeerRows {
         long t0 = System.nanoTime();
         AtomicLong rows = new AtomicLong();
         List<StringBuilder> buffers = new ArrayList<>();
-        try (OutputStream out = Files.newOutputStream(tmp)) {
+        // Compressed (deflate at its fastest level): the file shares the
+        // disk with the dump, an index and the peers.
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
+            {
+                def.setLevel(Deflater.BEST_SPEED);
+            }
+        }) {
             ThreadLocal<StringBuilder> local = ThreadLocal.withInitial(() -> {
                 StringBuilder sb = new StringBuilder(1 << 21);
                 synchronized (buffers) {
@@ -190,7 +219,7 @@ final class PeerRows {
         p.setProperty("rows", Long.toString(rows.get()));
         p.setProperty("millis", Long.toString(millis));
         try (Writer w = Files.newBufferedWriter(meta)) {
-            p.store(w, "rows.tsv: the dump's establishments as the SQL peers load them");
+            p.store(w, "rows.tsv.gz: the dump's establishments as the SQL peers load them");
         }
         return new Export(file, reader.dateCode(), fingerprint, rows.get(), millis, false);
     }

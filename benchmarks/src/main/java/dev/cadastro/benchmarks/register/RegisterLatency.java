@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Latency of the register's query mix Q1-Q10 (issue 4) through {@link LuceneRegister} — the production
+ * Latency of the register's query mix Q1-Q16 (issues 4 and 21) through {@link LuceneRegister} — the production
  * path behind {@code GET /empresas} and {@code GET /empresas/{cnpj}}: count-only ({@code apenas_total}),
  * a page of 50 with its total, and CNPJ lookup. Single-threaded, after a warm-up; percentiles are
  * computed from the sorted samples (no histogram library). The peer, measured in the same run on the
@@ -44,6 +44,14 @@ import java.util.SplittableRandom;
  */
 public final class RegisterLatency {
     private RegisterLatency() {}
+
+    /**
+     * Q13's town: Tombos, a small town of Minas Gerais, which the generator places in the state's Zipf
+     * tail (docs/loader.md) with an expected 2,700 establishments of 70 M.
+     */
+    static final String SMALL_TOWN = "TOMBOS";
+
+    static final String SMALL_TOWN_UF = "MG";
 
     /** The issue's query mix, with the synthetic data's frequent and rare values. */
     static Map<String, RegisterQuery> mix() {
@@ -112,6 +120,53 @@ public final class RegisterLatency {
                         .ddds("11")
                         .comTelefoneMovel(true)
                         .divida(false)
+                        .build());
+        // Q11-Q16 (issue 21): city-level queries of realistic size on the generator's Censo 2022 geography,
+        // where the city of Sao Paulo holds millions of establishments, and the PGFN debt filter both ways.
+        // Their values are the generator's (DumpGenerator), not SyntheticRegister's.
+        q.put(
+                "Q11 SAO PAULO+02",
+                RegisterQuery.builder()
+                        .municipios("SAO PAULO")
+                        .situacaoCadastral("02")
+                        .build());
+        q.put(
+                "Q12 BELO HORIZONTE+5611203+02",
+                RegisterQuery.builder()
+                        .municipios("BELO HORIZONTE")
+                        .cnaes("5611203")
+                        .situacaoCadastral("02")
+                        .build());
+        q.put(
+                "Q13 " + SMALL_TOWN + " (" + SMALL_TOWN_UF + ")+02",
+                RegisterQuery.builder()
+                        .ufs(SMALL_TOWN_UF)
+                        .municipios(SMALL_TOWN)
+                        .situacaoCadastral("02")
+                        .build());
+        q.put(
+                "Q14 SP+02+debt",
+                RegisterQuery.builder()
+                        .ufs("SP")
+                        .situacaoCadastral("02")
+                        .divida(true)
+                        .build());
+        q.put(
+                "Q15 RIO DE JANEIRO+02+email+no debt",
+                RegisterQuery.builder()
+                        .municipios("RIO DE JANEIRO")
+                        .situacaoCadastral("02")
+                        .comEmail(true)
+                        .divida(false)
+                        .build());
+        q.put(
+                "Q16 MG+mei+2020..2023+debt",
+                RegisterQuery.builder()
+                        .ufs("MG")
+                        .mei(true)
+                        .aberturaDe(LocalDate.of(2020, 1, 1))
+                        .aberturaAte(LocalDate.of(2023, 12, 31))
+                        .divida(true)
                         .build());
         return q;
     }

@@ -89,7 +89,9 @@ final class SqlDuckDb extends SqlPeer {
         String columns = PeerRows.COLUMNS.stream()
                 .map(col -> "'" + col[0] + "': '" + (raw || col[1].endsWith("[]") ? "VARCHAR" : col[1]) + "'")
                 .collect(Collectors.joining(", "));
-        return "read_csv('" + file.toAbsolutePath() + "', delim = '\\t', header = false, quote = '', escape = '',"
+        String compression = file.getFileName().toString().endsWith(".gz") ? " compression = 'gzip'," : "";
+        return "read_csv('" + file.toAbsolutePath() + "'," + compression
+                + " delim = '\\t', header = false, quote = '', escape = '',"
                 + " nullstr = '\\N', auto_detect = false, columns = {" + columns + "})";
     }
 
