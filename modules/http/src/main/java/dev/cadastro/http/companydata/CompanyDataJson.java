@@ -3,7 +3,6 @@ package dev.cadastro.http.companydata;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.SearchResult;
 import dev.cadastro.core.time.SaoPauloTime;
-import dev.cadastro.http.internal.Json;
 import java.time.Instant;
 
 /**
@@ -19,20 +18,31 @@ public final class CompanyDataJson {
         return SaoPauloTime.format(instant);
     }
 
+    private static final byte[] LOOKUP_START = JsonBytes.ascii("{\"dados\":");
+    private static final byte[] CREDITS = JsonBytes.ascii(",\"creditos_consumidos\":");
+    private static final byte[] PAGE_START = JsonBytes.ascii("{\"dados\":[");
+    private static final byte[] PAGINATION = JsonBytes.ascii("],\"paginacao\":{\"pagina\":");
+    private static final byte[] LIMIT = JsonBytes.ascii(",\"limite\":");
+    private static final byte[] RETURNED = JsonBytes.ascii(",\"retornados\":");
+    private static final byte[] TOTAL_IN_PAGINATION = JsonBytes.ascii(",\"total\":");
+    private static final byte[] TOTAL = JsonBytes.ascii("},\"total\":");
+    private static final byte[] APPROXIMATE_AFTER_TOTAL = JsonBytes.ascii(",\"aproximado\":");
+    private static final byte[] APPROXIMATE_AFTER_PAGINATION = JsonBytes.ascii("},\"aproximado\":");
+
     /** One Empresa record: snake_case names, absent fields omitted. */
     public static byte[] empresa(Empresa empresa) {
-        return Json.bytes(768, g -> EmpresaJson.write(g, empresa));
+        JsonBytes out = new JsonBytes(768);
+        EmpresaJson.write(out, empresa);
+        return out.toByteArray();
     }
 
     /** The body of {@code GET /v1/empresas/{cnpj}}: {@code dados} (the record) and {@code creditos_consumidos}. */
     public static byte[] lookupResponse(Empresa empresa, long creditsCharged) {
-        return Json.bytes(768, g -> {
-            g.writeStartObject();
-            g.writeFieldName("dados");
-            EmpresaJson.write(g, empresa);
-            g.writeNumberField("creditos_consumidos", creditsCharged);
-            g.writeEndObject();
-        });
+        JsonBytes out = new JsonBytes(832);
+        out.raw(LOOKUP_START);
+        EmpresaJson.write(out, empresa);
+        out.raw(CREDITS).number(creditsCharged).raw('}');
+        return out.toByteArray();
     }
 
     /**
@@ -40,25 +50,27 @@ public final class CompanyDataJson {
      * query was count-only, {@code aproximado} and {@code creditos_consumidos}.
      */
     public static byte[] searchResponse(SearchResult page, boolean countOnly, long creditsCharged) {
-        return Json.bytes(256 + page.retornados() * 640, g -> {
-            g.writeStartObject();
-            g.writeArrayFieldStart("dados");
-            for (Empresa e : page.dados()) {
-                EmpresaJson.write(g, e);
+        JsonBytes out = new JsonBytes(256 + page.retornados() * 640);
+        out.raw(PAGE_START);
+        boolean first = true;
+        for (Empresa e : page.dados()) {
+            if (!first) {
+                out.raw(',');
             }
-            g.writeEndArray();
-            g.writeObjectFieldStart("paginacao");
-            g.writeNumberField("pagina", page.pagina());
-            g.writeNumberField("limite", page.limite());
-            g.writeNumberField("retornados", page.retornados());
-            g.writeNumberField("total", page.total());
-            g.writeEndObject();
-            if (countOnly) {
-                g.writeNumberField("total", page.total());
-            }
-            g.writeBooleanField("aproximado", page.aproximado());
-            g.writeNumberField("creditos_consumidos", creditsCharged);
-            g.writeEndObject();
-        });
+            EmpresaJson.write(out, e);
+            first = false;
+        }
+        out.raw(PAGINATION).number(page.pagina());
+        out.raw(LIMIT).number(page.limite());
+        out.raw(RETURNED).number(page.retornados());
+        out.raw(TOTAL_IN_PAGINATION).number(page.total());
+        if (countOnly) {
+            out.raw(TOTAL).number(page.total()).raw(APPROXIMATE_AFTER_TOTAL);
+        } else {
+            out.raw(APPROXIMATE_AFTER_PAGINATION);
+        }
+        out.bool(page.aproximado());
+        out.raw(CREDITS).number(creditsCharged).raw('}');
+        return out.toByteArray();
     }
 }

@@ -3,7 +3,6 @@ package dev.cadastro.http.companydata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cadastro.core.register.Empresa;
-import dev.cadastro.http.internal.Json;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -12,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class EmpresaJsonTest {
 
     private static String write(Empresa e) {
-        return new String(Json.bytes(g -> EmpresaJson.write(g, e)), StandardCharsets.UTF_8);
+        return new String(CompanyDataJson.empresa(e), StandardCharsets.UTF_8);
     }
 
     @Test
