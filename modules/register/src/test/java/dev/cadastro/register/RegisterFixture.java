@@ -58,11 +58,23 @@ final class RegisterFixture implements AutoCloseable {
      * buffer, so the generation has several segments.
      */
     static RegisterFixture buildSegmented(int count, long seed, int threads) {
-        return build(
-                count,
-                seed,
-                BuildOptions.builder().indexingThreads(threads).ramBufferMb(16).build(),
-                threads);
+        // Whether the threads' rows land in one writer buffer or several depends on how the threads
+        // interleave (one thread may finish before the other starts on a busy machine), so a build that
+        // came out as one segment is made again: the callers test what several segments do.
+        for (int attempt = 1; ; attempt++) {
+            RegisterFixture f = build(
+                    count,
+                    seed,
+                    BuildOptions.builder()
+                            .indexingThreads(threads)
+                            .ramBufferMb(16)
+                            .build(),
+                    threads);
+            if (f.segments() >= 2 || attempt == 5) {
+                return f;
+            }
+            f.close();
+        }
     }
 
     static RegisterFixture build(int count, long seed, BuildOptions options, int threads) {
