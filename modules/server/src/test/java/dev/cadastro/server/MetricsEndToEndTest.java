@@ -396,6 +396,22 @@ class MetricsEndToEndTest {
     }
 
     @Test
+    void requestsTheRuntimeRefusesBeforeTheHandlerAreCountedAndLogged() throws Exception {
+        Map<String, Double> before = scrape();
+        HttpResponse<String> tooLong = get("/v1/empresas/" + "1".repeat(20_000));
+        assertEquals(414, tooLong.statusCode(), tooLong.body());
+        String id = tooLong.headers().firstValue("X-Request-Id").orElseThrow();
+        Map<String, Double> after = scrape();
+        String[] labels = {"service", "company-data", "method", "GET", "route", "sem_rota", "status", "414"};
+        assertEquals(1, value(after, DURATION + "_count", labels) - value(before, DURATION + "_count", labels));
+        assertTrue(
+                accessLines.stream()
+                        .anyMatch(
+                                l -> l.contains("route=sem_rota status=414 ") && l.contains(" request_id=" + id + " ")),
+                accessLines.toString());
+    }
+
+    @Test
     void aRateLimitRefusalIsCountedAndLogged() throws Exception {
         Account a = account(100, 1);
         String key = key(a, Scope.EMPRESAS_READ);
