@@ -281,6 +281,7 @@ public final class CadastroServer implements AutoCloseable {
             return guards;
         });
         ServerMetrics.queues(metrics, engine.store().dataSource(), config.clock());
+        ServerMetrics.accessLog(metrics);
         try {
             // The management listener answers its own requests uncounted: a scrape every few seconds
             // would otherwise be most of the traffic in the request metrics.

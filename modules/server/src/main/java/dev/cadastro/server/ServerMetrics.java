@@ -69,6 +69,15 @@ final class ServerMetrics {
         }
     }
 
+    /** The access log lines the launcher's handler dropped because its output fell behind. */
+    static void accessLog(PrometheusTelemetry metrics) {
+        metrics.counter(
+                "cadastro_access_log_dropped",
+                "Access log lines dropped because standard output fell behind",
+                List.of(),
+                s -> s.add(AccessLogLines.dropped()));
+    }
+
     /** Calls, failures and circuit state of each guarded provider, from the guards' own counters. */
     static void providers(PrometheusTelemetry metrics, Supplier<List<ProviderGuard>> guards) {
         metrics.counter(

@@ -94,6 +94,17 @@ class ServerMetricsTest {
         assertEquals(1, reads.get(), "the second gauge of the scrape used the first one's read");
     }
 
+    @Test
+    void theAccessLogsDroppedLinesAreScraped() {
+        PrometheusTelemetry metrics = PrometheusTelemetry.create();
+        ServerMetrics.accessLog(metrics);
+        String text = scrape(metrics);
+        assertTrue(
+                text.contains("cadastro_access_log_dropped_total " + (double) AccessLogLines.dropped())
+                        || text.contains("cadastro_access_log_dropped_total " + AccessLogLines.dropped()),
+                text);
+    }
+
     /** The real pool, with one method overridden by the test. */
     private static class Delegating implements DataSource {
         private final DataSource real;
