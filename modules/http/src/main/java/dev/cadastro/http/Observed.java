@@ -13,9 +13,10 @@ import java.util.Objects;
  *
  * <p>Labels come from {@link RequestFacts}, filled by the router (the template) and the authentication
  * (the account): never from the path or the query. A request no route matched is reported as {@value
- * #NO_ROUTE}. The time runs from the call of the handler to its answer; what the runtime refuses
- * before the handler (414, 431, 413 on a declared length) and the copy of a streamed file are outside
- * it.
+ * #NO_ROUTE}. The time runs from the call of the handler to its answer; the copy of a streamed file is
+ * outside it. What a runtime refuses before any handler runs (414, 431, 413 on a declared length, a
+ * head the connection guard refuses) is reported through {@link #refusals}, which the runtime is
+ * given: route {@value #NO_ROUTE}, the method as a label, no account.
  */
 public final class Observed implements Handler {
     /** The route label of a request no template matched. */
@@ -42,6 +43,45 @@ public final class Observed implements Handler {
             return Objects.requireNonNull(next, "next");
         }
         return new Observed(next, service, telemetry, accessLog);
+    }
+
+    /**
+     * What a runtime reports of an answer it gave itself, before any handler ran: counted and logged as
+     * any request, with the route {@value #NO_ROUTE}, so refused requests are seen too.
+     */
+    @FunctionalInterface
+    public interface Refusals {
+        /** Reports nothing. */
+        Refusals NONE = (method, status, requestId, nanos) -> {};
+
+        /**
+         * @param method the request's method as sent, {@code null} when the request line was unreadable
+         *     (reported as a label: {@code OTHER} unless one of {@link Telemetry#METHODS})
+         * @param nanos from the start of the runtime's work on the request to its answer
+         */
+        void refused(String method, int status, String requestId, long nanos);
+    }
+
+    /**
+     * The refusals of a runtime serving {@code service}, reported like {@link #around}'s requests; {@link
+     * Refusals#NONE} when there is nothing to report to.
+     */
+    public static Refusals refusals(Service service, Telemetry telemetry, AccessLog accessLog) {
+        String label = label(Objects.requireNonNull(service, "service"));
+        Objects.requireNonNull(telemetry, "telemetry");
+        Objects.requireNonNull(accessLog, "accessLog");
+        if (telemetry == Telemetry.NONE && !accessLog.enabled()) {
+            return Refusals.NONE;
+        }
+        return (method, status, requestId, nanos) -> {
+            String methodLabel = Telemetry.methodLabel(method == null ? "" : method);
+            try {
+                telemetry.requestCompleted(label, methodLabel, NO_ROUTE, status, nanos);
+            } catch (RuntimeException e) {
+                // Monitoring never fails an answer.
+            }
+            accessLog.log(label, methodLabel, NO_ROUTE, status, nanos, requestId, new RequestFacts());
+        };
     }
 
     /** The service's label in metrics and log lines. */

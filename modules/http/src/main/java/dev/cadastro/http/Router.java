@@ -69,6 +69,7 @@ public final class Router implements Handler {
         Map<String, String> bestParams = null;
         Set<String> allowed = new LinkedHashSet<>();
         int bestLiterals = -1;
+        Route pathOnly = null;
         // HEAD is answered wherever GET is (RFC 9110, section 9.3.2): the runtime drops the body.
         boolean head = "HEAD".equals(request.method());
         for (Route r : routes) {
@@ -77,6 +78,9 @@ public final class Router implements Handler {
             }
             boolean sameMethod = r.method.equals(request.method()) || (head && r.method.equals("GET") && r.headAllowed);
             if (!sameMethod) {
+                if (pathOnly == null || r.template.literals > pathOnly.template.literals) {
+                    pathOnly = r;
+                }
                 allowed.add(r.method);
                 if (r.method.equals("GET") && r.headAllowed) {
                     allowed.add("HEAD");
@@ -89,6 +93,10 @@ public final class Router implements Handler {
             }
         }
         if (best == null) {
+            if (pathOnly != null) {
+                // The path is a known resource, answered 405 for this method: labelled by its template.
+                request.facts().route(pathOnly.template.text);
+            }
             throw noRoute(request, allowed);
         }
         // The call-records service authenticates before it reads anything: a path parameter that does

@@ -114,10 +114,10 @@ class ObservedTest {
         assertTrue(seen.get(0).nanos() > 0);
         assertEquals("sem_rota", seen.get(1).route());
         assertEquals(404, seen.get(1).status());
-        // A path that matches with another method: the template is not known to answer; still no path.
+        // A path that matches with another method: labelled by the template it matched, never the path.
         assertEquals(405, seen.get(2).status());
         assertEquals("POST", seen.get(2).method());
-        assertEquals("sem_rota", seen.get(2).route());
+        assertEquals("/v1/empresas/{cnpj}", seen.get(2).route());
         assertEquals(429, seen.get(3).status());
         assertEquals(List.of("company-data LIMITE_MINUTO"), List.copyOf(refusals));
         assertEquals("/v1/falha", seen.get(4).route());

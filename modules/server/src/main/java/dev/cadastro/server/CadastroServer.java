@@ -20,6 +20,7 @@ import dev.cadastro.core.telemetry.Telemetry;
 import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Health;
 import dev.cadastro.http.IdempotentResponses;
+import dev.cadastro.http.Observed;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
@@ -221,6 +222,8 @@ public final class CadastroServer implements AutoCloseable {
         PrometheusTelemetry metrics = observability.metrics().isPresent() ? PrometheusTelemetry.create() : null;
         Telemetry telemetry = metrics != null ? metrics : Telemetry.NONE;
         AccessLog accessLog = observability.accessLog() ? AccessLog.toSystemLogger() : AccessLog.off();
+        // What the runtimes refuse before any handler runs, counted and logged as the handlers' requests.
+        Observed.Refusals callRefusals = Observed.refusals(Service.CALL_RECORDS, telemetry, accessLog);
         // The recording host listens first: the links' default base URL names its port.
         CallRecordsService.Recordings recordings = null;
         CadastroEngine engine = null;
@@ -228,17 +231,21 @@ public final class CadastroServer implements AutoCloseable {
         try {
             CadastroEngine.CallRecordsSetup setup = null;
             if (callRecords != null) {
-                recordings = CallRecordsService.listenRecordings(callRecords, config.runtime());
+                recordings = CallRecordsService.listenRecordings(callRecords, config.runtime(), callRefusals);
                 setup = new CadastroEngine.CallRecordsSetup(recordings.baseUrl(), callRecords.keys());
             }
             engine = CadastroEngine.open(config, setup, telemetry, accessLog);
             if (recordings != null) {
                 calls = CallRecordsService.start(
-                        callRecords, recordings, engine.callRecords().orElseThrow(), config.runtime());
+                        callRecords, recordings, engine.callRecords().orElseThrow(), config.runtime(), callRefusals);
                 recordings = null;
             }
             JdkHttpServerRuntime http = JdkHttpServerRuntime.start(
-                    config.address(), engine.companyData(), Service.COMPANY_DATA, config.runtime());
+                    config.address(),
+                    engine.companyData(),
+                    Service.COMPANY_DATA,
+                    config.runtime(),
+                    Observed.refusals(Service.COMPANY_DATA, telemetry, accessLog));
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
             CadastroServer server =
                     new CadastroServer(engine, http, calls, config.runtime().drain());
@@ -274,6 +281,7 @@ public final class CadastroServer implements AutoCloseable {
             return guards;
         });
         ServerMetrics.queues(metrics, engine.store().dataSource(), config.clock());
+        ServerMetrics.accessLog(metrics);
         try {
             // The management listener answers its own requests uncounted: a scrape every few seconds
             // would otherwise be most of the traffic in the request metrics.

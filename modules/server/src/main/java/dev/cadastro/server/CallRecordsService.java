@@ -6,6 +6,7 @@ import dev.cadastro.core.error.Service;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Health;
+import dev.cadastro.http.Observed;
 import dev.cadastro.http.jdk.JdkHttpServerRuntime;
 import dev.cadastro.http.jdk.RuntimeOptions;
 import java.io.IOException;
@@ -66,7 +67,8 @@ public final class CallRecordsService implements AutoCloseable {
         }
     }
 
-    static Recordings listenRecordings(CallRecordsOptions options, RuntimeOptions runtime) throws IOException {
+    static Recordings listenRecordings(CallRecordsOptions options, RuntimeOptions runtime, Observed.Refusals refusals)
+            throws IOException {
         AtomicReference<Handler> host = new AtomicReference<>();
         Handler starting = Health.around(
                 r -> dev.cadastro.http.Response.of(
@@ -79,7 +81,8 @@ public final class CallRecordsService implements AutoCloseable {
                     return (h == null ? starting : h).handle(r);
                 },
                 Service.CALL_RECORDS,
-                runtime);
+                runtime,
+                refusals);
         String base = options.recordingsBaseUrl()
                 .orElse("http://" + recordingsHostFor(options.calls(), recordings.address()) + ":" + recordings.port());
         return new Recordings(recordings, host, base);
@@ -90,11 +93,12 @@ public final class CallRecordsService implements AutoCloseable {
             CallRecordsOptions options,
             Recordings recordings,
             CadastroEngine.CallRecordsPart part,
-            RuntimeOptions runtime)
+            RuntimeOptions runtime,
+            Observed.Refusals refusals)
             throws IOException {
         recordings.handler.set(part.recordingHost());
         JdkHttpServerRuntime apiRuntime =
-                JdkHttpServerRuntime.start(options.calls(), part.api(), Service.CALL_RECORDS, runtime);
+                JdkHttpServerRuntime.start(options.calls(), part.api(), Service.CALL_RECORDS, runtime, refusals);
         LOG.log(
                 System.Logger.Level.INFO,
                 "call-records service on {0}, recordings on {1} (links at {2})",

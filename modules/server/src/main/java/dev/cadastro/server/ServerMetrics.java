@@ -18,6 +18,11 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
@@ -33,6 +38,12 @@ final class ServerMetrics {
 
     /** The queue depths are read at most this often, whatever the scrape rate. */
     private static final Duration QUEUES_FRESH_FOR = Duration.ofSeconds(1);
+
+    /**
+     * A scrape waits at most this long for the queue depths (a connection from the API's pool, then the
+     * query), then serves the last depths read.
+     */
+    private static final Duration QUEUES_READ_BOUND = Duration.ofSeconds(1);
 
     private ServerMetrics() {}
 
@@ -56,6 +67,15 @@ final class ServerMetrics {
         } catch (RuntimeException e) {
             return java.util.Optional.empty();
         }
+    }
+
+    /** The access log lines the launcher's handler dropped because its output fell behind. */
+    static void accessLog(PrometheusTelemetry metrics) {
+        metrics.counter(
+                "cadastro_access_log_dropped",
+                "Access log lines dropped because standard output fell behind",
+                List.of(),
+                s -> s.add(AccessLogLines.dropped()));
     }
 
     /** Calls, failures and circuit state of each guarded provider, from the guards' own counters. */
@@ -96,7 +116,8 @@ final class ServerMetrics {
     /**
      * Depth and oldest age of the background queues: mailing exports running or waiting, person lookup
      * jobs not yet run, push deliveries pending. One bounded query (each count reads a partial index or
-     * a table purged daily) read at most once a second.
+     * a table purged daily) read at most once a second, and never waited for more than a second: a
+     * scrape during pool exhaustion shows the last depths read.
      */
     static void queues(PrometheusTelemetry metrics, DataSource data, Clock clock) {
         QueueReader reader = new QueueReader(data, clock);
@@ -123,19 +144,55 @@ final class ServerMetrics {
 
         private final DataSource data;
         private final Clock clock;
-        private Instant readAt = Instant.EPOCH;
-        private Map<String, Queue> last = Map.of();
+        /** Held only to look at the last read or start one, never during a read. */
+        private final ReentrantLock lock = new ReentrantLock();
+
+        private CompletableFuture<Map<String, Queue>> reading = CompletableFuture.completedFuture(Map.of());
+        private volatile Instant readAt = Instant.EPOCH;
+        private volatile Map<String, Queue> last = Map.of();
 
         QueueReader(DataSource data, Clock clock) {
             this.data = data;
             this.clock = clock;
         }
 
-        synchronized Map<String, Queue> read() {
-            Instant now = clock.instant();
-            if (Duration.between(readAt, now).compareTo(QUEUES_FRESH_FOR) < 0 && !now.isBefore(readAt)) {
+        /**
+         * The depths, read at most once a second and waited for at most {@link #QUEUES_READ_BOUND}: the
+         * query shares the API's pool, so when the pool is exhausted the scrape answers with the last
+         * depths read instead of waiting for a connection, and the read in flight serves a later scrape.
+         * Only one read is ever in flight, and only the call that started it waits for it.
+         */
+        Map<String, Queue> read() {
+            CompletableFuture<Map<String, Queue>> current;
+            lock.lock();
+            try {
+                Instant now = clock.instant();
+                if (Duration.between(readAt, now).compareTo(QUEUES_FRESH_FOR) < 0 && !now.isBefore(readAt)) {
+                    return last;
+                }
+                if (!reading.isDone()) {
+                    // Another gauge or scrape is already waiting for this read.
+                    return last;
+                }
+                CompletableFuture<Map<String, Queue>> started = new CompletableFuture<>();
+                Thread.ofVirtual().name("cadastro-queue-gauges").start(() -> started.complete(query()));
+                reading = started;
+                current = started;
+            } finally {
+                lock.unlock();
+            }
+            try {
+                return current.get(QUEUES_READ_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                return last;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return last;
             }
+        }
+
+        private Map<String, Queue> query() {
+            Instant now = clock.instant();
             Map<String, Queue> queues = new LinkedHashMap<>();
             try (Connection c = data.getConnection();
                     PreparedStatement ps = c.prepareStatement(SQL)) {
@@ -158,8 +215,9 @@ final class ServerMetrics {
                 LOG.log(System.Logger.Level.DEBUG, "reading the queue depths failed: {0}", e.toString());
                 queues = Map.of();
             }
-            readAt = now;
             last = Map.copyOf(queues);
+            // When the read ended, not when it started: a slow read still serves the scrape's other gauge.
+            readAt = clock.instant();
             return last;
         }
     }

@@ -12,6 +12,7 @@ import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Cpf;
 import dev.cadastro.core.document.Phone;
+import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.register.Empresa;
@@ -356,6 +357,58 @@ class MetricsEndToEndTest {
                 2,
                 value(after, "cadastro_ledger_entries_total", "type", "CHARGE")
                         - value(before, "cadastro_ledger_entries_total", "type", "CHARGE"));
+    }
+
+    @Test
+    void personLookupsAndAnSmsSendMoveCreditsAndLedgerEntries() throws Exception {
+        Account a = account(1_000, 1_000_000);
+        String key = key(a, Scope.PESSOAS_READ, Scope.SMS_OTP);
+        Cpf cpf = PersonStack.withData(3);
+        Map<String, Double> before = scrape();
+        long personCredits = 0;
+        for (String justification : List.of("cadastro de cliente novo", "revisao cadastral anual")) {
+            HttpResponse<String> r = post(
+                    "/v1/pessoas/consultar",
+                    PersonStack.body("cpf", cpf.digits(), "KYC_CADASTRO", justification),
+                    "Authorization",
+                    bearer(key));
+            assertEquals(200, r.statusCode(), r.body());
+            personCredits += ServerFixture.json(r).get("creditos_consumidos").asLong();
+        }
+        assertTrue(personCredits > 0, "the lookups were charged");
+        HttpResponse<String> sent =
+                post("/v1/sms/otp", "{\"telefone\": \"11987654321\", \"digitos\": 6}", "Authorization", bearer(key));
+        assertEquals(200, sent.statusCode(), sent.body());
+        Map<String, Double> after = scrape();
+        String credits = "cadastro_credits_charged_total";
+        String entries = "cadastro_ledger_entries_total";
+        long charges = personCredits / CostRules.PERSON_LOOKUP;
+        assertEquals(
+                personCredits,
+                value(after, credits, "operation", "person", "kind", "CREDITS")
+                        - value(before, credits, "operation", "person", "kind", "CREDITS"));
+        assertEquals(charges, value(after, entries, "type", "CHARGE") - value(before, entries, "type", "CHARGE"));
+        assertEquals(
+                1,
+                value(after, credits, "operation", "sms", "kind", "SMS_CREDITS")
+                        - value(before, credits, "operation", "sms", "kind", "SMS_CREDITS"));
+        assertEquals(1, value(after, entries, "type", "HOLD_POST") - value(before, entries, "type", "HOLD_POST"));
+    }
+
+    @Test
+    void requestsTheRuntimeRefusesBeforeTheHandlerAreCountedAndLogged() throws Exception {
+        Map<String, Double> before = scrape();
+        HttpResponse<String> tooLong = get("/v1/empresas/" + "1".repeat(20_000));
+        assertEquals(414, tooLong.statusCode(), tooLong.body());
+        String id = tooLong.headers().firstValue("X-Request-Id").orElseThrow();
+        Map<String, Double> after = scrape();
+        String[] labels = {"service", "company-data", "method", "GET", "route", "sem_rota", "status", "414"};
+        assertEquals(1, value(after, DURATION + "_count", labels) - value(before, DURATION + "_count", labels));
+        assertTrue(
+                accessLines.stream()
+                        .anyMatch(
+                                l -> l.contains("route=sem_rota status=414 ") && l.contains(" request_id=" + id + " ")),
+                accessLines.toString());
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.cadastro.core.internal.Texts;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Headers;
 import dev.cadastro.http.HttpStatusException;
+import dev.cadastro.http.Observed;
 import dev.cadastro.http.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -74,6 +75,7 @@ final class ConnectionGuard implements AutoCloseable {
     private final RuntimeOptions options;
     private final Service envelope;
     private final Supplier<String> requestIds;
+    private final Observed.Refusals refusals;
     private final int maxHeadBytes;
     private final int maxHeadLines;
     private final AtomicInteger open = new AtomicInteger();
@@ -88,7 +90,9 @@ final class ConnectionGuard implements AutoCloseable {
             InetSocketAddress upstream,
             RuntimeOptions options,
             Service envelope,
-            Supplier<String> requestIds) {
+            Supplier<String> requestIds,
+            Observed.Refusals refusals) {
+        this.refusals = refusals;
         this.listener = listener;
         this.upstream = upstream;
         this.options = options;
@@ -104,18 +108,20 @@ final class ConnectionGuard implements AutoCloseable {
      * Listens on {@code address} and forwards to the JDK server at {@code upstream}.
      *
      * @param requestIds the runtime's request ids, for the answers the guard gives itself
+     * @param refusals told of each of those answers
      */
     static ConnectionGuard start(
             InetSocketAddress address,
             InetSocketAddress upstream,
             RuntimeOptions options,
             Service envelope,
-            Supplier<String> requestIds)
+            Supplier<String> requestIds,
+            Observed.Refusals refusals)
             throws IOException {
         ServerSocket listener = new ServerSocket();
         listener.setReuseAddress(true);
         listener.bind(address, options.backlog());
-        ConnectionGuard guard = new ConnectionGuard(listener, upstream, options, envelope, requestIds);
+        ConnectionGuard guard = new ConnectionGuard(listener, upstream, options, envelope, requestIds, refusals);
         guard.acceptor.start();
         return guard;
     }
@@ -438,7 +444,10 @@ final class ConnectionGuard implements AutoCloseable {
                         return;
                     }
                 }
-                Response r = ErrorResponses.render(envelope, refusal, requestIds.get());
+                String id = requestIds.get();
+                Response r = ErrorResponses.render(envelope, refusal, id);
+                // Reported as the observed handler reports its answers: once decided, before the write.
+                JdkHttpServerRuntime.refused(refusals, headMethod, r.status(), id, System.nanoTime() - headStart);
                 OutputStream out = client.getOutputStream();
                 out.write(serialize(r));
                 out.flush();
@@ -463,7 +472,14 @@ final class ConnectionGuard implements AutoCloseable {
             release(address);
         }
 
+        /** The method of the head being read once its request line was read, for a refusal's report. */
+        private String headMethod;
+        /** When the head being read started to arrive ({@link System#nanoTime()}). */
+        private long headStart;
+
         private Head readHead(long deadline) throws IOException, Refused {
+            headMethod = null;
+            headStart = System.nanoTime();
             byte[] requestLine;
             do {
                 requestLine = in.line(client, deadline, maxHeadBytes);
@@ -562,6 +578,7 @@ final class ConnectionGuard implements AutoCloseable {
                         Message.FIELD_RULE.with("request-line", "syntax"));
             }
             String method = latin1(line, 0, sp1);
+            headMethod = method;
             if (!Texts.isHttpToken(method)) {
                 throw refuse(400, Message.METHOD_TOKEN.with(quote(method)), Message.FIELD_RULE.with("method", "token"));
             }

@@ -12,6 +12,7 @@ import dev.cadastro.http.Handler;
 import dev.cadastro.http.Headers;
 import dev.cadastro.http.HttpStatusException;
 import dev.cadastro.http.Limits;
+import dev.cadastro.http.Observed;
 import dev.cadastro.http.Request;
 import dev.cadastro.http.Response;
 import java.io.IOException;
@@ -43,7 +44,9 @@ import java.util.function.UnaryOperator;
  * loopback port: the guard caps connections per client address, closes a client that sends no
  * complete request head in time, and refuses, in the envelope, the heads the JDK server would answer
  * in HTML or accept wrongly (control characters in header values). docs/http.md lists what each layer
- * answers.
+ * answers. What the runtime and the guard answer themselves is reported to the {@link
+ * Observed.Refusals} the runtime is started with (route {@code sem_rota}), so refused requests are
+ * counted and logged like the handler's.
  */
 public final class JdkHttpServerRuntime implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(JdkHttpServerRuntime.class.getName());
@@ -72,8 +75,24 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
      */
     public static JdkHttpServerRuntime start(
             InetSocketAddress address, Handler handler, Service envelope, RuntimeOptions options) throws IOException {
+        return start(address, handler, envelope, options, Observed.Refusals.NONE);
+    }
+
+    /**
+     * {@link #start(InetSocketAddress, Handler, Service, RuntimeOptions)}, reporting every answer the
+     * runtime and its guard give before the handler runs (usually {@link Observed#refusals} of the
+     * telemetry and access log the handler is observed with).
+     */
+    public static JdkHttpServerRuntime start(
+            InetSocketAddress address,
+            Handler handler,
+            Service envelope,
+            RuntimeOptions options,
+            Observed.Refusals refusals)
+            throws IOException {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(envelope, "envelope");
+        Objects.requireNonNull(refusals, "refusals");
         applyTuning(options);
         RequestIds ids = new RequestIds();
         // With the guard, the JDK server listens on a private loopback port and the guard on the public one.
@@ -83,7 +102,7 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         ConnectionGuard guard = null;
         if (options.connectionGuard()) {
             try {
-                guard = ConnectionGuard.start(address, server.getAddress(), options, envelope, ids::next);
+                guard = ConnectionGuard.start(address, server.getAddress(), options, envelope, ids::next, refusals);
             } catch (IOException e) {
                 server.stop(0);
                 throw e;
@@ -94,7 +113,8 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         ConnectionGuard g = guard;
         server.createContext(
                 "/",
-                new Exchanges(handler, envelope, options.limits(), ids, seen -> g == null ? seen : g.client(seen)));
+                new Exchanges(
+                        handler, envelope, options.limits(), ids, seen -> g == null ? seen : g.client(seen), refusals));
         server.start();
         JdkHttpServerRuntime runtime = new JdkHttpServerRuntime(server, executor, options, guard);
         LOG.log(Level.INFO, "HTTP server listening on {0}", runtime.address());
@@ -158,6 +178,15 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         }
     }
 
+    /** Reports a refusal; monitoring never fails an exchange. */
+    static void refused(Observed.Refusals refusals, String method, int status, String id, long nanos) {
+        try {
+            refusals.refused(method, status, id, nanos);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "reporting a refused request failed: {0}", e.toString());
+        }
+    }
+
     /** Request ids: a random per-server prefix and a counter; unique within a run, cheap, not secret. */
     private static final class RequestIds {
         private final String prefix;
@@ -179,13 +208,16 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         private final Limits limits;
         private final RequestIds ids;
         private final UnaryOperator<InetSocketAddress> clients;
+        private final Observed.Refusals refusals;
 
         Exchanges(
                 Handler handler,
                 Service envelope,
                 Limits limits,
                 RequestIds ids,
-                UnaryOperator<InetSocketAddress> clients) {
+                UnaryOperator<InetSocketAddress> clients,
+                Observed.Refusals refusals) {
+            this.refusals = refusals;
             this.handler = handler;
             this.envelope = envelope;
             this.limits = limits;
@@ -196,10 +228,13 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         @Override
         public void handle(HttpExchange exchange) throws IOException {
             String id = ids.next();
+            long start = System.nanoTime();
             Response response;
             boolean closeAfter;
+            boolean handled = false;
             try {
                 Request request = toRequest(exchange, id);
+                handled = true;
                 response = handler.handle(request);
             } catch (Throwable t) {
                 if (t instanceof VirtualMachineError vme && !(t instanceof StackOverflowError)) {
@@ -218,6 +253,11 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
             }
             if (closeAfter) {
                 response = response.withHeader("Connection", "close");
+            }
+            if (!handled) {
+                // Refused before the handler, whose observer never saw it; reported before the write, as
+                // the observer reports the handler's answers.
+                refused(refusals, exchange.getRequestMethod(), response.status(), id, System.nanoTime() - start);
             }
             write(exchange, response);
         }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
@@ -38,16 +39,19 @@ final class AuditBatcher implements AutoCloseable {
     private final DataSource dataSource;
     private final OneStatement statement;
     private final BiFunction<ChargeRequest, AuditEntry, ChargeResult> alone;
+    private final Consumer<ChargeRequest> committedInOneStatement;
     private final GroupCommit<Paired, ChargeResult> group;
 
     AuditBatcher(
             DataSource dataSource,
             int workers,
             OneStatement statement,
-            BiFunction<ChargeRequest, AuditEntry, ChargeResult> alone) {
+            BiFunction<ChargeRequest, AuditEntry, ChargeResult> alone,
+            Consumer<ChargeRequest> committedInOneStatement) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.statement = Objects.requireNonNull(statement, "statement");
         this.alone = Objects.requireNonNull(alone, "alone");
+        this.committedInOneStatement = Objects.requireNonNull(committedInOneStatement, "committedInOneStatement");
         this.group = new GroupCommit<>("the audit trail", "cadastro-audit-batch-", workers, this::apply);
     }
 
@@ -90,6 +94,7 @@ final class AuditBatcher implements AutoCloseable {
             GroupCommit.Pending<Paired, ChargeResult> p = batch.get(i);
             Optional<ChargeResult> done = committed ? results.get(i) : Optional.empty();
             if (done.isPresent()) {
+                committedInOneStatement.accept(p.item().charge());
                 p.result().complete(done.get());
             } else {
                 try {

@@ -3,6 +3,7 @@ package dev.cadastro.store.internal;
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
+import dev.cadastro.core.ledger.EntryType;
 import dev.cadastro.core.ledger.InsufficientCreditsException;
 import dev.cadastro.core.person.AuditEntry;
 import dev.cadastro.core.person.AuditRecord;
@@ -72,7 +73,12 @@ public final class PgAuditTrail implements AuditTrail, AutoCloseable {
         }
         this.batcher = batchWorkers == 0
                 ? null
-                : new AuditBatcher(dataSource, batchWorkers, PgAuditTrail::oneStatement, this::chargeAndRecordAlone);
+                : new AuditBatcher(
+                        dataSource,
+                        batchWorkers,
+                        PgAuditTrail::oneStatement,
+                        this::chargeAndRecordAlone,
+                        this::chargedInOneStatement);
     }
 
     /** Stops the batching threads. */
@@ -92,10 +98,19 @@ public final class PgAuditTrail implements AuditTrail, AutoCloseable {
             }
             Optional<ChargeResult> fast = chargeAndRecordInOneStatement(charge, entry);
             if (fast.isPresent()) {
+                chargedInOneStatement(charge);
                 return fast.get();
             }
         }
         return chargeAndRecordAlone(charge, entry);
+    }
+
+    /**
+     * The statement writes its ledger entry itself, so the ledger is told of it here (the transactional
+     * path's {@link PgLedger#charge(Connection, ChargeRequest)} reports its own).
+     */
+    private void chargedInOneStatement(ChargeRequest charge) {
+        ledger.debitWritten(EntryType.CHARGE, charge.key(), charge.kind(), charge.amount());
     }
 
     /** The transactional path: locks the balance, tells a replay and a short balance apart, audits. */

@@ -147,6 +147,15 @@ public final class PgLedger implements Ledger, AutoCloseable {
         return result;
     }
 
+    /**
+     * Reports a debit entry that another store class wrote with its own SQL (a person lookup's charge
+     * with its audit row, an SMS hold's post with its dispatch), once its statement succeeded, so every
+     * debit path is counted as {@link #charge} and {@link #post} count theirs.
+     */
+    void debitWritten(EntryType type, IdempotencyKey key, CreditKind kind, long credits) {
+        debited(key, kind, new ChargeResult(credits, 0, false), type);
+    }
+
     private void debited(IdempotencyKey key, CreditKind kind, ChargeResult result, EntryType type) {
         if (result.replay() || result.charged() == 0) {
             return;

@@ -2,6 +2,7 @@ package dev.cadastro.store.internal;
 
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.ledger.CreditKind;
+import dev.cadastro.core.ledger.EntryType;
 import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.sms.Delivery;
@@ -232,7 +233,13 @@ public final class PgOtpStore implements OtpStore {
                     throw new IllegalStateException("SMS dispatch " + id + " was sending but its hold "
                             + rs.getString("hold_key") + " could not be posted");
                 }
-                return Optional.of(dispatch(rs));
+                OtpDispatch accepted = dispatch(rs);
+                ledger.debitWritten(
+                        EntryType.HOLD_POST,
+                        IdempotencyKey.of(rs.getString("hold_key")),
+                        CreditKind.SMS_CREDITS,
+                        CHARGE);
+                return Optional.of(accepted);
             }
         }
     }
