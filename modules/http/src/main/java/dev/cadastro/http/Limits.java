@@ -1,5 +1,9 @@
 package dev.cadastro.http;
 
+import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.error.Message;
+
 /**
  * Request size limits the adapter enforces before a handler runs, each answered with the envelope:
  * a request target longer than {@link #maxUriLength()} gets 414, header fields beyond {@link
@@ -22,6 +26,44 @@ public final class Limits {
         this.maxHeaderCount = b.maxHeaderCount;
         this.maxBodyBytes = b.maxBodyBytes;
         this.maxQueryParameters = b.maxQueryParameters;
+    }
+
+    /**
+     * Checks a request's head against these limits, as every runtime does before a handler runs: a
+     * target of {@code targetLength} characters (path and query, still encoded) beyond {@link
+     * #maxUriLength()} is a 414, header fields beyond {@link #maxHeaderCount()} or {@link
+     * #maxHeaderBytes()} a 431, each in the envelope with its field and rule.
+     */
+    public void checkHead(int targetLength, Headers headers) {
+        if (targetLength > maxUriLength) {
+            throw refused(
+                    414,
+                    Message.TARGET_TOO_LONG.with(targetLength, maxUriLength),
+                    Message.FIELD_RULE.with("uri", "max-length"));
+        }
+        if (headers.lineCount() > maxHeaderCount) {
+            throw refused(
+                    431,
+                    Message.TOO_MANY_HEADERS.with(headers.lineCount(), maxHeaderCount),
+                    Message.FIELD_RULE.with("headers", "max-count"));
+        }
+        long headerBytes = headers.wireSize();
+        if (headerBytes > maxHeaderBytes) {
+            throw refused(
+                    431,
+                    Message.HEADERS_TOO_LARGE.with(headerBytes, maxHeaderBytes),
+                    Message.FIELD_RULE.with("headers", "max-bytes"));
+        }
+    }
+
+    /** The 413 for a body that {@code what} (declares or has more than the maximum). */
+    public HttpStatusException bodyTooLarge(LocalizedText what) {
+        return refused(
+                413, Message.BODY_TOO_LARGE.with(what, maxBodyBytes), Message.FIELD_RULE.with("body", "max-bytes"));
+    }
+
+    private static HttpStatusException refused(int status, LocalizedText message, LocalizedText detail) {
+        return new HttpStatusException(status, ErrorCode.PARAMETRO_INVALIDO, message, detail, Headers.empty());
     }
 
     /** 8 KiB URIs, 16 KiB and 64 fields of headers, 1 MiB bodies, 100 query parameters. */

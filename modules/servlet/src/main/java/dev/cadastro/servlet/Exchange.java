@@ -47,32 +47,8 @@ final class Exchange {
         String uri = rawBytesEncoded(req.getRequestURI() == null ? "" : req.getRequestURI());
         String query = req.getQueryString() == null ? null : rawBytesEncoded(req.getQueryString());
         int targetLength = uri.length() + (query == null ? 0 : query.length() + 1);
-        if (targetLength > limits.maxUriLength()) {
-            throw new HttpStatusException(
-                    414,
-                    ErrorCode.PARAMETRO_INVALIDO,
-                    Message.TARGET_TOO_LONG.with(targetLength, limits.maxUriLength()),
-                    Message.FIELD_RULE.with("uri", "max-length"),
-                    Headers.empty());
-        }
         Headers headers = headers(req);
-        if (headers.lineCount() > limits.maxHeaderCount()) {
-            throw new HttpStatusException(
-                    431,
-                    ErrorCode.PARAMETRO_INVALIDO,
-                    Message.TOO_MANY_HEADERS.with(headers.lineCount(), limits.maxHeaderCount()),
-                    Message.FIELD_RULE.with("headers", "max-count"),
-                    Headers.empty());
-        }
-        long headerBytes = headers.wireSize();
-        if (headerBytes > limits.maxHeaderBytes()) {
-            throw new HttpStatusException(
-                    431,
-                    ErrorCode.PARAMETRO_INVALIDO,
-                    Message.HEADERS_TOO_LARGE.with(headerBytes, limits.maxHeaderBytes()),
-                    Message.FIELD_RULE.with("headers", "max-bytes"),
-                    Headers.empty());
-        }
+        limits.checkHead(targetLength, headers);
         long declared = req.getContentLengthLong();
         if (declared > limits.maxBodyBytes()) {
             throw tooLarge(Message.BODY_DECLARES.with(declared));
@@ -190,12 +166,7 @@ final class Exchange {
     }
 
     private HttpStatusException tooLarge(LocalizedText what) {
-        return new HttpStatusException(
-                413,
-                ErrorCode.PARAMETRO_INVALIDO,
-                Message.BODY_TOO_LARGE.with(what, limits.maxBodyBytes()),
-                Message.FIELD_RULE.with("body", "max-bytes"),
-                Headers.empty());
+        return limits.bodyTooLarge(what);
     }
 
     /**

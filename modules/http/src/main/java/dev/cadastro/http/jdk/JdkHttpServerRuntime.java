@@ -2,7 +2,6 @@ package dev.cadastro.http.jdk;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.LocalizedText;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
@@ -267,32 +266,8 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
             String rawPath = rawBytesEncoded(uri.getRawPath() == null ? "" : uri.getRawPath());
             String rawQuery = uri.getRawQuery() == null ? null : rawBytesEncoded(uri.getRawQuery());
             int targetLength = rawPath.length() + (rawQuery == null ? 0 : rawQuery.length() + 1);
-            if (targetLength > limits.maxUriLength()) {
-                throw new HttpStatusException(
-                        414,
-                        ErrorCode.PARAMETRO_INVALIDO,
-                        Message.TARGET_TOO_LONG.with(targetLength, limits.maxUriLength()),
-                        Message.FIELD_RULE.with("uri", "max-length"),
-                        Headers.empty());
-            }
             Headers headers = Headers.copyOf(exchange.getRequestHeaders());
-            if (headers.lineCount() > limits.maxHeaderCount()) {
-                throw new HttpStatusException(
-                        431,
-                        ErrorCode.PARAMETRO_INVALIDO,
-                        Message.TOO_MANY_HEADERS.with(headers.lineCount(), limits.maxHeaderCount()),
-                        Message.FIELD_RULE.with("headers", "max-count"),
-                        Headers.empty());
-            }
-            long headerBytes = headers.wireSize();
-            if (headerBytes > limits.maxHeaderBytes()) {
-                throw new HttpStatusException(
-                        431,
-                        ErrorCode.PARAMETRO_INVALIDO,
-                        Message.HEADERS_TOO_LARGE.with(headerBytes, limits.maxHeaderBytes()),
-                        Message.FIELD_RULE.with("headers", "max-bytes"),
-                        Headers.empty());
-            }
+            limits.checkHead(targetLength, headers);
             String declared = headers.first("Content-Length").orElse(null);
             if (declared != null) {
                 long length;
@@ -346,12 +321,7 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
         private HttpStatusException tooLarge(LocalizedText what) {
-            return new HttpStatusException(
-                    413,
-                    ErrorCode.PARAMETRO_INVALIDO,
-                    Message.BODY_TOO_LARGE.with(what, limits.maxBodyBytes()),
-                    Message.FIELD_RULE.with("body", "max-bytes"),
-                    Headers.empty());
+            return limits.bodyTooLarge(what);
         }
 
         private static void write(HttpExchange exchange, Response response) throws IOException {
