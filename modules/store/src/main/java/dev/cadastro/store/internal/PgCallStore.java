@@ -209,7 +209,7 @@ public final class PgCallStore implements CallStore {
                 }
                 if (state != null && (state.startsWith("22") || state.startsWith("23"))) {
                     throw InvalidParameterException.of(
-                            "calls", "store-refused", Message.CALLS_STORE_REFUSED.with(e.getMessage()));
+                            "calls", "store-refused", Message.CALLS_STORE_REFUSED.with("SQLSTATE " + state));
                 }
                 throw e;
             }
