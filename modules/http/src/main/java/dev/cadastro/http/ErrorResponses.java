@@ -39,7 +39,10 @@ public final class ErrorResponses {
     /** The header that carries the request id on every answer. */
     public static final String REQUEST_ID = "X-Request-Id";
 
-    /** The language the envelope's messages are in ({@code pt-BR} or {@code en}). */
+    /**
+     * The language the envelope's messages are in ({@code pt-BR} or {@code en}); every such answer also
+     * carries {@code Vary: Accept-Language}, so a cache in front keeps one copy per language.
+     */
     public static final String CONTENT_LANGUAGE = "Content-Language";
 
     private ErrorResponses() {}
@@ -91,7 +94,8 @@ public final class ErrorResponses {
                             e.detail(locale).orElse(null),
                             requestId)
                     .withHeaders(extra)
-                    .withHeader(CONTENT_LANGUAGE, Messages.answered(locale).toLanguageTag());
+                    .withHeader(CONTENT_LANGUAGE, Messages.answered(locale).toLanguageTag())
+                    .withHeader("Vary", AcceptLanguage.HEADER);
         }
         LOG.log(Level.ERROR, "request " + requestId + " failed with an internal error", failure);
         return internal(envelope, requestId, locale);
@@ -116,7 +120,8 @@ public final class ErrorResponses {
                         Message.INTERNAL_ERROR.with().render(locale),
                         Message.REQUEST_ID_IS.with(requestId).render(locale),
                         requestId)
-                .withHeader(CONTENT_LANGUAGE, Messages.answered(locale).toLanguageTag());
+                .withHeader(CONTENT_LANGUAGE, Messages.answered(locale).toLanguageTag())
+                .withHeader("Vary", AcceptLanguage.HEADER);
     }
 
     /** An envelope for a code with an explicit status. */

@@ -108,6 +108,7 @@ class MessagesLanguageEndToEndTest {
             assertTrue(
                     r.statusCode() >= 400 && r.statusCode() < 500, c.name() + ": " + r.statusCode() + " " + r.body());
             assertEquals("pt-BR", r.headers().firstValue("content-language").orElse(""), c.name());
+            assertEquals("Accept-Language", r.headers().firstValue("vary").orElse(""), c.name());
             for (String text : texts(c, r)) {
                 // Rule tokens (regra=mobile-only) are stable identifiers, the same in every language.
                 Matcher m = ENGLISH.matcher(text.replaceAll("regra=[a-z0-9-]+", "regra="));
@@ -200,6 +201,9 @@ class MessagesLanguageEndToEndTest {
         assertEquals(
                 "a assinatura do link está ausente ou não é válida", pt.body().strip());
         assertEquals("the link's signature is missing or not valid", en.body().strip());
+        // A cache in front of the recording host (a CDN) must keep one refusal per language.
+        assertEquals("Accept-Language", en.headers().firstValue("vary").orElse(""));
+        assertEquals("Accept-Language", pt.headers().firstValue("vary").orElse(""));
     }
 
     private static String code(Case c, HttpResponse<String> r) {

@@ -5,6 +5,7 @@ import dev.cadastro.core.error.LocalizedText;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Messages;
 import dev.cadastro.core.files.FileStore;
+import dev.cadastro.http.AcceptLanguage;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Headers;
@@ -153,7 +154,9 @@ public final class RecordingHost implements Handler {
                         "Content-Type",
                         TEXT,
                         ErrorResponses.CONTENT_LANGUAGE,
-                        Messages.answered(request.locale()).toLanguageTag()),
+                        Messages.answered(request.locale()).toLanguageTag(),
+                        "Vary",
+                        AcceptLanguage.HEADER),
                 (message.render(request.locale()) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
