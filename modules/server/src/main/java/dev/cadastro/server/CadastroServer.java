@@ -228,6 +228,7 @@ public final class CadastroServer implements AutoCloseable {
         CallRecordsService.Recordings recordings = null;
         CadastroEngine engine = null;
         CallRecordsService calls = null;
+        JdkHttpServerRuntime management = null;
         try {
             CadastroEngine.CallRecordsSetup setup = null;
             if (callRecords != null) {
@@ -235,6 +236,12 @@ public final class CadastroServer implements AutoCloseable {
                 setup = new CadastroEngine.CallRecordsSetup(recordings.baseUrl(), callRecords.keys());
             }
             engine = CadastroEngine.open(config, setup, telemetry, accessLog);
+            if (metrics != null) {
+                // Before the API listeners: a metrics port that cannot be bound stops the start before
+                // any client was served, with nothing to drain.
+                management =
+                        startMetrics(metrics, engine, observability.metrics().orElseThrow(), config);
+            }
             if (recordings != null) {
                 calls = CallRecordsService.start(
                         callRecords, recordings, engine.callRecords().orElseThrow(), config.runtime(), callRefusals);
@@ -249,24 +256,13 @@ public final class CadastroServer implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
             CadastroServer server =
                     new CadastroServer(engine, http, calls, config.runtime().drain());
-            // The server owns them from here: a failure below closes them through server.close() alone.
-            calls = null;
-            engine = null;
-            if (metrics != null) {
-                try {
-                    server.metricsHttp = startMetrics(
-                            metrics, server.engine(), observability.metrics().orElseThrow(), config);
-                } catch (RuntimeException e) {
-                    server.close();
-                    throw e;
-                }
-            }
+            server.metricsHttp = management;
             return server;
         } catch (IOException e) {
-            closeAll(recordings, calls, engine);
+            closeAll(management, recordings, calls, engine);
             throw new UncheckedIOException("could not start on " + config.address() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            closeAll(recordings, calls, engine);
+            closeAll(management, recordings, calls, engine);
             throw e;
         }
     }
@@ -305,7 +301,13 @@ public final class CadastroServer implements AutoCloseable {
     }
 
     private static void closeAll(
-            CallRecordsService.Recordings recordings, CallRecordsService calls, CadastroEngine engine) {
+            JdkHttpServerRuntime management,
+            CallRecordsService.Recordings recordings,
+            CallRecordsService calls,
+            CadastroEngine engine) {
+        if (management != null) {
+            management.close();
+        }
         if (recordings != null) {
             recordings.close();
         }

@@ -2,6 +2,7 @@ package dev.cadastro.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.account.Account;
@@ -94,6 +95,7 @@ class MetricsEndToEndTest {
     private static final FaultPlan bureauFaults = FaultPlan.none();
 
     private static CadastroServer server;
+    private static Path home;
     private static ApiKeyIssuer issuer;
     private static SmsInbox inbox;
     private static String cnpj;
@@ -104,6 +106,7 @@ class MetricsEndToEndTest {
         ACCESS.setUseParentHandlers(false);
         ACCESS.addHandler(capture);
         Path dir = Files.createTempDirectory(Path.of("target"), "metrics-");
+        home = dir;
         Path index = dir.resolve("index");
         DumpGenerator.generate(
                 dir.resolve("dump"),
@@ -574,6 +577,35 @@ class MetricsEndToEndTest {
             for (String line : lines) {
                 assertFalse(line.contains(secret), "an access line contains " + secret + ": " + line);
             }
+        }
+    }
+
+    @Test
+    void aMetricsPortInUseStopsTheStartBeforeTheApiListensSoNothingIsDrained() throws Exception {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        try (java.net.ServerSocket busy = new java.net.ServerSocket(0, 50, loopback)) {
+            long started = System.nanoTime();
+            assertThrows(
+                    java.io.UncheckedIOException.class,
+                    () -> CadastroServer.start(
+                            new CadastroServer.Config(
+                                    home.resolve("index"),
+                                    Database.builder()
+                                            .embedded(home.resolve("db-busy-metrics"))
+                                            .durableCommits(false)
+                                            .build(),
+                                    new InetSocketAddress(loopback, 0),
+                                    // A drain far longer than any start: a server that had started
+                                    // listening would sit through it while closing.
+                                    RuntimeOptions.builder()
+                                            .drain(Duration.ofSeconds(60))
+                                            .build(),
+                                    OptionalLong.empty(),
+                                    Clock.systemUTC()),
+                            null,
+                            Observability.off().withMetrics((InetSocketAddress) busy.getLocalSocketAddress())));
+            long seconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
+            assertTrue(seconds < 45, "the failed start took " + seconds + " s: it drained a listener it had opened");
         }
     }
 }
