@@ -62,6 +62,26 @@ public final class Limits {
                 413, Message.BODY_TOO_LARGE.with(what, maxBodyBytes), Message.FIELD_RULE.with("body", "max-bytes"));
     }
 
+    /**
+     * What a runtime makes of a body read that failed after {@code bytesRead} bytes: it may throw
+     * something else in its place (the servlet bridge throws its 400); when it returns, the read's
+     * own {@link java.io.IOException} is thrown (the JDK runtime).
+     */
+    @FunctionalInterface
+    public interface ReadFailure {
+        void failed(java.io.IOException failure, long bytesRead) throws java.io.IOException;
+    }
+
+    /** {@code in} read through these limits: a 413 once more than {@link #maxBodyBytes()} bytes are read. */
+    public java.io.InputStream boundedBody(java.io.InputStream in) {
+        return boundedBody(in, (failure, bytesRead) -> {});
+    }
+
+    /** {@link #boundedBody(java.io.InputStream)}, a failed read handed to {@code onFailure} first. */
+    public java.io.InputStream boundedBody(java.io.InputStream in, ReadFailure onFailure) {
+        return new BoundedBody(in, this, onFailure);
+    }
+
     private static HttpStatusException refused(int status, LocalizedText message, LocalizedText detail) {
         return new HttpStatusException(status, ErrorCode.PARAMETRO_INVALIDO, message, detail, Headers.empty());
     }

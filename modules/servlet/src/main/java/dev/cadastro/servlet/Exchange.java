@@ -1,7 +1,6 @@
 package dev.cadastro.servlet;
 
 import dev.cadastro.core.error.ErrorCode;
-import dev.cadastro.core.error.LocalizedText;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.Texts;
@@ -13,7 +12,6 @@ import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.MappingMatch;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -51,7 +49,7 @@ final class Exchange {
         limits.checkHead(targetLength, headers);
         long declared = req.getContentLengthLong();
         if (declared > limits.maxBodyBytes()) {
-            throw tooLarge(Message.BODY_DECLARES.with(declared));
+            throw limits.bodyTooLarge(Message.BODY_DECLARES.with(declared));
         }
         String rawPath = belowMount(req, uri);
         if (rawPath == null) {
@@ -62,7 +60,7 @@ final class Exchange {
                 rawPath,
                 query,
                 headers,
-                new Body(req.getInputStream(), limits.maxBodyBytes()),
+                limits.boundedBody(req.getInputStream(), this::bodyCutShort),
                 id,
                 remote,
                 limits);
@@ -165,77 +163,21 @@ final class Exchange {
         return sb.toString();
     }
 
-    private HttpStatusException tooLarge(LocalizedText what) {
-        return limits.bodyTooLarge(what);
-    }
-
     /**
-     * The body, failing with a 413 once more than {@code max} bytes have been read, and with a 400 when
-     * the container fails the read before the body's end: the client went away, sent a malformed chunk,
-     * or sent less than it declared and then nothing until the idle timeout (so no 500 and no error
-     * log).
+     * A failed read of the body (the container fails it before the body's end: the client went away,
+     * sent a malformed chunk, or sent less than it declared and then nothing until the idle timeout)
+     * is the 400, recorded for the servlet to answer, so no 500 and no error log.
      */
-    private final class Body extends InputStream {
-        private final InputStream in;
-        private final long max;
-        private long read;
-
-        Body(InputStream in, long max) {
-            this.in = in;
-            this.max = max;
+    private void bodyCutShort(IOException failure, long bytesRead) {
+        HttpStatusException refused = new HttpStatusException(
+                400,
+                ErrorCode.PARAMETRO_INVALIDO,
+                Message.BODY_CUT_SHORT.with(bytesRead),
+                Message.FIELD_RULE.with("body", "complete"),
+                Headers.empty());
+        if (bodyFailure == null) {
+            bodyFailure = refused;
         }
-
-        @Override
-        public int read() throws IOException {
-            int b;
-            try {
-                b = in.read();
-            } catch (IOException e) {
-                throw gone(e);
-            }
-            if (b >= 0) {
-                count(1);
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buf, int off, int len) throws IOException {
-            int n;
-            try {
-                n = in.read(buf, off, len);
-            } catch (IOException e) {
-                throw gone(e);
-            }
-            if (n > 0) {
-                count(n);
-            }
-            return n;
-        }
-
-        private HttpStatusException gone(IOException e) {
-            HttpStatusException failure = new HttpStatusException(
-                    400,
-                    ErrorCode.PARAMETRO_INVALIDO,
-                    Message.BODY_CUT_SHORT.with(read),
-                    Message.FIELD_RULE.with("body", "complete"),
-                    Headers.empty());
-            if (bodyFailure == null) {
-                bodyFailure = failure;
-            }
-            return failure;
-        }
-
-        private void count(int n) {
-            read += n;
-            if (read > max) {
-                throw tooLarge(Message.BODY_HAS_MORE.with(max));
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            in.close();
-        }
+        throw refused;
     }
 }

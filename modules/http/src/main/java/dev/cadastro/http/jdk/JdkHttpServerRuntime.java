@@ -2,14 +2,12 @@ package dev.cadastro.http.jdk;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.cadastro.core.error.LocalizedText;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.http.AcceptLanguage;
 import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Headers;
-import dev.cadastro.http.HttpStatusException;
 import dev.cadastro.http.Limits;
 import dev.cadastro.http.Observed;
 import dev.cadastro.http.Request;
@@ -277,10 +275,10 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                     length = -1;
                 }
                 if (length > limits.maxBodyBytes()) {
-                    throw tooLarge(Message.BODY_DECLARES.with(length));
+                    throw limits.bodyTooLarge(Message.BODY_DECLARES.with(length));
                 }
             }
-            InputStream body = new BoundedInputStream(exchange.getRequestBody(), limits.maxBodyBytes());
+            InputStream body = limits.boundedBody(exchange.getRequestBody());
             return Request.of(
                     exchange.getRequestMethod(),
                     rawPath,
@@ -319,10 +317,6 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
         }
 
         private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-
-        private HttpStatusException tooLarge(LocalizedText what) {
-            return limits.bodyTooLarge(what);
-        }
 
         private static void write(HttpExchange exchange, Response response) throws IOException {
             if (response.streamed() != null) {
@@ -368,48 +362,6 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                 }
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "streaming the response failed: {0}", e.toString());
-            }
-        }
-
-        /** Fails with a 413 once more than {@code max} bytes have been read. */
-        private final class BoundedInputStream extends InputStream {
-            private final InputStream in;
-            private final long max;
-            private long read;
-
-            BoundedInputStream(InputStream in, long max) {
-                this.in = in;
-                this.max = max;
-            }
-
-            @Override
-            public int read() throws IOException {
-                int b = in.read();
-                if (b >= 0) {
-                    count(1);
-                }
-                return b;
-            }
-
-            @Override
-            public int read(byte[] buf, int off, int len) throws IOException {
-                int n = in.read(buf, off, len);
-                if (n > 0) {
-                    count(n);
-                }
-                return n;
-            }
-
-            private void count(int n) {
-                read += n;
-                if (read > max) {
-                    throw tooLarge(Message.BODY_HAS_MORE.with(max));
-                }
-            }
-
-            @Override
-            public void close() throws IOException {
-                in.close();
             }
         }
     }
