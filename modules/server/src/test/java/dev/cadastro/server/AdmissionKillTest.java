@@ -17,7 +17,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -145,18 +144,12 @@ class AdmissionKillTest {
     }
 
     private Process startServe(Path index, String url) throws IOException {
-        List<String> command = CliRuns.javaCommand(
-                List.of("-Xmx256m", "--add-modules", "ALL-MODULE-PATH"),
+        return CliRuns.startServe(
+                "256m",
+                index,
+                url,
+                tmp.resolve("serve.log"),
                 List.of(
-                        "serve",
-                        "--index",
-                        index.toString(),
-                        "--database",
-                        url,
-                        "--port",
-                        "0",
-                        "--bind",
-                        "127.0.0.1",
                         "--files",
                         tmp.resolve("files").toString(),
                         "--sms-dir",
@@ -164,17 +157,9 @@ class AdmissionKillTest {
                         "--requests-per-minute",
                         "1000000",
                         "--admission-group-commit"));
-        return new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(tmp.resolve("serve.log").toFile())
-                .start();
     }
 
     private String log() {
-        try {
-            return Files.readString(tmp.resolve("serve.log"));
-        } catch (IOException e) {
-            return e.toString();
-        }
+        return CliRuns.logOf(tmp.resolve("serve.log"));
     }
 }

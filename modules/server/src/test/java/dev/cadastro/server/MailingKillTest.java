@@ -31,7 +31,6 @@ import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -180,24 +179,7 @@ class MailingKillTest {
     }
 
     private Process startServe(Path index, String url, Path files) throws IOException {
-        List<String> command = CliRuns.javaCommand(
-                List.of("-Xmx512m", "--add-modules", "ALL-MODULE-PATH"),
-                List.of(
-                        "serve",
-                        "--index",
-                        index.toString(),
-                        "--database",
-                        url,
-                        "--port",
-                        "0",
-                        "--bind",
-                        "127.0.0.1",
-                        "--files",
-                        files.toString()));
-        return new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(tmp.resolve("serve.log").toFile())
-                .start();
+        return CliRuns.startServe("512m", index, url, tmp.resolve("serve.log"), List.of("--files", files.toString()));
     }
 
     /** Waits until the child server holds the job's lease; returns the owner it recorded. */
@@ -223,11 +205,7 @@ class MailingKillTest {
     }
 
     private String log() {
-        try {
-            return Files.readString(tmp.resolve("serve.log"));
-        } catch (IOException e) {
-            return e.toString();
-        }
+        return CliRuns.logOf(tmp.resolve("serve.log"));
     }
 
     private static MailingJob awaitDone(CadastroServer server, String jobId) throws InterruptedException {

@@ -19,7 +19,6 @@ import dev.cadastro.providers.JdkWebhookSender;
 import dev.cadastro.server.cli.CliRuns;
 import dev.cadastro.store.Store;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -114,35 +113,21 @@ class PushKillTest {
     }
 
     private Process startServe(Path index, String url) throws IOException {
-        List<String> command = CliRuns.javaCommand(
-                List.of("-Xmx256m", "--add-modules", "ALL-MODULE-PATH"),
+        return CliRuns.startServe(
+                "256m",
+                index,
+                url,
+                tmp.resolve("serve.log"),
                 List.of(
-                        "serve",
-                        "--index",
-                        index.toString(),
-                        "--database",
-                        url,
-                        "--port",
-                        "0",
-                        "--bind",
-                        "127.0.0.1",
                         "--files",
                         tmp.resolve("files").toString(),
                         "--sms-dir",
                         tmp.resolve("sms").toString(),
                         "--push-allow-http",
                         "--push-allow-private"));
-        return new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(tmp.resolve("serve.log").toFile())
-                .start();
     }
 
     private String log() {
-        try {
-            return Files.readString(tmp.resolve("serve.log"));
-        } catch (IOException e) {
-            return e.toString();
-        }
+        return CliRuns.logOf(tmp.resolve("serve.log"));
     }
 }

@@ -57,6 +57,31 @@ public final class CliRuns {
         return command;
     }
 
+    /**
+     * A child {@code ./cadastro serve} over this index and database on a free loopback port, with
+     * {@code heap} as its {@code -Xmx} and {@code flags} after the common ones, its standard output and
+     * error written to {@code log} (read back with {@link #logOf}); for the kill tests.
+     */
+    public static Process startServe(String heap, Path index, String databaseUrl, Path log, List<String> flags)
+            throws IOException {
+        List<String> args = new ArrayList<>(List.of(
+                "serve", "--index", index.toString(), "--database", databaseUrl, "--port", "0", "--bind", "127.0.0.1"));
+        args.addAll(flags);
+        return new ProcessBuilder(javaCommand(List.of("-Xmx" + heap, "--add-modules", "ALL-MODULE-PATH"), args))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+    }
+
+    /** What a child wrote to its log so far, or why it cannot be read. */
+    public static String logOf(Path log) {
+        try {
+            return java.nio.file.Files.readString(log);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
     public static Run process(String... args) {
         return process(javaCommand(List.of(args)));
     }
