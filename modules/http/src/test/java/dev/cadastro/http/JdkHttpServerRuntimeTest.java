@@ -210,6 +210,26 @@ class JdkHttpServerRuntimeTest {
     }
 
     @Test
+    void aClientWritingItsRefusedBodyAfterTheHeadStillReadsThe413() throws Exception {
+        // The head alone first, as a client streaming its body sends it; the refusal is decided before
+        // the body arrives, which must not find a closed (resetting) connection.
+        try (java.net.Socket socket =
+                new java.net.Socket("127.0.0.1", http.uri("/").getPort())) {
+            socket.setSoTimeout(20_000);
+            byte[] body = new byte[1024 * 1024 + 1];
+            var out = socket.getOutputStream();
+            out.write(("POST /v1/things/1 HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread.sleep(300);
+            out.write(body);
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+        }
+    }
+
+    @Test
     void answersAStreamedOversizedBodyWith413() throws Exception {
         String chunk = Integer.toHexString(600_000) + "\r\n" + "x".repeat(600_000) + "\r\n";
         String raw = http.raw("POST /v1/things/1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk

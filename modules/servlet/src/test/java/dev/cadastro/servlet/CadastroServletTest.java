@@ -340,6 +340,32 @@ class CadastroServletTest {
     }
 
     @Test
+    void aClientThatWroteItsWholeRefusedBodyStillReadsThe413() throws Exception {
+        // A declared length beyond the limit is refused before the handler runs. The client writes all
+        // of its body, then reads: had the bridge answered and closed before reading those bytes, the
+        // body would arrive at a closed connection, which resets it, and the 413 would be lost.
+        Handler never = r -> Response.of(200, "text/plain", new byte[0]);
+        try (Jetty jetty = mounted("/", never, Service.COMPANY_DATA, Limits.defaults());
+                java.net.Socket socket =
+                        new java.net.Socket("127.0.0.1", jetty.uri("/").getPort())) {
+            socket.setSoTimeout(20_000);
+            byte[] body = new byte[1024 * 1024 + 1];
+            var out = socket.getOutputStream();
+            out.write(("POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            // The head arrives alone, as a client streaming its body sends it: the refusal is decided
+            // before the body is on the wire.
+            Thread.sleep(300);
+            out.write(body);
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+            assertTrue(answer.contains("\"code\":\"PARAMETRO_INVALIDO\""), answer);
+        }
+    }
+
+    @Test
     void aBodyShorterThanItsLengthIs400InTheEnvelopeAtTheIdleTimeout() throws Exception {
         Handler reader = r -> Response.of(200, "text/plain", r.body().readAllBytes());
         try (Jetty jetty =
