@@ -62,9 +62,22 @@ public final class LoadCommand extends CliCommand {
     @Option(
             names = "--segments",
             paramLabel = "N",
-            description = "Merge down to at most N segments, 0 to 1024; 0 keeps them as built"
-                    + " (default: the builder's). 1 gives a global (uf, municipio, cnpj) order.")
+            description = "Merge down to at most N segments, 0 to 1024; 0 keeps them as built (default: "
+                    + DEFAULT_SEGMENTS + "). 1 gives a global (uf, municipio, cnpj) order.")
     Integer segments;
+
+    /**
+     * The command line's default for {@code --segments}: at 70 M a generation as built has about 20
+     * segments, and a selective page pays its term seeks in each (a 3-match page 4x slower than on four);
+     * merging into four cost two minutes of a quiet 70 M load (7m39s to 9m36s, benchmarks/RESULTS.md).
+     * The library's {@link BuildOptions} keeps 0 (as built).
+     */
+    static final int DEFAULT_SEGMENTS = 4;
+
+    /** The most segments the new generation may have: {@code --segments}, else {@link #DEFAULT_SEGMENTS}. */
+    int maxSegments() {
+        return segments == null ? DEFAULT_SEGMENTS : (int) within("--segments", segments, 0, 1024);
+    }
 
     @Override
     public Integer call() {
@@ -91,9 +104,7 @@ public final class LoadCommand extends CliCommand {
         if (ramBufferMb != null) {
             build.ramBufferMb((int) within("--ram-buffer-mb", ramBufferMb, 16, 2048));
         }
-        if (segments != null) {
-            build.maxSegments((int) within("--segments", segments, 0, 1024));
-        }
+        build.maxSegments(maxSegments());
         try {
             DumpLoader.Result result = DumpLoader.load(options, indexDir, build.build());
             if (terminal) {
