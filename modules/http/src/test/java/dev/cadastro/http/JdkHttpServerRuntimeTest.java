@@ -230,6 +230,22 @@ class JdkHttpServerRuntimeTest {
     }
 
     @Test
+    void aClientWaitingForTheAnswerBeforeSendingItsRefusedBodyGetsThe413AtOnce() throws Exception {
+        // As a client that sends Expect: 100-continue and waits: the rest of the body is read only after
+        // the answer is on the wire, so the refusal does not wait for a body that is not coming.
+        try (java.net.Socket socket =
+                new java.net.Socket("127.0.0.1", http.uri("/").getPort())) {
+            socket.setSoTimeout(3_000);
+            var out = socket.getOutputStream();
+            out.write(("POST /v1/things/1 HTTP/1.1\r\nHost: x\r\nContent-Length: " + (1024 * 1024 + 1) + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            byte[] head = socket.getInputStream().readNBytes(12);
+            assertEquals("HTTP/1.1 413", new String(head, StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
     void answersAStreamedOversizedBodyWith413() throws Exception {
         String chunk = Integer.toHexString(600_000) + "\r\n" + "x".repeat(600_000) + "\r\n";
         String raw = http.raw("POST /v1/things/1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk

@@ -131,24 +131,10 @@ public final class CadastroServlet extends HttpServlet {
         write(resp, response, "HEAD".equals(req.getMethod()), id);
     }
 
-    /** How much of a refused body is read and dropped before the 413 is written (as Tomcat's maxSwallowSize). */
-    static final int SWALLOW_BYTES = 2 * 1024 * 1024;
-
-    /**
-     * Reads and drops up to {@link #SWALLOW_BYTES} of a refused body before the 413 is written. A
-     * connection closed with request bytes still unread is reset rather than closed, and a reset makes
-     * the client's system drop the answer it had received: the client that wrote its whole body (most
-     * do) would see the connection fail instead of the 413. A longer body is still cut by the close.
-     */
+    /** Reads and drops up to {@link Limits#SWALLOW_BYTES} of a refused body before the 413 is written ({@link Limits#swallow}). */
     private static void swallow(HttpServletRequest req, String id) {
-        byte[] buf = new byte[16 * 1024];
-        long left = SWALLOW_BYTES;
         try {
-            var in = req.getInputStream();
-            int n;
-            while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
-                left -= n;
-            }
+            Limits.swallow(req.getInputStream());
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.DEBUG, "request {0}: the refused body ended early", id);
         }

@@ -256,7 +256,7 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                 // the observer reports the handler's answers.
                 refused(refusals, exchange.getRequestMethod(), response.status(), id, System.nanoTime() - start);
             }
-            write(exchange, response);
+            write(exchange, response, closeAfter);
         }
 
         private Request toRequest(HttpExchange exchange, String id) {
@@ -318,7 +318,15 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
 
         private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
-        private static void write(HttpExchange exchange, Response response) throws IOException {
+        /**
+         * Writes the answer. {@code lingering} (a refused body): once the answer is on the wire, what is
+         * left of the body is read and dropped ({@link Limits#swallow}) before the connection closes, or the
+         * close would reset a connection with request bytes unread and the client that writes its whole
+         * body after the head would lose the 413. Answering first means a client that waits for the
+         * answer before sending its body (or never sends it) has it at once; the read ends when that
+         * client closes.
+         */
+        private static void write(HttpExchange exchange, Response response, boolean lingering) throws IOException {
             if (response.streamed() != null) {
                 writeStreamed(exchange, response);
                 return;
@@ -337,11 +345,23 @@ public final class JdkHttpServerRuntime implements AutoCloseable {
                 if (!noBody) {
                     try (OutputStream os = exchange.getResponseBody()) {
                         os.write(body);
+                        if (lingering) {
+                            os.flush();
+                            swallow(exchange);
+                        }
                     }
                 }
             } catch (IOException e) {
                 // The client went away mid-answer; nothing to tell it.
                 LOG.log(Level.DEBUG, "writing the response failed: {0}", e.toString());
+            }
+        }
+
+        private static void swallow(HttpExchange exchange) {
+            try {
+                Limits.swallow(exchange.getRequestBody());
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.DEBUG, "the rest of a refused body could not be read: {0}", e.toString());
             }
         }
 
