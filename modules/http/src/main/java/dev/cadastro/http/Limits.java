@@ -87,21 +87,19 @@ public final class Limits {
 
     /**
      * Reads and drops up to {@link #SWALLOW_BYTES} of what is left of a refused body, for a runtime to call
-     * before it writes the 413. A connection closed with request bytes still unread is reset rather than
-     * closed, and a reset makes the client's system drop the answer it had received: a client that writes
-     * its whole body after the head (most do) would see the connection fail instead of the 413. A longer
-     * body is still cut by the close that follows the 413.
-     *
-     * @return true when the body ended within the allowance
+     * before the connection that carried a 413 closes (the JDK runtime once the answer is on the wire, the
+     * servlet bridge before it writes the answer). A connection closed with request bytes still unread is
+     * reset rather than closed, and a reset makes the client's system drop the answer it had received: a
+     * client that writes its whole body after the head (most do) would see the connection fail instead of
+     * the 413. A longer body is still cut by the close that follows the 413.
      */
-    public static boolean swallow(java.io.InputStream in) throws java.io.IOException {
+    public static void swallow(java.io.InputStream in) throws java.io.IOException {
         byte[] buf = new byte[16 * 1024];
         long left = SWALLOW_BYTES;
         int n;
         while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
             left -= n;
         }
-        return left > 0;
     }
 
     private static HttpStatusException refused(int status, LocalizedText message, LocalizedText detail) {
