@@ -58,8 +58,15 @@ final class BoundedBody extends InputStream {
         }
     }
 
+    /**
+     * Leaves the runtime's stream open: the runtime owns it and closes it with the exchange, after it has
+     * read what is left of a refused body ({@link Limits#swallow}). A handler's JSON parser closes its
+     * source when done (Jackson's default); closing the JDK's stream there would drain only 64 KiB and
+     * mark it closed, so the rest of a refused body could no longer be read and the close would reset the
+     * connection under the 413.
+     */
     @Override
-    public void close() throws IOException {
-        in.close();
+    public void close() {
+        // The runtime closes the underlying stream.
     }
 }

@@ -82,7 +82,7 @@ public final class Limits {
         return new BoundedBody(in, this, onFailure);
     }
 
-    /** How much of a refused body a runtime reads and drops before its 413 is written (as Tomcat's maxSwallowSize). */
+    /** How much of a refused body a runtime reads and drops around its 413 (as Tomcat's maxSwallowSize). */
     public static final int SWALLOW_BYTES = 2 * 1024 * 1024;
 
     /**

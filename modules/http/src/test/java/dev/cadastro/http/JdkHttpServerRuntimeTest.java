@@ -231,8 +231,9 @@ class JdkHttpServerRuntimeTest {
 
     @Test
     void aClientWaitingForTheAnswerBeforeSendingItsRefusedBodyGetsThe413AtOnce() throws Exception {
-        // As a client that sends Expect: 100-continue and waits: the rest of the body is read only after
-        // the answer is on the wire, so the refusal does not wait for a body that is not coming.
+        // A client that sends the head and waits for an answer before its body (without Expect: the JDK
+        // server answers 100-continue itself): the rest of the body is read only after the answer is on
+        // the wire, so the refusal does not wait for a body that is not coming.
         try (java.net.Socket socket =
                 new java.net.Socket("127.0.0.1", http.uri("/").getPort())) {
             socket.setSoTimeout(3_000);
