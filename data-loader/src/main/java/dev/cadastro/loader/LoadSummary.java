@@ -16,7 +16,7 @@ import java.util.Map;
  * @param families counts per family ({@code Empresas}, {@code Estabelecimentos}, ...), in load order
  * @param notes corrections and observations on kept rows
  * @param establishments establishments handed to the index
- * @param elapsed wall time of the whole load
+ * @param elapsed wall time of the whole load (the reader's alone until {@link DumpLoader} adds the publication)
  * @param rejectsFile where rejected rows were written
  * @param published what the register published (its own description), or null when nothing was
  */
