@@ -87,8 +87,7 @@ public final class Limits {
 
     /**
      * Reads and drops up to {@link #SWALLOW_BYTES} of what is left of a refused body, for a runtime to call
-     * before the connection that carried a 413 closes (the JDK runtime once the answer is on the wire, the
-     * servlet bridge before it writes the answer). A connection closed with request bytes still unread is
+     * before the connection that carried a 413 closes, once the answer is on the wire (both runtimes). A connection closed with request bytes still unread is
      * reset rather than closed, and a reset makes the client's system drop the answer it had received: a
      * client that writes its whole body after the head (most do) would see the connection fail instead of
      * the 413. A longer body is still cut by the close that follows the 413.

@@ -125,13 +125,15 @@ public final class CadastroServlet extends HttpServlet {
             // The rest of a refused or broken body is still on the wire: do not reuse the connection.
             response = response.withHeader("Connection", "close");
         }
+        write(resp, response, "HEAD".equals(req.getMethod()), id);
         if (response.status() == 413 && bodyFailure == null) {
+            // The answer is written and flushed: a client that waits for it before sending its body has it
+            // at once; then what is left of the body is read before the container closes the connection.
             swallow(req, id);
         }
-        write(resp, response, "HEAD".equals(req.getMethod()), id);
     }
 
-    /** Reads and drops up to {@link Limits#SWALLOW_BYTES} of a refused body before the 413 is written ({@link Limits#swallow}). */
+    /** Reads and drops up to {@link Limits#SWALLOW_BYTES} of a refused body once the 413 is written ({@link Limits#swallow}). */
     private static void swallow(HttpServletRequest req, String id) {
         try {
             Limits.swallow(req.getInputStream());

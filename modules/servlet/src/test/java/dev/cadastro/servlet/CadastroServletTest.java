@@ -366,6 +366,24 @@ class CadastroServletTest {
     }
 
     @Test
+    void aClientWaitingForTheAnswerBeforeSendingItsRefusedBodyGetsThe413AtOnce() throws Exception {
+        // The rest of a refused body is read only once the 413 is written, so the refusal does not wait
+        // for a body that is not coming (here until the container's idle timeout).
+        Handler never = r -> Response.of(200, "text/plain", new byte[0]);
+        try (Jetty jetty = mounted("/", never, Service.COMPANY_DATA, Limits.defaults());
+                java.net.Socket socket =
+                        new java.net.Socket("127.0.0.1", jetty.uri("/").getPort())) {
+            socket.setSoTimeout(3_000);
+            var out = socket.getOutputStream();
+            out.write(("POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: " + (1024 * 1024 + 1) + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            byte[] head = socket.getInputStream().readNBytes(12);
+            assertEquals("HTTP/1.1 413", new String(head, StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
     void aBodyShorterThanItsLengthIs400InTheEnvelopeAtTheIdleTimeout() throws Exception {
         Handler reader = r -> Response.of(200, "text/plain", r.body().readAllBytes());
         try (Jetty jetty =
