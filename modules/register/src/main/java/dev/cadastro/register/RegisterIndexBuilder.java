@@ -5,6 +5,7 @@ import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.Partner;
 import dev.cadastro.register.internal.CnpjMap;
+import dev.cadastro.register.internal.CnpjOrder;
 import dev.cadastro.register.internal.Durable;
 import dev.cadastro.register.internal.GenerationReader;
 import dev.cadastro.register.internal.Generations;
@@ -35,12 +36,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.MultiTerms;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.TieredMergePolicy;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
@@ -399,65 +395,69 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         }
     }
 
-    /** Deletes all but the last-added document of each duplicated CNPJ; returns {count, hash sum} dropped. */
+    /**
+     * Deletes all but the last-added document of each duplicated CNPJ; returns {count, hash sum} dropped.
+     * The documents are walked in CNPJ order from their keys' doc values, so a CNPJ's copies come together.
+     */
     private long[] dropDuplicates() throws IOException {
+        // Counted over every attempt: a deletion made before a merge moved the documents stays made.
+        long[] dropped = {0, 0};
         for (int attempt = 0; ; attempt++) {
-            long count = 0;
-            long hashes = 0;
-            boolean failed = false;
+            boolean[] failed = {false};
             try (DirectoryReader reader = DirectoryReader.open(writer)) {
-                if (!mayHaveDuplicates(reader)) {
-                    return new long[] {0, 0};
-                }
-                Terms terms = MultiTerms.getTerms(reader, Schema.CNPJ);
-                Bits live = org.apache.lucene.index.MultiBits.getLiveDocs(reader);
-                TermsEnum te = terms.iterator();
-                PostingsEnum pe = null;
-                List<Integer> docs = new ArrayList<>();
-                for (BytesRef t = te.next(); t != null && !failed; t = te.next()) {
-                    if (te.docFreq() < 2) {
-                        continue;
+                List<Integer> copies = new ArrayList<>();
+                long[] current = {-1};
+                CnpjOrder.walk(reader, (key, doc) -> {
+                    if (key != current[0]) {
+                        failed[0] = failed[0] || !keepLastAdded(reader, copies, dropped);
+                        copies.clear();
+                        current[0] = key;
                     }
-                    docs.clear();
-                    pe = te.postings(pe, PostingsEnum.NONE);
-                    for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
-                        if (live == null || live.get(d)) {
-                            docs.add(d);
-                        }
-                    }
-                    int keep = -1;
-                    long best = Long.MIN_VALUE;
-                    for (int d : docs) {
-                        BytesRef rec = record(reader, d);
-                        long seq = RecordCodec.sequence(rec.bytes, rec.offset);
-                        if (seq > best) {
-                            best = seq;
-                            keep = d;
-                        }
-                    }
-                    for (int d : docs) {
-                        if (d == keep) {
-                            continue;
-                        }
-                        BytesRef rec = record(reader, d);
-                        if (writer.tryDeleteDocument(reader, d) < 0) {
-                            failed = true;
-                            break;
-                        }
-                        count++;
-                        hashes += RecordCodec.hash(rec.bytes, rec.offset, rec.length);
-                    }
-                }
+                    copies.add(doc);
+                });
+                failed[0] = failed[0] || !keepLastAdded(reader, copies, dropped);
             }
-            if (!failed) {
-                return new long[] {count, hashes};
+            if (!failed[0]) {
+                return dropped;
             }
             if (attempt >= 3) {
                 throw new IOException("could not delete duplicate CNPJs while segments kept merging");
             }
-            // A merge moved the documents: the deletions made so far are kept; count them again.
+            // A merge moved the documents: the deletions made so far are kept (and counted); walk again.
             writer.commit();
         }
+    }
+
+    /**
+     * Of the live documents of one CNPJ, deletes all but the one added last, adding each deleted one to
+     * {@code dropped} ({count, hash sum}); false when a merge had moved a document (nothing more is tried).
+     */
+    private boolean keepLastAdded(DirectoryReader reader, List<Integer> copies, long[] dropped) throws IOException {
+        if (copies.size() < 2) {
+            return true;
+        }
+        int keep = -1;
+        long best = Long.MIN_VALUE;
+        for (int d : copies) {
+            BytesRef rec = record(reader, d);
+            long seq = RecordCodec.sequence(rec.bytes, rec.offset);
+            if (seq > best) {
+                best = seq;
+                keep = d;
+            }
+        }
+        for (int d : copies) {
+            if (d == keep) {
+                continue;
+            }
+            BytesRef rec = record(reader, d);
+            if (writer.tryDeleteDocument(reader, d) < 0) {
+                return false;
+            }
+            dropped[0]++;
+            dropped[1] += RecordCodec.hash(rec.bytes, rec.offset, rec.length);
+        }
+        return true;
     }
 
     /** The record of a document of {@code reader} (top-level doc id); a fresh iterator per call (duplicates are few). */
@@ -469,15 +469,6 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             throw new IOException("document " + doc + " has no record");
         }
         return BytesRef.deepCopyOf(values.binaryValue());
-    }
-
-    private static boolean mayHaveDuplicates(DirectoryReader reader) throws IOException {
-        if (reader.leaves().size() != 1) {
-            return true;
-        }
-        LeafReaderContext leaf = reader.leaves().get(0);
-        Terms t = leaf.reader().terms(Schema.CNPJ);
-        return t != null && t.size() != leaf.reader().maxDoc();
     }
 
     /** Writes the CNPJ-to-document map of the committed generation and checks it holds every live document. */

@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.Term;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -110,7 +109,8 @@ class PublicationFailureTest {
         // The same number of documents, one of them not the one that was added: only the checksum can tell.
         changeBeforeVerify(w -> {
             try {
-                w.deleteDocuments(new Term(Schema.CNPJ, replaced.cnpj().value()));
+                w.deleteDocuments(org.apache.lucene.document.NumericDocValuesField.newSlowExactQuery(
+                        Schema.CNPJ_KEY, Schema.cnpjKey(replaced.cnpj().value())));
                 w.addDocument(
                         Schema.document(stranger, new RecordCodec(SyntheticRegister.lookups()).encode(stranger, 8)));
             } catch (IOException e) {

@@ -5,20 +5,12 @@ import java.io.IOException;
 import java.util.Arrays;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.MultiBits;
-import org.apache.lucene.index.MultiTerms;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.ChecksumIndexInput;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
 import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.store.RandomAccessInput;
-import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * The generation's CNPJs in order, each with its document: a lookup is one binary search over a
@@ -51,42 +43,23 @@ public final class CnpjMap implements Closeable {
         this.samples = samples;
     }
 
-    /** Writes the map of a committed generation's live documents; returns the number of entries. */
+    /**
+     * Writes the map of a committed generation's live documents, walked in CNPJ order from their keys'
+     * doc values ({@link CnpjOrder}); returns the number of entries. Two live documents of one CNPJ fail it.
+     */
     public static long write(DirectoryReader reader, Directory dir) throws IOException {
-        Terms terms = MultiTerms.getTerms(reader, Schema.CNPJ);
-        Bits live = MultiBits.getLiveDocs(reader);
-        long n = 0;
+        long n;
         try (IndexOutput out = dir.createOutput(NAME, IOContext.DEFAULT)) {
             CodecUtil.writeIndexHeader(out, CODEC, VERSION, new byte[16], "");
-            if (terms != null) {
-                TermsEnum te = terms.iterator();
-                PostingsEnum pe = null;
-                long previous = -1;
-                for (BytesRef t = te.next(); t != null; t = te.next()) {
-                    pe = te.postings(pe, PostingsEnum.NONE);
-                    int doc = -1;
-                    for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
-                        if (live == null || live.get(d)) {
-                            if (doc >= 0) {
-                                throw new IOException("CNPJ " + t.utf8ToString()
-                                        + " has two live documents; duplicates were not dropped");
-                            }
-                            doc = d;
-                        }
-                    }
-                    if (doc < 0) {
-                        continue;
-                    }
-                    long key = Schema.cnpjKey(t.utf8ToString());
-                    if (key <= previous) {
-                        throw new IOException("CNPJ keys out of order at " + t.utf8ToString());
-                    }
-                    previous = key;
-                    out.writeLong(key);
-                    out.writeInt(doc);
-                    n++;
+            long[] previous = {-1};
+            n = CnpjOrder.walk(reader, (key, doc) -> {
+                if (key == previous[0]) {
+                    throw new IOException("CNPJ key " + key + " has two live documents; duplicates were not dropped");
                 }
-            }
+                previous[0] = key;
+                out.writeLong(key);
+                out.writeInt(doc);
+            });
             out.writeLong(n);
             CodecUtil.writeFooter(out);
         }

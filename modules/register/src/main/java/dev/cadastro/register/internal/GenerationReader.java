@@ -121,6 +121,11 @@ public final class GenerationReader {
             Rollup rollup = withRollup ? Rollup.read(directory, reader.numDocs()) : null;
             partners = PartnerIndex.openIfPresent(dir);
             cnpjs = CnpjMap.openIfPresent(directory, reader.numDocs());
+            if (cnpjs == null && reader.numDocs() > 0 && !hasCnpjTerms(reader)) {
+                // Generations before the map found CNPJs by their terms; newer ones hold no such term.
+                throw new IOException(
+                        dir + " has no " + CnpjMap.NAME + " and no CNPJ terms: its CNPJs cannot be found");
+            }
             return new GenerationReader(meta, directory, reader, lookups, rollup, partners, cnpjs, cacheBytes, onClose);
         } catch (IOException | RuntimeException e) {
             if (cnpjs != null) {
@@ -135,6 +140,15 @@ public final class GenerationReader {
             directory.close();
             throw e;
         }
+    }
+
+    private static boolean hasCnpjTerms(DirectoryReader reader) throws IOException {
+        for (LeafReaderContext ctx : reader.leaves()) {
+            if (ctx.reader().terms(Schema.CNPJ) != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public PublishedIndex meta() {

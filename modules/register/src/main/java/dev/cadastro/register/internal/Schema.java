@@ -19,7 +19,13 @@ import org.apache.lucene.search.SortField;
  * docs/register.md for the reasoning; every filter of {@code GET /empresas} is a term lookup here.
  */
 public final class Schema {
+    /**
+     * The CNPJ as a term: written by generations published before 2026-11-24, read only for their lookups
+     * when they have no {@code cnpj.map}. Newer ones find a CNPJ by the map and walk CNPJs in order by the
+     * {@link #CNPJ_KEY} doc values (docs/adr/0033-no-cnpj-term.md).
+     */
     public static final String CNPJ = "cnpj";
+
     public static final String CNPJ_KEY = "cnpjkey";
     public static final String GEO = "geo";
     public static final String SITUACAO = "sit";
@@ -161,7 +167,6 @@ public final class Schema {
     public static Document document(Establishment e, byte[] record) {
         Document doc = new Document();
         String cnpj = e.cnpj().value();
-        doc.add(new StringField(CNPJ, cnpj, Field.Store.NO));
         doc.add(new NumericDocValuesField(CNPJ_KEY, cnpjKey(cnpj)));
         long geo = geoKey(e.uf(), e.municipio());
         doc.add(new NumericDocValuesField(GEO, geo));
