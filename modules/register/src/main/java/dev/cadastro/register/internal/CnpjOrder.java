@@ -40,29 +40,56 @@ public final class CnpjOrder {
         for (LeafReaderContext ctx : reader.leaves()) {
             findRuns(ctx, runs);
         }
-        // A binary min-heap of runs by their current key.
-        Run[] heap = new Run[runs.size()];
+        // A binary min-heap of runs by their next key, the keys inline so a comparison reads no run.
+        int[] heap = new int[runs.size()];
+        long[] heapKeys = new long[runs.size()];
         int size = 0;
-        for (Run r : runs) {
-            if (r.advance()) {
-                heap[size] = r;
-                up(heap, size++);
+        for (int r = 0; r < runs.size(); r++) {
+            Run run = runs.get(r);
+            if (run.next()) {
+                int i = size++;
+                while (i > 0 && heapKeys[(i - 1) >>> 1] > run.key) {
+                    heap[i] = heap[(i - 1) >>> 1];
+                    heapKeys[i] = heapKeys[(i - 1) >>> 1];
+                    i = (i - 1) >>> 1;
+                }
+                heap[i] = r;
+                heapKeys[i] = run.key;
             }
         }
         long visited = 0;
         while (size > 0) {
-            Run top = heap[0];
+            Run top = runs.get(heap[0]);
             visitor.visit(top.key, top.docBase + top.doc);
             visited++;
-            if (top.advance()) {
-                down(heap, 0, size);
+            int run = heap[0];
+            long key;
+            if (top.next()) {
+                key = top.key;
             } else {
-                heap[0] = heap[--size];
-                heap[size] = null;
-                if (size > 0) {
-                    down(heap, 0, size);
-                }
+                size--;
+                run = heap[size];
+                key = heapKeys[size];
             }
+            // Sift the replacement down from the root.
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && heapKeys[child + 1] < heapKeys[child]) {
+                    child++;
+                }
+                if (key <= heapKeys[child]) {
+                    break;
+                }
+                heap[i] = heap[child];
+                heapKeys[i] = heapKeys[child];
+                i = child;
+            }
+            heap[i] = run;
+            heapKeys[i] = key;
         }
         return visited;
     }
@@ -94,82 +121,83 @@ public final class CnpjOrder {
         runs.add(new Run(ctx, start, maxDoc));
     }
 
-    private static void up(Run[] heap, int i) {
-        Run r = heap[i];
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (heap[parent].key <= r.key) {
-                break;
-            }
-            heap[i] = heap[parent];
-            i = parent;
-        }
-        heap[i] = r;
-    }
-
-    private static void down(Run[] heap, int i, int size) {
-        Run r = heap[i];
-        while (true) {
-            int child = 2 * i + 1;
-            if (child >= size) {
-                break;
-            }
-            if (child + 1 < size && heap[child + 1].key < heap[child].key) {
-                child++;
-            }
-            if (r.key <= heap[child].key) {
-                break;
-            }
-            heap[i] = heap[child];
-            i = child;
-        }
-        heap[i] = r;
-    }
-
-    /** The documents [from, to) of one segment, whose keys increase; positioned on its current live one. */
+    /**
+     * The documents [from, to) of one segment, whose keys increase; its live documents read {@value
+     * #BUFFER} at a time, so the tens of thousands of runs do not each touch the doc values per document.
+     */
     private static final class Run {
+        static final int BUFFER = 64;
+
         final LeafReaderContext ctx;
         final int docBase;
         final int to;
         final Bits live;
-        NumericDocValues keys;
+        /** Next document of the run not yet buffered. */
+        int unread;
+
+        long[] keys;
+        int[] docs;
+        int position;
+        int buffered;
+        /** The current document (segment's id) and its key, after {@link #next}. */
         int doc;
+
         long key;
 
         Run(LeafReaderContext ctx, int from, int to) {
             this.ctx = ctx;
             this.docBase = ctx.docBase;
-            this.doc = from - 1;
+            this.unread = from;
             this.to = to;
             this.live = ctx.reader().getLiveDocs();
         }
 
         /** Moves to the next live document of the run; false when the run is done. */
-        boolean advance() throws IOException {
-            if (keys == null) {
-                keys = ctx.reader().getNumericDocValues(Schema.CNPJ_KEY);
+        boolean next() throws IOException {
+            if (position == buffered && !fill()) {
+                keys = null;
+                docs = null;
+                return false;
             }
-            for (doc++; doc < to; doc++) {
-                if (live != null && !live.get(doc)) {
+            doc = docs[position];
+            key = keys[position++];
+            return true;
+        }
+
+        private boolean fill() throws IOException {
+            if (unread >= to) {
+                return false;
+            }
+            if (keys == null) {
+                keys = new long[BUFFER];
+                docs = new int[BUFFER];
+            }
+            NumericDocValues values = ctx.reader().getNumericDocValues(Schema.CNPJ_KEY);
+            long last = buffered == 0 ? Long.MIN_VALUE : keys[buffered - 1];
+            int n = 0;
+            for (; unread < to && n < BUFFER; unread++) {
+                if (live != null && !live.get(unread)) {
                     continue;
                 }
-                if (!keys.advanceExact(doc)) {
+                if (!values.advanceExact(unread)) {
                     throw new CorruptIndexException(
-                            "document " + doc + " has no " + Schema.CNPJ_KEY,
+                            "document " + unread + " has no " + Schema.CNPJ_KEY,
                             ctx.reader().toString());
                 }
-                long next = keys.longValue();
-                if (next < key) {
+                long k = values.longValue();
+                if (k < last) {
                     // findRuns split at every decrease; anything else is a segment that changed under us.
                     throw new CorruptIndexException(
-                            "CNPJ keys decrease inside a run at document " + doc,
+                            "CNPJ keys decrease inside a run at document " + unread,
                             ctx.reader().toString());
                 }
-                key = next;
-                return true;
+                last = k;
+                keys[n] = k;
+                docs[n++] = unread;
             }
-            keys = null;
-            return false;
+            position = 0;
+            buffered = n;
+            return n > 0;
         }
     }
 }
