@@ -426,23 +426,33 @@ public final class Rollup {
             if (last < 0) {
                 return cumulative[keys.length];
             }
-            return sum(0, 0, keys.length, 0L, bound, last);
+            // The last level's runs once, not once per prefix: a state's municipalities are hundreds of
+            // ordinals, and each (situation, year) prefix would scan them again.
+            int[] values = bound[dims[last]];
+            int[] runs = new int[2 * Rollup.runs(values)];
+            for (int i = 0, r = 0; i < values.length; r += 2) {
+                int j = i;
+                while (j + 1 < values.length && values[j + 1] == values[j] + 1) {
+                    j++;
+                }
+                runs[r] = values[i];
+                runs[r + 1] = values[j] + 1;
+                i = j + 1;
+            }
+            return sum(0, 0, keys.length, 0L, bound, last, runs);
         }
 
-        private long sum(int level, int lo, int hi, long prefix, int[][] bound, int last) {
+        /** @param runs the last bound level's runs of ordinals, {@code [first, end)} pairs in ascending order */
+        private long sum(int level, int lo, int hi, long prefix, int[][] bound, int last, int[] runs) {
             int shift = shifts[level];
             int[] values = bound[dims[level]];
             long total = 0;
             if (level == last) {
-                for (int i = 0; i < values.length; ) {
-                    int j = i;
-                    while (j + 1 < values.length && values[j + 1] == values[j] + 1) {
-                        j++;
-                    }
-                    int a = lowerBound(lo, hi, prefix + ((long) values[i] << shift));
-                    int b = lowerBound(a, hi, prefix + ((long) (values[j] + 1) << shift));
+                for (int r = 0; r < runs.length && lo < hi; r += 2) {
+                    int a = lowerBound(lo, hi, prefix + ((long) runs[r] << shift));
+                    int b = lowerBound(a, hi, prefix + ((long) runs[r + 1] << shift));
                     total += cumulative[b] - cumulative[a];
-                    i = j + 1;
+                    lo = b;
                 }
                 return total;
             }
@@ -450,7 +460,7 @@ public final class Rollup {
                 for (int a = lo; a < hi; ) {
                     long p = keys[a] >>> shift << shift;
                     int b = lowerBound(a, hi, p + (1L << shift));
-                    total += sum(level + 1, a, b, p, bound, last);
+                    total += sum(level + 1, a, b, p, bound, last, runs);
                     a = b;
                 }
                 return total;
@@ -460,7 +470,7 @@ public final class Rollup {
                 int a = lowerBound(lo, hi, p);
                 int b = lowerBound(a, hi, p + (1L << shift));
                 if (a < b) {
-                    total += sum(level + 1, a, b, p, bound, last);
+                    total += sum(level + 1, a, b, p, bound, last, runs);
                 }
             }
             return total;
