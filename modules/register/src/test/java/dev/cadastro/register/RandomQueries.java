@@ -29,6 +29,63 @@ final class RandomQueries {
         return next(r, ROLLUP_KINDS);
     }
 
+    /** Filter kinds of {@link #addFilter} on the dimensions of the opening-year cuboid (state, situation). */
+    private static final int[] YEAR_CUBOID_KINDS = {0, 7};
+
+    /**
+     * A query with an opening-date range, of whole years or not, and none to two other filters, on the
+     * opening-year cuboid's dimensions or on any of the precomputed counts'.
+     */
+    RegisterQuery nextWithOpeningDates(SplittableRandom r) {
+        for (; ; ) {
+            RegisterQuery.Builder b = RegisterQuery.builder();
+            int filters = r.nextInt(3);
+            for (int i = 0; i < filters; i++) {
+                int[] kinds = r.nextInt(3) > 0 ? YEAR_CUBOID_KINDS : ROLLUP_KINDS;
+                addFilter(b, r, kinds[r.nextInt(kinds.length)]);
+            }
+            openingDates(b, r);
+            try {
+                return b.build();
+            } catch (dev.cadastro.core.error.InvalidParameterException e) {
+                // A range drawn backwards: draw again.
+            }
+        }
+    }
+
+    /**
+     * Ranges before, across and after the generated opening years (1901-2026): both bounds, one, a single
+     * year, one far outside the data, and ranges that start or end inside a year.
+     */
+    private static void openingDates(RegisterQuery.Builder b, SplittableRandom r) {
+        int first = 1880 + r.nextInt(160);
+        int last = first + r.nextInt(r.nextBoolean() ? 3 : 60);
+        LocalDate from = LocalDate.of(first, 1, 1);
+        LocalDate to = LocalDate.of(last, 12, 31);
+        switch (r.nextInt(8)) {
+            case 0 -> b.aberturaDe(from).aberturaAte(to);
+            case 1 -> b.aberturaDe(from);
+            case 2 -> b.aberturaAte(to);
+            case 3 -> b.aberturaDe(from).aberturaAte(LocalDate.of(first, 12, 31));
+            case 4 -> {
+                if (r.nextBoolean()) {
+                    b.aberturaDe(LocalDate.of(2100 + r.nextInt(7000), 1, 1));
+                } else {
+                    b.aberturaAte(LocalDate.of(1000 + r.nextInt(800), 12, 31));
+                }
+            }
+            case 5 -> b.aberturaDe(from.plusDays(1 + r.nextInt(364)));
+            case 6 -> {
+                b.aberturaDe(from);
+                b.aberturaAte(to.minusDays(1 + r.nextInt(364)));
+            }
+            default -> {
+                b.aberturaDe(from.plusDays(1 + r.nextInt(364)));
+                b.aberturaAte(to);
+            }
+        }
+    }
+
     private RegisterQuery next(SplittableRandom r, int[] kinds) {
         for (; ; ) {
             RegisterQuery.Builder b = RegisterQuery.builder();

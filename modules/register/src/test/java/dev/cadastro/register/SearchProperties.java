@@ -11,6 +11,7 @@ import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +82,32 @@ class SearchProperties {
         List<String> sorted = new ArrayList<>(seen);
         sorted.sort(fixture.indexOrder());
         assertEquals(sorted, seen, "order is (uf, municipio, cnpj)");
+    }
+
+    @Property(tries = 150)
+    void pagesOfOpeningDateRangesHoldTheEngineRecordsAndTheExactTotal(@ForAll long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        RegisterQuery base = queries.nextWithOpeningDates(r);
+        long expected = new ReferenceFilter(base, SyntheticRegister.lookups()).count(fixture.rows);
+        int limite = 1 + r.nextInt(60);
+        // Pages inside the matches and one past the last (its total alone comes from the rollup).
+        long pages = expected / limite + 1;
+        int pagina = 1 + (int) Math.min(r.nextLong(pages + 1), 1_000);
+        Map<String, List<String>> p = new HashMap<>(base.toParameters());
+        p.put(RegisterQuery.LIMITE, List.of(Integer.toString(limite)));
+        p.put(RegisterQuery.PAGINA, List.of(Integer.toString(pagina)));
+        RegisterQuery q = RegisterQuery.parse(p);
+        SearchResult engine = exact.search(q);
+        SearchResult rolled = standard.search(q);
+        assertEquals(expected, engine.total(), q::toString);
+        assertEquals(cnpjs(engine), cnpjs(rolled), q::toString);
+        if (!rolled.aproximado()) {
+            assertEquals(expected, rolled.total(), q::toString);
+        }
+    }
+
+    private static List<String> cnpjs(SearchResult page) {
+        return page.dados().stream().map(Empresa::cnpj).toList();
     }
 
     @Property(tries = 100)

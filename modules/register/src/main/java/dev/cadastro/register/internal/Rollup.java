@@ -2,6 +2,7 @@ package dev.cadastro.register.internal;
 
 import dev.cadastro.core.register.RegisterQuery;
 import java.io.IOException;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -29,10 +30,15 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * Precomputed counts of one generation over its single-valued, low-cardinality filters: situation, main
- * CNAE, size, the six flags and the (state, municipality) key. A count whose filters all fall on the
- * dimensions of one cuboid is a few binary searches instead of a pass over the documents; any other
- * filter (dates, capital, secondary CNAEs, DDDs, neighbourhoods, legal nature) leaves the count to the
- * {@link QueryEngine}.
+ * CNAE, size, the six flags, the (state, municipality) key and the opening year. A count whose filters all
+ * fall on the dimensions of one cuboid is a few binary searches instead of a pass over the documents; any
+ * other filter (capital, secondary CNAEs, DDDs, neighbourhoods, legal nature, an opening-date range that
+ * starts or ends inside a year) leaves the count to the {@link QueryEngine}.
+ *
+ * <p>An opening-date range of whole years ({@code abertura_de} absent or a January 1st, {@code
+ * abertura_ate} absent or a December 31st) binds the year to the years present inside it: the engine's
+ * semantics exactly, since a document without an opening date (or one outside years 1000-9999) has no
+ * year term and never matches a date filter either.
  *
  * <p>A cuboid holds every combination of its dimensions present in the generation, each a key packing the
  * dimensions' term ordinals (the first dimension in the highest bits), sorted, with the cumulative count
@@ -49,7 +55,10 @@ public final class Rollup {
     public static final String FILE = "rollup.cdr";
 
     private static final String CODEC = "CadastroRollup";
-    private static final int VERSION = 1;
+    /** 2 added the opening year (a dimension and a cuboid); version 1 files are still read. */
+    private static final int VERSION = 2;
+
+    private static final int VERSION_WITHOUT_YEARS = 1;
     /** Most key ranges (two binary searches each) one query may cost a cuboid; above, the engine counts. */
     static final int MAX_RANGES = 1024;
     /** Widest packed key: the keys stay positive and a bound one past the last value cannot overflow. */
@@ -73,17 +82,21 @@ public final class Rollup {
             RegisterQuery.PAGINA);
 
     /**
+     * Query parameters the rollup answers only when the range they make is of whole years (see the class
+     * comment); otherwise the query is declined.
+     */
+    static final Set<String> WHOLE_YEARS = Set.of(RegisterQuery.ABERTURA_DE, RegisterQuery.ABERTURA_ATE);
+
+    /**
      * Query parameters that leave the count to the engine: a query that has any of them is declined.
-     * Every parameter is in exactly one of the two sets (a test checks it against {@link
-     * RegisterQuery#PARAMETERS}): a new filter cannot be ignored.
+     * Every parameter is in exactly one of {@link #COVERED}, {@link #WHOLE_YEARS} and this set (a test
+     * checks it against {@link RegisterQuery#PARAMETERS}): a new filter cannot be ignored.
      */
     static final Set<String> DECLINED = Set.of(
             RegisterQuery.BAIRROS,
             RegisterQuery.DDDS,
             RegisterQuery.CNAES_SECUNDARIOS,
             RegisterQuery.NATUREZAS,
-            RegisterQuery.ABERTURA_DE,
-            RegisterQuery.ABERTURA_ATE,
             RegisterQuery.CAPITAL_MIN,
             RegisterQuery.CAPITAL_MAX);
 
@@ -98,12 +111,15 @@ public final class Rollup {
             Schema.TELEFONE,
             Schema.MOVEL,
             Schema.EMAIL,
-            Schema.DIVIDA);
+            Schema.DIVIDA,
+            Schema.ANO);
 
     /**
      * The cuboids built, as dimension orders: activity by place (a CNAE's or a few CNAEs' establishments
-     * in a state or a town, by situation) and contact flags by place (active establishments in a town
-     * with an e-mail, a mobile phone, under Simples...).
+     * in a state or a town, by situation), contact flags by place (active establishments in a town
+     * with an e-mail, a mobile phone, under Simples...) and opening years by place (establishments of a
+     * state or two opened since a year, by situation). The year comes before the place: a state's
+     * municipalities stay one range for each (situation, year).
      */
     static final List<List<String>> CUBOIDS = List.of(
             List.of(Schema.SITUACAO, Schema.CNAE, Schema.GEO),
@@ -116,7 +132,8 @@ public final class Rollup {
                     Schema.MEI,
                     Schema.SIMPLES,
                     Schema.DIVIDA,
-                    Schema.PORTE));
+                    Schema.PORTE),
+            List.of(Schema.SITUACAO, Schema.ANO, Schema.GEO));
 
     private final long documents;
     /** Per dimension (index in {@link #FIELDS}): its terms in order; a term's ordinal is its index + 1. */
@@ -125,6 +142,8 @@ public final class Rollup {
     private final Map<String, Integer>[] ordinals;
     /** The (state, municipality) keys in order, ordinal = index + 1. */
     private final long[] geoKeys;
+    /** The opening years, ordinal = index + 1. */
+    private final int[] years;
 
     private final Cuboid[] cuboids;
 
@@ -144,6 +163,11 @@ public final class Rollup {
         this.geoKeys = new long[geo.length];
         for (int i = 0; i < geo.length; i++) {
             geoKeys[i] = Long.parseLong(geo[i]);
+        }
+        String[] ano = terms[FIELDS.indexOf(Schema.ANO)];
+        this.years = new int[ano.length];
+        for (int i = 0; i < ano.length; i++) {
+            years[i] = Integer.parseInt(ano[i]);
         }
     }
 
@@ -211,6 +235,15 @@ public final class Rollup {
         empty |= flag(bound, Schema.MOVEL, q.comTelefoneMovel());
         empty |= flag(bound, Schema.EMAIL, q.comEmail());
         empty |= flag(bound, Schema.DIVIDA, q.divida());
+        if (q.aberturaDe().isPresent() || q.aberturaAte().isPresent()) {
+            int[] ords =
+                    yearOrdinals(q.aberturaDe().orElse(null), q.aberturaAte().orElse(null));
+            if (ords == null) {
+                return Optional.empty();
+            }
+            bound[FIELDS.indexOf(Schema.ANO)] = ords;
+            empty |= ords.length == 0;
+        }
         int geo = FIELDS.indexOf(Schema.GEO);
         if (!q.ufs().isEmpty() || !q.municipios().isEmpty()) {
             // Priced as bound before the places are resolved: a query no cuboid covers resolves nothing.
@@ -262,6 +295,27 @@ public final class Rollup {
         Arrays.sort(ords);
         bound[f] = ords;
         return n == 0;
+    }
+
+    /**
+     * Ordinals of the years present in the range when it is of whole years, else null (declined). An
+     * absent bound is open, as in the engine; ordinal 0 (no opening date) is never among them.
+     */
+    private int[] yearOrdinals(LocalDate from, LocalDate to) {
+        if ((from != null && from.getDayOfYear() != 1)
+                || (to != null && (to.getMonthValue() != 12 || to.getDayOfMonth() != 31))) {
+            return null;
+        }
+        int first = from == null ? Integer.MIN_VALUE : from.getYear();
+        int last = to == null ? Integer.MAX_VALUE : to.getYear();
+        int[] ords = new int[years.length];
+        int n = 0;
+        for (int i = 0; i < years.length; i++) {
+            if (years[i] >= first && years[i] <= last) {
+                ords[n++] = i + 1;
+            }
+        }
+        return Arrays.copyOf(ords, n);
     }
 
     private boolean flag(int[][] bound, String field, Optional<Boolean> value) {
@@ -372,23 +426,33 @@ public final class Rollup {
             if (last < 0) {
                 return cumulative[keys.length];
             }
-            return sum(0, 0, keys.length, 0L, bound, last);
+            // The last level's runs once, not once per prefix: a state's municipalities are hundreds of
+            // ordinals, and each (situation, year) prefix would scan them again.
+            int[] values = bound[dims[last]];
+            int[] runs = new int[2 * Rollup.runs(values)];
+            for (int i = 0, r = 0; i < values.length; r += 2) {
+                int j = i;
+                while (j + 1 < values.length && values[j + 1] == values[j] + 1) {
+                    j++;
+                }
+                runs[r] = values[i];
+                runs[r + 1] = values[j] + 1;
+                i = j + 1;
+            }
+            return sum(0, 0, keys.length, 0L, bound, last, runs);
         }
 
-        private long sum(int level, int lo, int hi, long prefix, int[][] bound, int last) {
+        /** @param runs the last bound level's runs of ordinals, {@code [first, end)} pairs in ascending order */
+        private long sum(int level, int lo, int hi, long prefix, int[][] bound, int last, int[] runs) {
             int shift = shifts[level];
             int[] values = bound[dims[level]];
             long total = 0;
             if (level == last) {
-                for (int i = 0; i < values.length; ) {
-                    int j = i;
-                    while (j + 1 < values.length && values[j + 1] == values[j] + 1) {
-                        j++;
-                    }
-                    int a = lowerBound(lo, hi, prefix + ((long) values[i] << shift));
-                    int b = lowerBound(a, hi, prefix + ((long) (values[j] + 1) << shift));
+                for (int r = 0; r < runs.length && lo < hi; r += 2) {
+                    int a = lowerBound(lo, hi, prefix + ((long) runs[r] << shift));
+                    int b = lowerBound(a, hi, prefix + ((long) runs[r + 1] << shift));
                     total += cumulative[b] - cumulative[a];
-                    i = j + 1;
+                    lo = b;
                 }
                 return total;
             }
@@ -396,7 +460,7 @@ public final class Rollup {
                 for (int a = lo; a < hi; ) {
                     long p = keys[a] >>> shift << shift;
                     int b = lowerBound(a, hi, p + (1L << shift));
-                    total += sum(level + 1, a, b, p, bound, last);
+                    total += sum(level + 1, a, b, p, bound, last, runs);
                     a = b;
                 }
                 return total;
@@ -406,7 +470,7 @@ public final class Rollup {
                 int a = lowerBound(lo, hi, p);
                 int b = lowerBound(a, hi, p + (1L << shift));
                 if (a < b) {
-                    total += sum(level + 1, a, b, p, bound, last);
+                    total += sum(level + 1, a, b, p, bound, last, runs);
                 }
             }
             return total;
@@ -601,7 +665,9 @@ public final class Rollup {
     }
 
     /**
-     * Reads the rollup of a generation, or null when it has none (published before rollups existed).
+     * Reads the rollup of a generation, or null when it has none (published before rollups existed). A
+     * version 1 file (no opening year) is read as it is: its cuboids answer, and queries with a date range
+     * are declined since no cuboid of it holds the year.
      *
      * @throws CorruptIndexException when the file fails its checksum or does not match the generation
      */
@@ -611,7 +677,7 @@ public final class Rollup {
         }
         try (ChecksumIndexInput in = dir.openChecksumInput(FILE)) {
             try {
-                CodecUtil.checkHeader(in, CODEC, VERSION, VERSION);
+                CodecUtil.checkHeader(in, CODEC, VERSION_WITHOUT_YEARS, VERSION);
             } catch (IndexFormatTooOldException | IndexFormatTooNewException e) {
                 // Another release's format: the generation stays searchable, its counts go to the engine.
                 System.getLogger(Rollup.class.getName())
@@ -622,30 +688,40 @@ public final class Rollup {
             }
             long documents = in.readVLong();
             int fields = in.readVInt();
-            if (fields != FIELDS.size()) {
-                throw new CorruptIndexException("rollup has " + fields + " dimensions, expected " + FIELDS.size(), in);
+            if (fields > FIELDS.size()) {
+                throw new CorruptIndexException(
+                        "rollup has " + fields + " dimensions, at most " + FIELDS.size() + " expected", in);
             }
-            String[][] terms = new String[fields][];
+            // Dimensions are matched by name: an older file lacks the later ones, which then have no terms
+            // and are in none of its cuboids, so a query binding them is declined.
+            String[][] terms = new String[FIELDS.size()][];
+            Arrays.fill(terms, new String[0]);
+            int[] dimension = new int[fields];
+            boolean[] seen = new boolean[FIELDS.size()];
             for (int f = 0; f < fields; f++) {
                 String name = in.readString();
-                if (!name.equals(FIELDS.get(f))) {
+                dimension[f] = FIELDS.indexOf(name);
+                if (dimension[f] < 0 || seen[dimension[f]]) {
                     throw new CorruptIndexException(
-                            "rollup dimension " + f + " is " + name + ", expected " + FIELDS.get(f), in);
+                            "rollup dimension " + f + " is " + name + ": unknown or repeated", in);
                 }
-                terms[f] = new String[in.readVInt()];
-                for (int i = 0; i < terms[f].length; i++) {
-                    terms[f][i] = in.readString();
+                String[] t = new String[in.readVInt()];
+                for (int i = 0; i < t.length; i++) {
+                    t[i] = in.readString();
                 }
+                terms[dimension[f]] = t;
+                seen[dimension[f]] = true;
             }
             Cuboid[] cuboids = new Cuboid[in.readVInt()];
             for (int c = 0; c < cuboids.length; c++) {
                 int[] dims = new int[in.readVInt()];
                 int[] sizes = new int[dims.length];
                 for (int level = 0; level < dims.length; level++) {
-                    dims[level] = in.readVInt();
-                    if (dims[level] < 0 || dims[level] >= fields) {
-                        throw new CorruptIndexException("rollup cuboid " + c + " names dimension " + dims[level], in);
+                    int d = in.readVInt();
+                    if (d < 0 || d >= fields) {
+                        throw new CorruptIndexException("rollup cuboid " + c + " names dimension " + d, in);
                     }
+                    dims[level] = dimension[d];
                     sizes[level] = terms[dims[level]].length;
                 }
                 long[] keys = new long[in.readVInt()];

@@ -1,22 +1,26 @@
 package dev.cadastro.register.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.register.RegisterQuery;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The rollup's classification of query parameters and its cost bound, without an index. */
 class RollupDimensionsTest {
     @Test
-    void everyQueryParameterIsEitherCoveredOrDeclined() {
-        Set<String> both = new HashSet<>(Rollup.COVERED);
-        both.retainAll(Rollup.DECLINED);
-        assertTrue(both.isEmpty(), "in both sets: " + both);
-        Set<String> all = new HashSet<>(Rollup.COVERED);
-        all.addAll(Rollup.DECLINED);
+    void everyQueryParameterIsInExactlyOneOfCoveredWholeYearsAndDeclined() {
+        List<Set<String>> sets = List.of(Rollup.COVERED, Rollup.WHOLE_YEARS, Rollup.DECLINED);
+        Set<String> all = new HashSet<>();
+        int sizes = 0;
+        for (Set<String> s : sets) {
+            all.addAll(s);
+            sizes += s.size();
+        }
+        assertEquals(sizes, all.size(), "a parameter is in two of the sets: " + sets);
         assertEquals(new HashSet<>(RegisterQuery.PARAMETERS), all);
     }
 
@@ -38,5 +42,28 @@ class RollupDimensionsTest {
         assertEquals(3 * 2, c.cost(bound));
         bound[email] = new int[] {2};
         assertEquals(Long.MAX_VALUE, c.cost(bound), "e-mail is not a dimension of this cuboid");
+    }
+
+    @Test
+    void twoStatesOverThirtyYearsWithoutASituationStayWithinTheRangeLimit() {
+        int sit = Rollup.FIELDS.indexOf(Schema.SITUACAO);
+        int ano = Rollup.FIELDS.indexOf(Schema.ANO);
+        int geo = Rollup.FIELDS.indexOf(Schema.GEO);
+        // 5 situations, 126 opening years, 5,570 places.
+        Rollup.Cuboid c =
+                new Rollup.Cuboid(new int[] {sit, ano, geo}, new int[] {5, 126, 5570}, new long[0], new int[1]);
+        int[][] bound = new int[Rollup.FIELDS.size()][];
+        // Two states that are not neighbours in key order: two runs of places.
+        bound[geo] = IntStream.concat(IntStream.rangeClosed(100, 744), IntStream.rangeClosed(3000, 3091))
+                .toArray();
+        bound[ano] = IntStream.rangeClosed(90, 126).toArray();
+        // Every situation (and none) times 37 years times two runs.
+        assertEquals(6 * 37 * 2, c.cost(bound));
+        bound[ano] = IntStream.rangeClosed(1, 85).toArray();
+        assertEquals(6 * 85 * 2, c.cost(bound));
+        bound[ano] = IntStream.rangeClosed(1, 86).toArray();
+        assertEquals(Long.MAX_VALUE, c.cost(bound), "6 * 86 * 2 ranges are more than the limit");
+        bound[sit] = new int[] {2};
+        assertEquals(86 * 2, c.cost(bound));
     }
 }
