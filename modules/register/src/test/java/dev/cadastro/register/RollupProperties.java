@@ -342,6 +342,34 @@ class RollupProperties {
     }
 
     @Example
+    void wholeStatesOverManyYearsAreAnsweredByTheStateCuboid() {
+        // Ten states apart in key order over every year present, with no situation: priced by place, each
+        // (situation, year) costs a range per state, thousands; by state, one range per (situation, state).
+        RegisterQuery q = RegisterQuery.builder()
+                .ufs("AC", "AM", "BA", "DF", "GO", "MG", "PA", "PE", "PR", "RS")
+                .aberturaDe(LocalDate.of(1900, 1, 1))
+                .build();
+        assertEquals(
+                new ReferenceFilter(q, SyntheticRegister.lookups()).count(single.rows),
+                singleGen.rolledUpCount(q).orElseThrow(() -> new AssertionError("declined: " + q)));
+        RegisterQuery withSituation = RegisterQuery.builder()
+                .ufs("SP", "RJ")
+                .situacaoCadastral("02", "08")
+                .aberturaAte(LocalDate.of(2015, 12, 31))
+                .build();
+        assertEquals(
+                new ReferenceFilter(withSituation, SyntheticRegister.lookups()).count(single.rows),
+                singleGen.rolledUpCount(withSituation).orElseThrow());
+        RegisterQuery none = RegisterQuery.builder()
+                .ufs("EX")
+                .aberturaDe(LocalDate.of(2000, 1, 1))
+                .build();
+        assertEquals(
+                new ReferenceFilter(none, SyntheticRegister.lookups()).count(single.rows),
+                singleGen.rolledUpCount(none).orElseThrow());
+    }
+
+    @Example
     void aFirstVersionRollupStillAnswersItsCuboidsAndLeavesDatesToTheEngine() throws IOException {
         Path copy = copyOf(single.published.path());
         try {
@@ -390,7 +418,7 @@ class RollupProperties {
     /**
      * Rewrites a generation's rollup as the first version wrote it: the same layout (header, live
      * documents, each dimension's name and terms, each cuboid's dimensions, keys and cumulative counts,
-     * footer) without the opening year's dimension and the cuboids holding it. Returns the combinations
+     * footer) without the opening year's and the state's dimensions and the cuboids holding them. Returns the combinations
      * dropped.
      */
     private static long rewriteAsFirstVersion(Path generation) throws IOException {
@@ -400,7 +428,7 @@ class RollupProperties {
         try (FSDirectory dir = FSDirectory.open(generation)) {
             try (ChecksumIndexInput in = dir.openChecksumInput(Rollup.FILE);
                     IndexOutput out = dir.createOutput(rewritten, IOContext.DEFAULT)) {
-                CodecUtil.checkHeader(in, codec, 2, 2);
+                CodecUtil.checkHeader(in, codec, 3, 3);
                 CodecUtil.writeHeader(out, codec, 1);
                 out.writeVLong(in.readVLong());
                 int fields = in.readVInt();
@@ -414,11 +442,14 @@ class RollupProperties {
                     }
                     terms.add(t);
                 }
+                // The first version had neither the opening year nor the state derived from the place.
                 int year = names.indexOf(Schema.ANO);
-                assertTrue(year >= 0, "the current version has the opening year");
-                out.writeVInt(fields - 1);
+                int state = names.indexOf("geo.uf");
+                assertTrue(year >= 0 && state >= 0, "the current version has the opening year and the state");
+                java.util.function.IntPredicate later = f -> f == year || f == state;
+                out.writeVInt(fields - 2);
                 for (int f = 0; f < fields; f++) {
-                    if (f != year) {
+                    if (!later.test(f)) {
                         out.writeString(names.get(f));
                         out.writeVInt(terms.get(f).size());
                         for (String t : terms.get(f)) {
@@ -439,7 +470,7 @@ class RollupProperties {
                     in.readLongs(k, 0, k.length);
                     int[] n = new int[k.length + 1];
                     in.readInts(n, 0, n.length);
-                    if (java.util.Arrays.stream(d).anyMatch(level -> level == year)) {
+                    if (java.util.Arrays.stream(d).anyMatch(later)) {
                         dropped += k.length;
                         continue;
                     }
@@ -452,7 +483,7 @@ class RollupProperties {
                 for (int c = 0; c < dims.size(); c++) {
                     out.writeVInt(dims.get(c).length);
                     for (int d : dims.get(c)) {
-                        out.writeVInt(d < year ? d : d - 1);
+                        out.writeVInt(d - (d > year ? 1 : 0) - (d > state ? 1 : 0));
                     }
                     out.writeVInt(keys.get(c).length);
                     for (long k : keys.get(c)) {

@@ -55,8 +55,11 @@ public final class Rollup {
     public static final String FILE = "rollup.cdr";
 
     private static final String CODEC = "CadastroRollup";
-    /** 2 added the opening year (a dimension and a cuboid); version 1 files are still read. */
-    private static final int VERSION = 2;
+    /**
+     * 2 added the opening year (a dimension and a cuboid), 3 the state (a dimension derived from the
+     * place, and a cuboid); versions 1 and 2 are still read.
+     */
+    private static final int VERSION = 3;
 
     private static final int VERSION_WITHOUT_YEARS = 1;
     /** Most key ranges (two binary searches each) one query may cost a cuboid; above, the engine counts. */
@@ -112,7 +115,8 @@ public final class Rollup {
             Schema.MOVEL,
             Schema.EMAIL,
             Schema.DIVIDA,
-            Schema.ANO);
+            Schema.ANO,
+            Rollup.UF);
 
     /**
      * The cuboids built, as dimension orders: activity by place (a CNAE's or a few CNAEs' establishments
@@ -133,7 +137,15 @@ public final class Rollup {
                     Schema.SIMPLES,
                     Schema.DIVIDA,
                     Schema.PORTE),
-            List.of(Schema.SITUACAO, Schema.ANO, Schema.GEO));
+            List.of(Schema.SITUACAO, Schema.ANO, Schema.GEO),
+            List.of(Schema.SITUACAO, Rollup.UF, Schema.ANO));
+
+    /**
+     * The state, as the place key's state ordinal ({@code %02d}): not an index field but derived from each
+     * document's {@link Schema#GEO} term while building, so a query of whole states binds one value per
+     * state instead of the run of its municipalities.
+     */
+    static final String UF = "geo.uf";
 
     private final long documents;
     /** Per dimension (index in {@link #FIELDS}): its terms in order; a term's ordinal is its index + 1. */
@@ -244,28 +256,62 @@ public final class Rollup {
             bound[FIELDS.indexOf(Schema.ANO)] = ords;
             empty |= ords.length == 0;
         }
+        // Whole states (no municipality) can also bind the state dimension: one value per state where the
+        // place dimension needs the run of its municipalities. Each cuboid is priced with the binding it holds.
+        int[][] byState = null;
+        boolean emptyByState = empty;
+        if (!q.ufs().isEmpty() && q.municipios().isEmpty() && terms[FIELDS.indexOf(UF)].length > 0) {
+            byState = bound.clone();
+            emptyByState |= bindStates(byState, q.ufs());
+        }
         int geo = FIELDS.indexOf(Schema.GEO);
+        boolean byPlace = true;
         if (!q.ufs().isEmpty() || !q.municipios().isEmpty()) {
             // Priced as bound before the places are resolved: a query no cuboid covers resolves nothing.
             bound[geo] = new int[0];
-            if (!covered(bound)) {
-                return Optional.empty();
+            byPlace = covered(bound);
+            if (byPlace) {
+                empty |= bindGeo(bound, q, selectGeo);
             }
-            empty |= bindGeo(bound, q, selectGeo);
         }
         Cuboid best = null;
+        int[][] bestBound = null;
+        boolean bestEmpty = false;
         long bestCost = MAX_RANGES + 1L;
         for (Cuboid c : cuboids) {
-            long cost = c.cost(bound);
+            long cost = byPlace ? c.cost(bound) : Long.MAX_VALUE;
             if (cost < bestCost) {
                 best = c;
+                bestBound = bound;
+                bestEmpty = empty;
+                bestCost = cost;
+            }
+            cost = byState == null ? Long.MAX_VALUE : c.cost(byState);
+            if (cost < bestCost) {
+                best = c;
+                bestBound = byState;
+                bestEmpty = emptyByState;
                 bestCost = cost;
             }
         }
         if (best == null) {
             return Optional.empty();
         }
-        return Optional.of(empty ? 0L : best.count(bound));
+        return Optional.of(bestEmpty ? 0L : best.count(bestBound));
+    }
+
+    /** Binds the state dimension to the query's states; true when none of them has a document. */
+    private boolean bindStates(int[][] bound, Set<String> ufs) {
+        Set<String> codes = new TreeSet<>();
+        for (String uf : ufs) {
+            codes.add(stateTerm(Schema.ufOrdinal(uf)));
+        }
+        return bind(bound, UF, codes);
+    }
+
+    /** The state dimension's term of a state ordinal. */
+    private static String stateTerm(long ufOrdinal) {
+        return Schema.zeroPadded(ufOrdinal, 2);
     }
 
     private boolean covered(int[][] bound) {
@@ -525,6 +571,12 @@ public final class Rollup {
             }
             terms[f] = all.toArray(new String[0]);
         }
+        // The derived state dimension: the states of the place keys present.
+        TreeSet<String> states = new TreeSet<>();
+        for (String g : terms[FIELDS.indexOf(Schema.GEO)]) {
+            states.add(stateTerm(Long.parseLong(g) / 10_000));
+        }
+        terms[FIELDS.indexOf(UF)] = states.toArray(new String[0]);
         List<int[]> cuboidDims = new ArrayList<>();
         List<int[]> cuboidSizes = new ArrayList<>();
         for (List<String> fields : CUBOIDS) {
@@ -576,6 +628,13 @@ public final class Rollup {
             throws IOException {
         int maxDoc = leaf.maxDoc();
         Bits live = leaf.getLiveDocs();
+        String[] placeTerms = terms[FIELDS.indexOf(Schema.GEO)];
+        String[] stateTerms = terms[FIELDS.indexOf(UF)];
+        int[] stateOfPlace = new int[placeTerms.length + 1];
+        for (int i = 0; i < placeTerms.length; i++) {
+            stateOfPlace[i + 1] =
+                    Arrays.binarySearch(stateTerms, stateTerm(Long.parseLong(placeTerms[i]) / 10_000)) + 1;
+        }
         List<List<PostingsEnum>> enums = new ArrayList<>();
         List<int[]> ords = new ArrayList<>();
         for (int f = 0; f < FIELDS.size(); f++) {
@@ -611,6 +670,11 @@ public final class Rollup {
                         v[doc - from] = os[i];
                     }
                 }
+            }
+            int[] places = values[FIELDS.indexOf(Schema.GEO)];
+            int[] state = values[FIELDS.indexOf(UF)];
+            for (int d = 0; d < to - from; d++) {
+                state[d] = places[d] == 0 ? 0 : stateOfPlace[places[d]];
             }
             for (int doc = from; doc < to; doc++) {
                 if (live != null && !live.get(doc)) {

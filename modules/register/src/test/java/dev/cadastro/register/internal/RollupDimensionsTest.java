@@ -66,4 +66,23 @@ class RollupDimensionsTest {
         bound[sit] = new int[] {2};
         assertEquals(86 * 2, c.cost(bound));
     }
+
+    @Test
+    void theStateCuboidPricesWholeStatesOnePerStateWhateverTheYears() {
+        int sit = Rollup.FIELDS.indexOf(Schema.SITUACAO);
+        int uf = Rollup.FIELDS.indexOf(Rollup.UF);
+        int ano = Rollup.FIELDS.indexOf(Schema.ANO);
+        int geo = Rollup.FIELDS.indexOf(Schema.GEO);
+        // 5 situations, 28 states, 126 opening years.
+        Rollup.Cuboid c = new Rollup.Cuboid(new int[] {sit, uf, ano}, new int[] {5, 28, 126}, new long[0], new int[1]);
+        int[][] bound = new int[Rollup.FIELDS.size()][];
+        bound[uf] = new int[] {3, 9, 20};
+        bound[ano] = IntStream.rangeClosed(1, 126).toArray();
+        // Every situation (and none) times three states; the years are one run at the last level.
+        assertEquals(6 * 3, c.cost(bound));
+        bound[sit] = new int[] {2};
+        assertEquals(3, c.cost(bound));
+        bound[geo] = new int[] {100};
+        assertEquals(Long.MAX_VALUE, c.cost(bound), "a municipality is not a dimension of this cuboid");
+    }
 }
