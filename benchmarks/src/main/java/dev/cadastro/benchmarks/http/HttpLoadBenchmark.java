@@ -332,7 +332,10 @@ public final class HttpLoadBenchmark {
                                             ? raw.get(path, "Bearer " + client.key())
                                             : raw.post(path, "Bearer " + client.key(), json);
                                     status = a.status();
-                                    credits = a.numberAfterLast(CREDITS_KEY);
+                                    // The person answers give their total first (a batch's items carry their own).
+                                    credits = scenario.equals("person") || scenario.equals("batch100")
+                                            ? a.numberAfterFirst(CREDITS_KEY)
+                                            : a.numberAfterLast(CREDITS_KEY);
                                 } else {
                                     HttpRequest request = HttpRequest.newBuilder(
                                                     URI.create("http://127.0.0.1:" + port + path))

@@ -34,8 +34,19 @@ final class RawHttpConnection implements AutoCloseable {
          * Searched from the end: the company-data answers put their credits last.
          */
         long numberAfterLast(byte[] key) {
+            return numberAt(key, false);
+        }
+
+        /** As {@link #numberAfterLast}, for the first occurrence (a batch's total comes before its items'). */
+        long numberAfterFirst(byte[] key) {
+            return numberAt(key, true);
+        }
+
+        private long numberAt(byte[] key, boolean first) {
+            int last = bytes.length - key.length;
             outer:
-            for (int i = bytes.length - key.length; i >= 0; i--) {
+            for (int n = 0; n <= last; n++) {
+                int i = first ? n : last - n;
                 for (int k = 0; k < key.length; k++) {
                     if (bytes[i + k] != key[k]) {
                         continue outer;

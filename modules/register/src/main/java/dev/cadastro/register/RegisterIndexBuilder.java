@@ -403,21 +403,26 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         // Counted over every attempt: a deletion made before a merge moved the documents stays made.
         long[] dropped = {0, 0};
         for (int attempt = 0; ; attempt++) {
-            boolean[] failed = {false};
+            boolean failed = false;
             try (DirectoryReader reader = DirectoryReader.open(writer)) {
                 List<Integer> copies = new ArrayList<>();
                 long[] current = {-1};
                 CnpjOrder.walk(reader, (key, doc) -> {
                     if (key != current[0]) {
-                        failed[0] = failed[0] || !keepLastAdded(reader, copies, dropped);
+                        if (!keepLastAdded(reader, copies, dropped)) {
+                            throw new MovedByMerge();
+                        }
                         copies.clear();
                         current[0] = key;
                     }
                     copies.add(doc);
                 });
-                failed[0] = failed[0] || !keepLastAdded(reader, copies, dropped);
+                failed = !keepLastAdded(reader, copies, dropped);
+            } catch (MovedByMerge e) {
+                // The rest of the walk would be wasted (seconds at 70 M): stop here and walk again.
+                failed = true;
             }
-            if (!failed[0]) {
+            if (!failed) {
                 return dropped;
             }
             if (attempt >= 3) {
@@ -425,6 +430,13 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             }
             // A merge moved the documents: the deletions made so far are kept (and counted); walk again.
             writer.commit();
+        }
+    }
+
+    /** Stops a duplicate walk whose documents a merge has moved. */
+    private static final class MovedByMerge extends RuntimeException {
+        MovedByMerge() {
+            super(null, null, false, false);
         }
     }
 

@@ -56,6 +56,9 @@ public final class CnpjMap implements Closeable {
                 if (key == previous[0]) {
                     throw new IOException("CNPJ key " + key + " has two live documents; duplicates were not dropped");
                 }
+                if (key < previous[0]) {
+                    throw new IOException("CNPJ keys out of order at " + key + " after " + previous[0]);
+                }
                 previous[0] = key;
                 out.writeLong(key);
                 out.writeInt(doc);

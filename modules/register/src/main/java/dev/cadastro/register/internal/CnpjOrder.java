@@ -17,9 +17,10 @@ import org.apache.lucene.util.Bits;
  *
  * <p>The index is sorted by (state and municipality, CNPJ key), so each segment is a series of runs of
  * increasing keys, one per municipality; the walk is a k-way merge of those runs (at 70 M on four
- * segments, some 22,000), each read by a doc-values iterator of its own, with a binary heap of the runs'
- * next keys. Memory: the heap and one iterator per run; no array of all the keys. Two documents of the
- * same CNPJ come out one after the other.
+ * segments, some 22,000; 128,000 on 23), each reading its live documents' keys 64 at a time, with a
+ * binary heap of the runs' next keys. Memory: the heap and each run's buffer of 64 keys and documents,
+ * about 860 bytes a run (19 MB at 22,000 runs, 110 MB at 128,000); no array of all the keys. Two
+ * documents of the same CNPJ come out one after the other.
  */
 public final class CnpjOrder {
     /** Receives each live document once, in increasing key order (equal keys adjacent). */
