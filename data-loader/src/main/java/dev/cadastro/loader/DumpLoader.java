@@ -17,7 +17,15 @@ import java.util.Objects;
 public final class DumpLoader {
     private static final System.Logger LOG = System.getLogger(DumpLoader.class.getName());
 
+    /** The end of the source label of a generation loaded with PGFN debt files. */
+    private static final String WITH_DEBT = " with PGFN debt";
+
     private DumpLoader() {}
+
+    /** Whether this loader published {@code generation} with PGFN debt files (from its source label). */
+    public static boolean loadedWithDebt(PublishedIndex generation) {
+        return generation.sourceLabel().endsWith(WITH_DEBT);
+    }
 
     /** The result of a load: what was read and what was published. */
     public record Result(LoadSummary summary, PublishedIndex published) {}
@@ -45,7 +53,7 @@ public final class DumpLoader {
             }
             String label = "Receita Federal dump " + reader.dateCode() + " ("
                     + options.dump().toAbsolutePath().normalize() + ")"
-                    + (options.debt() == null ? "" : " with PGFN debt");
+                    + (options.debt() == null ? "" : WITH_DEBT);
             long publishStart = System.nanoTime();
             PublishedIndex published = builder.publish(label);
             // The publication (a merge into at most N segments, the checks, the precomputed counts and the

@@ -61,6 +61,22 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         }
     }
 
+    /**
+     * The metadata of the generation {@code root/CURRENT} names (what it was built from, when, how many
+     * documents), read without opening the index; empty when nothing was published under {@code root}.
+     *
+     * @throws UncheckedIOException when {@code CURRENT} or the generation's metadata cannot be read
+     */
+    public static Optional<PublishedIndex> currentGeneration(Path root) {
+        Objects.requireNonNull(root, "root");
+        try {
+            Optional<Path> dir = Generations.current(root);
+            return dir.isEmpty() ? Optional.empty() : Optional.of(Generations.readMeta(dir.get()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the current generation under " + root, e);
+        }
+    }
+
     /** Opens the generation {@code root/CURRENT} names, with {@link SearchOptions#defaults()}. */
     public static LuceneRegister open(Path root) {
         return open(root, SearchOptions.defaults());

@@ -21,6 +21,8 @@ import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.providers.calls.SimulatedExchange;
+import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.PublishedIndex;
 import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -101,7 +103,17 @@ public final class DemoSetup {
         Path debt = dump().resolve(GeneratedDump.DEBT_FOLDER);
         if (hasIndex()) {
             out.println("register: using the index in " + index());
-            out.println(Files.isDirectory(debt) ? SYNTHETIC_DEBT : noDebt());
+            // What the generation was loaded with, not what the home's dump folder holds: a home may
+            // point at an index loaded elsewhere.
+            PublishedIndex current = LuceneRegister.currentGeneration(index()).orElseThrow();
+            if (!DumpLoader.loadedWithDebt(current)) {
+                out.println(noDebt());
+            } else if (Files.isDirectory(debt)) {
+                out.println(SYNTHETIC_DEBT);
+            } else {
+                out.println("register: the debt flags (divida=true/false) come from the PGFN files this index was"
+                        + " loaded with (" + current.sourceLabel() + ")");
+            }
             return;
         }
         long t0 = System.nanoTime();

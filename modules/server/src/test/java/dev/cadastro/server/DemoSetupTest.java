@@ -94,5 +94,16 @@ class DemoSetupTest {
         ByteArrayOutputStream again = new ByteArrayOutputStream();
         demo.ensureIndex(20_000, new PrintStream(again, true, java.nio.charset.StandardCharsets.UTF_8));
         assertTrue(again.toString(java.nio.charset.StandardCharsets.UTF_8).contains("SYNTHETIC PGFN"), "second run");
+
+        // A home whose index was loaded elsewhere (a link, no dump folder): what the index was loaded
+        // with decides, not the missing folder.
+        Path linked = Files.createTempDirectory(Path.of("target"), "demo-linked-");
+        Files.createSymbolicLink(linked.resolve("index"), demo.index().toAbsolutePath());
+        ByteArrayOutputStream elsewhere = new ByteArrayOutputStream();
+        new DemoSetup(linked)
+                .ensureIndex(20_000, new PrintStream(elsewhere, true, java.nio.charset.StandardCharsets.UTF_8));
+        String said = elsewhere.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(said.contains("come from the PGFN files this index was loaded with"), said);
+        assertFalse(said.contains("loaded without PGFN"), said);
     }
 }
