@@ -6,7 +6,7 @@ import java.time.LocalDate;
 import java.util.SplittableRandom;
 
 /** Company records shaped like the register's: codes with leading zeros, accented names, some fields absent. */
-final class RealisticLeads {
+public final class RealisticLeads {
     private static final String[] WORDS = {
         "COMÉRCIO", "SERVIÇOS", "INDÚSTRIA", "PADARIA", "SÃO", "JOÃO", "CONSTRUÇÕES", "TRANSPORTES", "LTDA",
         "ALIMENTOS", "AÇAÍ", "DISTRIBUIDORA", "TECNOLOGIA", "SAÚDE", "EDUCAÇÃO", "BRASIL", "PAULISTA", "MINAS",
@@ -60,7 +60,8 @@ final class RealisticLeads {
         return sb.toString();
     }
 
-    static Empresa[] generate(int n, long seed) {
+    /** {@code n} records shaped like the register's (names, places, phones, e-mails, a tenth sparse). */
+    public static Empresa[] generate(int n, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         Empresa[] leads = new Empresa[n];
         for (int i = 0; i < n; i++) {
