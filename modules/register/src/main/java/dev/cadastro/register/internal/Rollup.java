@@ -571,12 +571,19 @@ public final class Rollup {
             }
             terms[f] = all.toArray(new String[0]);
         }
-        // The derived state dimension: the states of the place keys present.
+        // The derived state dimension: the states of the place keys present, and each place's state ordinal.
+        String[] placeTerms = terms[FIELDS.indexOf(Schema.GEO)];
         TreeSet<String> states = new TreeSet<>();
-        for (String g : terms[FIELDS.indexOf(Schema.GEO)]) {
+        for (String g : placeTerms) {
             states.add(stateTerm(Long.parseLong(g) / 10_000));
         }
-        terms[FIELDS.indexOf(UF)] = states.toArray(new String[0]);
+        String[] stateTerms = states.toArray(new String[0]);
+        terms[FIELDS.indexOf(UF)] = stateTerms;
+        int[] stateOfPlace = new int[placeTerms.length + 1];
+        for (int i = 0; i < placeTerms.length; i++) {
+            stateOfPlace[i + 1] =
+                    Arrays.binarySearch(stateTerms, stateTerm(Long.parseLong(placeTerms[i]) / 10_000)) + 1;
+        }
         List<int[]> cuboidDims = new ArrayList<>();
         List<int[]> cuboidSizes = new ArrayList<>();
         for (List<String> fields : CUBOIDS) {
@@ -607,7 +614,7 @@ public final class Rollup {
         long documents = 0;
         int[][] values = new int[FIELDS.size()][BUILD_WINDOW];
         for (LeafReaderContext ctx : reader.leaves()) {
-            documents += countLeaf(ctx.reader(), terms, shapes, counters, values);
+            documents += countLeaf(ctx.reader(), terms, stateOfPlace, shapes, counters, values);
         }
         Cuboid[] cuboids = new Cuboid[shapes.length];
         for (int c = 0; c < shapes.length; c++) {
@@ -623,18 +630,17 @@ public final class Rollup {
         return rollup;
     }
 
+    /** @param stateOfPlace the state ordinal of each place ordinal (the derived dimension's values) */
     private static long countLeaf(
-            LeafReader leaf, String[][] terms, Cuboid[] shapes, LongCounter[] counters, int[][] values)
+            LeafReader leaf,
+            String[][] terms,
+            int[] stateOfPlace,
+            Cuboid[] shapes,
+            LongCounter[] counters,
+            int[][] values)
             throws IOException {
         int maxDoc = leaf.maxDoc();
         Bits live = leaf.getLiveDocs();
-        String[] placeTerms = terms[FIELDS.indexOf(Schema.GEO)];
-        String[] stateTerms = terms[FIELDS.indexOf(UF)];
-        int[] stateOfPlace = new int[placeTerms.length + 1];
-        for (int i = 0; i < placeTerms.length; i++) {
-            stateOfPlace[i + 1] =
-                    Arrays.binarySearch(stateTerms, stateTerm(Long.parseLong(placeTerms[i]) / 10_000)) + 1;
-        }
         List<List<PostingsEnum>> enums = new ArrayList<>();
         List<int[]> ords = new ArrayList<>();
         for (int f = 0; f < FIELDS.size(); f++) {
