@@ -310,6 +310,8 @@ public final class HttpLoadBenchmark {
         Map<Integer, LongAdder> statuses = new java.util.concurrent.ConcurrentSkipListMap<>();
         CountDownLatch done = new CountDownLatch(connections);
         AtomicLong seedSource = new AtomicLong(42);
+        // The person answers give their total first (a batch's items carry their own); the others last.
+        boolean totalFirst = scenario.equals("person") || scenario.equals("batch100");
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int t = 0; t < connections; t++) {
                 int id = t;
@@ -332,8 +334,7 @@ public final class HttpLoadBenchmark {
                                             ? raw.get(path, "Bearer " + client.key())
                                             : raw.post(path, "Bearer " + client.key(), json);
                                     status = a.status();
-                                    // The person answers give their total first (a batch's items carry their own).
-                                    credits = scenario.equals("person") || scenario.equals("batch100")
+                                    credits = totalFirst
                                             ? a.numberAfterFirst(CREDITS_KEY)
                                             : a.numberAfterLast(CREDITS_KEY);
                                 } else {
