@@ -3,44 +3,82 @@ package dev.cadastro.register.internal;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.store.ChecksumIndexInput;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
 import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.store.RandomAccessInput;
+import org.apache.lucene.util.LongValues;
+import org.apache.lucene.util.packed.DirectReader;
+import org.apache.lucene.util.packed.DirectWriter;
 
 /**
  * The generation's CNPJs in order, each with its document: a lookup is one binary search over a
  * memory-mapped array instead of a terms-dictionary seek in every segment (docs/adr/0030-record-store.md).
  *
- * <p>{@code cnpj.map}: Lucene's index header, then one entry per live document in increasing CNPJ order,
- * 12 bytes each (the CNPJ's key, {@link Schema#cnpjKey}, as a long; the top-level document id as an
- * int), the number of entries as a long, and Lucene's checksum footer. A CNPJ's key is its first twelve
- * characters in base 36; the two check digits follow from them, so keys are unique per CNPJ and ordered
- * as the CNPJs are. Written by the builder from the committed, deduplicated index, in the same
- * generation directory, so it is published by the same rename or not at all.
+ * <p>{@code cnpj.map}, version 2 (docs/adr/0034-smaller-records-and-map.md): Lucene's index header; the
+ * top-level document ids of the live documents in increasing CNPJ order, packed at the bits the largest
+ * document id needs ({@link DirectWriter}, 27 bits at 70 M); every {@value #SAMPLE}th document's CNPJ key
+ * ({@link Schema#cnpjKey}) as a long; a trailer (where the ids and the keys start, the bits per id, the
+ * number of entries); Lucene's checksum footer. The keys of the other entries are not stored: a lookup
+ * finds the run of {@value #SAMPLE} entries by a binary search over the sampled keys (held in the heap)
+ * and then reads the keys it compares from the {@code cnpjkey} doc values of the documents it probes
+ * (seven at most). A CNPJ's key is its first twelve characters in base 36; the two check digits follow
+ * from them, so keys are unique per CNPJ and ordered as the CNPJs are.
+ *
+ * <p>Version 1 (generations published before): one 12-byte entry per document (the key as a long, the id
+ * as an int), every 256th key held in the heap; still read.
+ *
+ * <p>Written by the builder from the committed, deduplicated index, in the same generation directory, so
+ * it is published by the same rename or not at all.
  */
 public final class CnpjMap implements Closeable {
     public static final String NAME = "cnpj.map";
     static final String CODEC = "CadastroCnpjMap";
-    static final int VERSION = 1;
-    static final int ENTRY_BYTES = 12;
-    /** Every this many entries, a key is held in the heap (70 M documents: 2.2 MB). */
-    static final int SAMPLE = 256;
+    static final int VERSION_KEYED = 1;
+    static final int VERSION_PACKED = 2;
+    static final int VERSION = VERSION_PACKED;
+    static final int ENTRY_BYTES_V1 = 12;
+    /** Version 1: every this many entries, a key is held in the heap (70 M documents: 2.2 MB). */
+    static final int SAMPLE_V1 = 256;
+    /** Version 2: every this many entries, a key is stored and held in the heap (70 M documents: 4.4 MB). */
+    static final int SAMPLE = 128;
+
+    private static final int TRAILER_BYTES = Long.BYTES * 3 + Integer.BYTES;
 
     private final IndexInput input;
-    private final RandomAccessInput entries;
     private final long size;
     private final long[] samples;
+    private final int sample;
+    /** Version 1: the 12-byte entries; null for version 2. */
+    private final RandomAccessInput keyed;
+    /** Version 2: the packed document ids and the reader whose doc values give their keys; null for version 1. */
+    private final LongValues docs;
 
-    private CnpjMap(IndexInput input, RandomAccessInput entries, long size, long[] samples) {
+    private final DirectoryReader reader;
+
+    private CnpjMap(
+            IndexInput input,
+            long size,
+            long[] samples,
+            int sample,
+            RandomAccessInput keyed,
+            LongValues docs,
+            DirectoryReader reader) {
         this.input = input;
-        this.entries = entries;
         this.size = size;
         this.samples = samples;
+        this.sample = sample;
+        this.keyed = keyed;
+        this.docs = docs;
+        this.reader = reader;
     }
 
     /**
@@ -48,10 +86,16 @@ public final class CnpjMap implements Closeable {
      * doc values ({@link CnpjOrder}); returns the number of entries. Two live documents of one CNPJ fail it.
      */
     public static long write(DirectoryReader reader, Directory dir) throws IOException {
+        long live = reader.numDocs();
+        int bits = DirectWriter.unsignedBitsRequired(Math.max(1, reader.maxDoc() - 1));
         long n;
         try (IndexOutput out = dir.createOutput(NAME, IOContext.DEFAULT)) {
             CodecUtil.writeIndexHeader(out, CODEC, VERSION, new byte[16], "");
+            long idsStart = out.getFilePointer();
+            DirectWriter ids = DirectWriter.getInstance(out, live, bits);
+            long[] samples = new long[(int) ((live + SAMPLE - 1) / SAMPLE)];
             long[] previous = {-1};
+            long[] count = {0};
             n = CnpjOrder.walk(reader, (key, doc) -> {
                 if (key == previous[0]) {
                     throw new IOException("CNPJ key " + key + " has two live documents; duplicates were not dropped");
@@ -59,10 +103,27 @@ public final class CnpjMap implements Closeable {
                 if (key < previous[0]) {
                     throw new IOException("CNPJ keys out of order at " + key + " after " + previous[0]);
                 }
+                if (count[0] >= live) {
+                    throw new IOException("the CNPJ walk gave more than the " + live + " live documents");
+                }
                 previous[0] = key;
-                out.writeLong(key);
-                out.writeInt(doc);
+                if (count[0] % SAMPLE == 0) {
+                    samples[(int) (count[0] / SAMPLE)] = key;
+                }
+                ids.add(doc);
+                count[0]++;
             });
+            if (n != live) {
+                throw new IOException("the CNPJ walk gave " + n + " documents for " + live + " live ones");
+            }
+            ids.finish();
+            long samplesStart = out.getFilePointer();
+            for (long key : samples) {
+                out.writeLong(key);
+            }
+            out.writeLong(idsStart);
+            out.writeLong(samplesStart);
+            out.writeInt(bits);
             out.writeLong(n);
             CodecUtil.writeFooter(out);
         }
@@ -73,7 +134,7 @@ public final class CnpjMap implements Closeable {
     /** Verifies the whole file's checksum (after writing, before publishing). */
     public static void verify(Directory dir) throws IOException {
         try (ChecksumIndexInput in = dir.openChecksumInput(NAME)) {
-            CodecUtil.checkIndexHeader(in, CODEC, VERSION, VERSION, new byte[16], "");
+            CodecUtil.checkIndexHeader(in, CODEC, VERSION_KEYED, VERSION, new byte[16], "");
             in.seek(in.length() - CodecUtil.footerLength());
             CodecUtil.checkFooter(in);
         }
@@ -82,30 +143,58 @@ public final class CnpjMap implements Closeable {
     /**
      * Opens the map of a generation, or returns null when it has none (published before the map).
      *
-     * @param documents the generation's live documents: the map must hold one entry each
+     * @param reader the generation's reader: the map must hold one entry for each of its live documents, and
+     *     a version-2 map reads the keys it compares from its doc values (the map must not outlive it)
      */
-    public static CnpjMap openIfPresent(Directory dir, long documents) throws IOException {
+    public static CnpjMap openIfPresent(Directory dir, DirectoryReader reader) throws IOException {
         if (Arrays.asList(dir.listAll()).indexOf(NAME) < 0) {
             return null;
         }
+        long documents = reader.numDocs();
         IndexInput in = dir.openInput(NAME, IOContext.DEFAULT);
         try {
-            CodecUtil.checkIndexHeader(in, CODEC, VERSION, VERSION, new byte[16], "");
+            int version = CodecUtil.checkIndexHeader(in, CODEC, VERSION_KEYED, VERSION, new byte[16], "");
             long header = CodecUtil.indexHeaderLength(CODEC, "");
             CodecUtil.retrieveChecksum(in);
             long end = in.length() - CodecUtil.footerLength();
-            in.seek(end - Long.BYTES);
+            if (version == VERSION_KEYED) {
+                in.seek(end - Long.BYTES);
+                long size = in.readLong();
+                if (size != documents || header + size * ENTRY_BYTES_V1 + Long.BYTES != end) {
+                    throw new IOException(NAME + " holds " + size + " CNPJs in " + in.length()
+                            + " bytes; the generation has " + documents + " documents");
+                }
+                RandomAccessInput entries = in.randomAccessSlice(header, size * ENTRY_BYTES_V1);
+                long[] samples = new long[(int) ((size + SAMPLE_V1 - 1) / SAMPLE_V1)];
+                for (int i = 0; i < samples.length; i++) {
+                    samples[i] = entries.readLong((long) i * SAMPLE_V1 * ENTRY_BYTES_V1);
+                }
+                return new CnpjMap(in, size, samples, SAMPLE_V1, entries, null, null);
+            }
+            if (end - header < TRAILER_BYTES) {
+                throw new IOException(NAME + " is too short (" + in.length() + " bytes)");
+            }
+            in.seek(end - TRAILER_BYTES);
+            long idsStart = in.readLong();
+            long samplesStart = in.readLong();
+            int bits = in.readInt();
             long size = in.readLong();
-            if (size != documents || header + size * ENTRY_BYTES + Long.BYTES != end) {
-                throw new IOException(NAME + " holds " + size + " CNPJs in " + in.length()
-                        + " bytes; the generation has " + documents + " documents");
+            long sampled = (size + SAMPLE - 1) / SAMPLE;
+            if (size != documents
+                    || idsStart != header
+                    || samplesStart < idsStart
+                    || samplesStart + sampled * Long.BYTES + TRAILER_BYTES != end
+                    || bits != DirectWriter.unsignedBitsRequired(Math.max(1, reader.maxDoc() - 1))) {
+                throw new IOException(NAME + " holds " + size + " CNPJs in " + in.length() + " bytes at " + bits
+                        + " bits each; the generation has " + documents + " documents");
             }
-            RandomAccessInput entries = in.randomAccessSlice(header, size * ENTRY_BYTES);
-            long[] samples = new long[(int) ((size + SAMPLE - 1) / SAMPLE)];
+            LongValues ids = DirectReader.getInstance(in.randomAccessSlice(idsStart, samplesStart - idsStart), bits);
+            long[] samples = new long[(int) sampled];
+            in.seek(samplesStart);
             for (int i = 0; i < samples.length; i++) {
-                samples[i] = entries.readLong((long) i * SAMPLE * ENTRY_BYTES);
+                samples[i] = in.readLong();
             }
-            return new CnpjMap(in, entries, size, samples);
+            return new CnpjMap(in, size, samples, SAMPLE, null, ids, reader);
         } catch (IOException | RuntimeException e) {
             in.close();
             throw e;
@@ -116,26 +205,44 @@ public final class CnpjMap implements Closeable {
     public int document(long key) throws IOException {
         int s = Arrays.binarySearch(samples, key);
         if (s >= 0) {
-            return entries.readInt((long) s * SAMPLE * ENTRY_BYTES + Long.BYTES);
+            return doc((long) s * sample);
         }
         int block = -s - 2;
         if (block < 0) {
             return -1;
         }
-        long lo = (long) block * SAMPLE + 1;
-        long hi = Math.min(size, (long) (block + 1) * SAMPLE) - 1;
+        long lo = (long) block * sample + 1;
+        long hi = Math.min(size, (long) (block + 1) * sample) - 1;
         while (lo <= hi) {
             long mid = (lo + hi) >>> 1;
-            long k = entries.readLong(mid * ENTRY_BYTES);
+            long k = key(mid);
             if (k < key) {
                 lo = mid + 1;
             } else if (k > key) {
                 hi = mid - 1;
             } else {
-                return entries.readInt(mid * ENTRY_BYTES + Long.BYTES);
+                return doc(mid);
             }
         }
         return -1;
+    }
+
+    private int doc(long entry) throws IOException {
+        return keyed != null ? keyed.readInt(entry * ENTRY_BYTES_V1 + Long.BYTES) : (int) docs.get(entry);
+    }
+
+    private long key(long entry) throws IOException {
+        if (keyed != null) {
+            return keyed.readLong(entry * ENTRY_BYTES_V1);
+        }
+        int doc = (int) docs.get(entry);
+        List<LeafReaderContext> leaves = reader.leaves();
+        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+        NumericDocValues keys = leaf.reader().getNumericDocValues(Schema.CNPJ_KEY);
+        if (keys == null || !keys.advanceExact(doc - leaf.docBase)) {
+            throw new IOException("document " + doc + " of " + NAME + " has no CNPJ key");
+        }
+        return keys.longValue();
     }
 
     /** Heap held: the sampled keys. */

@@ -120,7 +120,7 @@ public final class GenerationReader {
             }
             Rollup rollup = withRollup ? Rollup.read(directory, reader.numDocs()) : null;
             partners = PartnerIndex.openIfPresent(dir);
-            cnpjs = CnpjMap.openIfPresent(directory, reader.numDocs());
+            cnpjs = CnpjMap.openIfPresent(directory, reader);
             if (cnpjs == null && reader.numDocs() > 0 && !hasCnpjTerms(reader)) {
                 // Generations before the map found CNPJs by their terms; newer ones hold no such term.
                 throw new IOException(

@@ -1,0 +1,177 @@
+package dev.cadastro.register.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.apache.lucene.codecs.CodecUtil;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexOutput;
+
+/**
+ * The CNPJ map finds the document of every live key and no document for any other key, whatever the
+ * segments, deletions and number of entries (the packed version 2 reads the keys it compares from the
+ * doc values; the version 1 map of older generations, written here in its layout, answers the same).
+ */
+class CnpjMapProperties {
+
+    @Property(tries = 120)
+    void findsEveryLiveKeyAndNothingElse(
+            @ForAll @IntRange(min = 0, max = 3_000) int documents,
+            @ForAll @IntRange(min = 1, max = 5) int segments,
+            @ForAll @IntRange(min = 0, max = 40) int deletedPercent,
+            @ForAll boolean denseKeys,
+            @ForAll long seed)
+            throws IOException {
+        SplittableRandom random = new SplittableRandom(seed);
+        Set<Long> used = new HashSet<>();
+        try (ByteBuffersDirectory dir = new ByteBuffersDirectory()) {
+            try (IndexWriter w = new IndexWriter(dir, fresh())) {
+                for (int i = 0; i < documents; i++) {
+                    long key;
+                    do {
+                        // Dense keys: neighbours differ by one, so a probe one off finds the wrong entry.
+                        key = denseKeys
+                                ? 1_000 + random.nextInt(documents * 2 + 1)
+                                : random.nextLong(4_738_381_338_321_616_896L);
+                    } while (!used.add(key));
+                    Document doc = new Document();
+                    doc.add(new NumericDocValuesField(Schema.CNPJ_KEY, key));
+                    doc.add(new NumericDocValuesField(Schema.GEO, random.nextInt(30)));
+                    w.addDocument(doc);
+                    if (random.nextInt(Math.max(1, documents / segments + 1)) == 0) {
+                        w.commit();
+                    }
+                }
+                w.commit();
+            }
+            try (IndexWriter w = new IndexWriter(dir, fresh());
+                    DirectoryReader reader = DirectoryReader.open(w)) {
+                for (int d = 0; d < reader.maxDoc(); d++) {
+                    if (random.nextInt(100) < deletedPercent) {
+                        w.tryDeleteDocument(reader, d);
+                    }
+                }
+                w.commit();
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                TreeMap<Long, Integer> live = liveKeys(reader);
+                assertEquals(live.size(), CnpjMap.write(reader, dir));
+                CnpjMap.verify(dir);
+                check(dir, reader, live, random);
+                writeVersion1(dir, live);
+                check(dir, reader, live, random);
+            }
+        }
+    }
+
+    private static void check(
+            ByteBuffersDirectory dir, DirectoryReader reader, TreeMap<Long, Integer> live, SplittableRandom random)
+            throws IOException {
+        try (CnpjMap map = CnpjMap.openIfPresent(dir, reader)) {
+            for (var e : live.entrySet()) {
+                assertEquals(e.getValue(), map.document(e.getKey()), "key " + e.getKey());
+                for (long near : new long[] {e.getKey() - 1, e.getKey() + 1}) {
+                    if (!live.containsKey(near)) {
+                        assertEquals(-1, map.document(near), "absent key " + near);
+                    }
+                }
+            }
+            for (int i = 0; i < 200; i++) {
+                long k = random.nextLong(4_738_381_338_321_616_896L);
+                assertEquals(live.getOrDefault(k, -1), map.document(k));
+            }
+            assertEquals(-1, map.document(-1));
+            assertEquals(-1, map.document(Long.MAX_VALUE));
+        }
+    }
+
+    @Property(tries = 30)
+    void aMapOfAnotherSizeDoesNotOpen(@ForAll @IntRange(min = 1, max = 500) int documents) throws IOException {
+        try (ByteBuffersDirectory dir = new ByteBuffersDirectory()) {
+            try (IndexWriter w = new IndexWriter(dir, fresh())) {
+                for (int i = 0; i < documents; i++) {
+                    Document doc = new Document();
+                    doc.add(new NumericDocValuesField(Schema.CNPJ_KEY, i * 7L));
+                    doc.add(new NumericDocValuesField(Schema.GEO, i % 3));
+                    w.addDocument(doc);
+                }
+                w.commit();
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                CnpjMap.write(reader, dir);
+            }
+            try (IndexWriter w = new IndexWriter(dir, fresh())) {
+                Document doc = new Document();
+                doc.add(new NumericDocValuesField(Schema.CNPJ_KEY, -5L));
+                doc.add(new NumericDocValuesField(Schema.GEO, 0));
+                w.addDocument(doc);
+                w.commit();
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                IOException e = assertThrows(IOException.class, () -> CnpjMap.openIfPresent(dir, reader));
+                assertTrue(
+                        e.getMessage().contains("the generation has " + (documents + 1) + " documents"),
+                        e.getMessage());
+            }
+        }
+    }
+
+    /** The version-1 layout: 12-byte entries (key, document), the count, Lucene's footer. */
+    private static void writeVersion1(ByteBuffersDirectory dir, TreeMap<Long, Integer> live) throws IOException {
+        dir.deleteFile(CnpjMap.NAME);
+        try (IndexOutput out = dir.createOutput(CnpjMap.NAME, IOContext.DEFAULT)) {
+            CodecUtil.writeIndexHeader(out, CnpjMap.CODEC, CnpjMap.VERSION_KEYED, new byte[16], "");
+            for (var e : live.entrySet()) {
+                out.writeLong(e.getKey());
+                out.writeInt(e.getValue());
+            }
+            out.writeLong(live.size());
+            CodecUtil.writeFooter(out);
+        }
+    }
+
+    private static TreeMap<Long, Integer> liveKeys(DirectoryReader reader) throws IOException {
+        TreeMap<Long, Integer> live = new TreeMap<>();
+        List<LeafReaderContext> leaves = reader.leaves();
+        for (LeafReaderContext ctx : leaves) {
+            NumericDocValues values = ctx.reader().getNumericDocValues(Schema.CNPJ_KEY);
+            var liveDocs = ctx.reader().getLiveDocs();
+            for (int d = 0; d < ctx.reader().maxDoc(); d++) {
+                if (liveDocs != null && !liveDocs.get(d)) {
+                    continue;
+                }
+                if (!values.advanceExact(d)) {
+                    throw new AssertionError("no key for " + d);
+                }
+                live.put(values.longValue(), ctx.docBase + d);
+            }
+        }
+        return live;
+    }
+
+    private static IndexWriterConfig fresh() {
+        IndexWriterConfig config = new IndexWriterConfig();
+        Schema.configure(config);
+        config.setMergePolicy(NoMergePolicy.INSTANCE);
+        return config;
+    }
+}
