@@ -14,6 +14,7 @@ import dev.cadastro.register.internal.PartnerIndex;
 import dev.cadastro.register.internal.RecordCodec;
 import dev.cadastro.register.internal.Rollup;
 import dev.cadastro.register.internal.Schema;
+import dev.cadastro.register.internal.SeenKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -73,6 +74,9 @@ public final class RegisterIndexBuilder implements AutoCloseable {
     private final IndexWriter partnerWriter;
     private final RecordCodec codec;
     private final AtomicLong sequence = new AtomicLong();
+    /** The keys added so far, to store a sequence only in a record whose CNPJ may be a repeat; guarded by itself. */
+    private final SeenKeys seen = new SeenKeys();
+
     private final AtomicLong partnerRuns = new AtomicLong();
     private final LongAdder partnerRows = new LongAdder();
     private final LongAdder checksum = new LongAdder();
@@ -257,7 +261,16 @@ public final class RegisterIndexBuilder implements AutoCloseable {
     public void add(Establishment establishment) {
         Objects.requireNonNull(establishment, "establishment");
         ensureOpen();
-        long seq = sequence.incrementAndGet();
+        long key = Schema.cnpjKey(establishment.cnpj().value());
+        long seq;
+        synchronized (seen) {
+            // Decided under one lock with the sequence: of two copies of a CNPJ, the one added later always
+            // gets the larger number (the first copy of a CNPJ stores 0, any later one its sequence).
+            seq = sequence.incrementAndGet();
+            if (!seen.addAndCheck(key)) {
+                seq = 0;
+            }
+        }
         byte[] record = codec.encode(establishment, seq);
         try {
             writer.addDocument(Schema.document(establishment, record));
@@ -289,6 +302,9 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         try {
             long docs = sequence.get();
             long sum = checksum.sum();
+            synchronized (seen) {
+                seen.release();
+            }
             long t0 = System.nanoTime();
             writer.commit();
             long t1 = System.nanoTime();

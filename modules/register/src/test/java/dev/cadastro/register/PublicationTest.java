@@ -167,6 +167,72 @@ class PublicationTest {
     }
 
     @Test
+    void aCnpjAddedThreeTimesKeepsTheThirdAndOnlyRepeatsStoreTheirSequence(@TempDir Path root) throws IOException {
+        List<Establishment> rows = rows(7, 2_000);
+        List<Establishment> all = new ArrayList<>(rows);
+        all.add(renamed(rows.get(3), "SEGUNDO"));
+        all.addAll(rows.subList(100, 200));
+        all.add(renamed(rows.get(3), "TERCEIRO"));
+        PublishedIndex p = build(root, all, "three copies");
+        assertEquals(2_000, p.documents());
+        try (LuceneRegister r = LuceneRegister.open(root, NO_TIMER)) {
+            assertEquals("TERCEIRO", r.lookup(rows.get(3).cnpj()).orElseThrow().nomeFantasia());
+        }
+        // The first copy of a CNPJ stores sequence 0 (one byte); the survivors that were repeats store theirs.
+        long withSequence = 0;
+        try (var dir = org.apache.lucene.store.FSDirectory.open(p.path());
+                var reader = org.apache.lucene.index.DirectoryReader.open(dir)) {
+            for (var leaf : reader.leaves()) {
+                var records = leaf.reader().getBinaryDocValues(dev.cadastro.register.internal.Schema.RECORD);
+                var live = leaf.reader().getLiveDocs();
+                for (int d = records.nextDoc();
+                        d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
+                        d = records.nextDoc()) {
+                    if (live == null || live.get(d)) {
+                        var bytes = records.binaryValue();
+                        if (dev.cadastro.register.internal.RecordCodec.sequence(bytes.bytes, bytes.offset) != 0) {
+                            withSequence++;
+                        }
+                    }
+                }
+            }
+        }
+        // 101 repeats survive with their sequence; a filter false positive could add a few, not hundreds.
+        assertTrue(withSequence >= 101 && withSequence <= 101 + 20, withSequence + " records store a sequence");
+    }
+
+    private static Establishment renamed(Establishment original, String fantasia) {
+        return new Establishment(
+                original.cnpj(),
+                original.headOffice(),
+                fantasia,
+                original.situacaoCadastral(),
+                null,
+                null,
+                null,
+                null,
+                original.dataAbertura(),
+                original.cnaePrincipal(),
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                original.uf(),
+                original.municipio(),
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                original.company(),
+                original.simples(),
+                false);
+    }
+
+    @Test
     void oneSegmentBuildReturnsPagesInStateMunicipalityCnpjOrder() {
         BuildOptions.Builder options = BuildOptions.builder().ramBufferMb(16).indexingThreads(2);
         try (RegisterFixture asBuilt = RegisterFixture.build(40_000, 8, options.build(), 2);

@@ -15,7 +15,7 @@ import java.util.TreeSet;
 /**
  * The record of one establishment: the Empresa fields as codes (descriptions come from the generation's
  * lookup tables when read) plus the builder's add sequence, which decides which of two duplicate CNPJs
- * is kept. Every record is decoded on its own, with no block to inflate (docs/adr/0030-record-store.md).
+ * is kept (0 in the first copy of a CNPJ, so one byte in nearly every record: {@link SeenKeys}). Every record is decoded on its own, with no block to inflate (docs/adr/0030-record-store.md).
  *
  * <p>Version 2 (written now) is compact without a general compressor: codes of the generation's lookup
  * tables and of the layout's fixed lists are ordinals, a CNPJ or CEP of digits is a number, a phone in
