@@ -25,13 +25,14 @@ import org.apache.lucene.util.packed.DirectWriter;
  *
  * <p>{@code cnpj.map}, version 2 (docs/adr/0034-smaller-records-and-map.md): Lucene's index header; the
  * top-level document ids of the live documents in increasing CNPJ order, packed at the bits the largest
- * document id needs ({@link DirectWriter}, 27 bits at 70 M); every {@value #SAMPLE}th document's CNPJ key
- * ({@link Schema#cnpjKey}) as a long; a trailer (where the ids and the keys start, the bits per id, the
- * number of entries); Lucene's checksum footer. The keys of the other entries are not stored: a lookup
- * finds the run of {@value #SAMPLE} entries by a binary search over the sampled keys (held in the heap)
- * and then reads the keys it compares from the {@code cnpjkey} doc values of the documents it probes
- * (seven at most). A CNPJ's key is its first twelve characters in base 36; the two check digits follow
- * from them, so keys are unique per CNPJ and ordered as the CNPJs are.
+ * document id needs ({@link DirectWriter}, 28 bits at 70 M); a {@value #FINGERPRINT_BITS}-bit fingerprint of
+ * each entry's CNPJ key ({@link Schema#cnpjKey}); every {@value #SAMPLE}th entry's key as a long; a trailer
+ * (where each part starts, the bits per id, the number of entries); Lucene's checksum footer. The other
+ * keys are not stored: a lookup finds the run of {@value #SAMPLE} entries by a binary search over the
+ * sampled keys (held in the heap), scans the run's fingerprints, and checks an entry whose fingerprint
+ * matches against the {@code cnpjkey} doc value of its document (one read; a second one for about 3% of
+ * lookups). A CNPJ's key is its first twelve characters in base 36; the two check digits follow from
+ * them, so keys are unique per CNPJ and ordered as the CNPJs are.
  *
  * <p>Version 1 (generations published before): one 12-byte entry per document (the key as a long, the id
  * as an int), every 256th key held in the heap; still read.
@@ -50,8 +51,10 @@ public final class CnpjMap implements Closeable {
     static final int SAMPLE_V1 = 256;
     /** Version 2: every this many entries, a key is stored and held in the heap (70 M documents: 4.4 MB). */
     static final int SAMPLE = 128;
+    /** Version 2: bits of each entry's key fingerprint (a false match in a run for 127 / 4096 of lookups). */
+    static final int FINGERPRINT_BITS = 12;
 
-    private static final int TRAILER_BYTES = Long.BYTES * 3 + Integer.BYTES;
+    private static final int TRAILER_BYTES = Long.BYTES * 4 + Integer.BYTES;
 
     private final IndexInput input;
     private final long size;
@@ -59,8 +62,10 @@ public final class CnpjMap implements Closeable {
     private final int sample;
     /** Version 1: the 12-byte entries; null for version 2. */
     private final RandomAccessInput keyed;
-    /** Version 2: the packed document ids and the reader whose doc values give their keys; null for version 1. */
+    /** Version 2: the packed document ids and key fingerprints, and the reader whose doc values give the keys. */
     private final LongValues docs;
+
+    private final LongValues fingerprints;
 
     private final DirectoryReader reader;
 
@@ -71,6 +76,7 @@ public final class CnpjMap implements Closeable {
             int sample,
             RandomAccessInput keyed,
             LongValues docs,
+            LongValues fingerprints,
             DirectoryReader reader) {
         this.input = input;
         this.size = size;
@@ -78,6 +84,7 @@ public final class CnpjMap implements Closeable {
         this.sample = sample;
         this.keyed = keyed;
         this.docs = docs;
+        this.fingerprints = fingerprints;
         this.reader = reader;
     }
 
@@ -94,6 +101,8 @@ public final class CnpjMap implements Closeable {
             long idsStart = out.getFilePointer();
             DirectWriter ids = DirectWriter.getInstance(out, live, bits);
             long[] samples = new long[(int) ((live + SAMPLE - 1) / SAMPLE)];
+            // 2 bytes a document while writing (140 MB at 70 M), then packed at 12 bits after the ids.
+            short[] prints = new short[Math.toIntExact(live)];
             long[] previous = {-1};
             long[] count = {0};
             n = CnpjOrder.walk(reader, (key, doc) -> {
@@ -111,17 +120,25 @@ public final class CnpjMap implements Closeable {
                     samples[(int) (count[0] / SAMPLE)] = key;
                 }
                 ids.add(doc);
+                prints[(int) count[0]] = (short) fingerprint(key);
                 count[0]++;
             });
             if (n != live) {
                 throw new IOException("the CNPJ walk gave " + n + " documents for " + live + " live ones");
             }
             ids.finish();
+            long printsStart = out.getFilePointer();
+            DirectWriter printWriter = DirectWriter.getInstance(out, live, FINGERPRINT_BITS);
+            for (short p : prints) {
+                printWriter.add(p & 0xFFFF);
+            }
+            printWriter.finish();
             long samplesStart = out.getFilePointer();
             for (long key : samples) {
                 out.writeLong(key);
             }
             out.writeLong(idsStart);
+            out.writeLong(printsStart);
             out.writeLong(samplesStart);
             out.writeInt(bits);
             out.writeLong(n);
@@ -169,36 +186,79 @@ public final class CnpjMap implements Closeable {
                 for (int i = 0; i < samples.length; i++) {
                     samples[i] = entries.readLong((long) i * SAMPLE_V1 * ENTRY_BYTES_V1);
                 }
-                return new CnpjMap(in, size, samples, SAMPLE_V1, entries, null, null);
+                return new CnpjMap(in, size, samples, SAMPLE_V1, entries, null, null, null);
             }
             if (end - header < TRAILER_BYTES) {
                 throw new IOException(NAME + " is too short (" + in.length() + " bytes)");
             }
             in.seek(end - TRAILER_BYTES);
             long idsStart = in.readLong();
+            long printsStart = in.readLong();
             long samplesStart = in.readLong();
             int bits = in.readInt();
             long size = in.readLong();
             long sampled = (size + SAMPLE - 1) / SAMPLE;
             if (size != documents
                     || idsStart != header
-                    || samplesStart < idsStart
+                    || printsStart < idsStart
+                    || samplesStart < printsStart
                     || samplesStart + sampled * Long.BYTES + TRAILER_BYTES != end
                     || bits != DirectWriter.unsignedBitsRequired(Math.max(1, reader.maxDoc() - 1))) {
                 throw new IOException(NAME + " holds " + size + " CNPJs in " + in.length() + " bytes at " + bits
                         + " bits each; the generation has " + documents + " documents");
             }
-            LongValues ids = DirectReader.getInstance(in.randomAccessSlice(idsStart, samplesStart - idsStart), bits);
+            LongValues ids = DirectReader.getInstance(in.randomAccessSlice(idsStart, printsStart - idsStart), bits);
+            LongValues prints = DirectReader.getInstance(
+                    in.randomAccessSlice(printsStart, samplesStart - printsStart), FINGERPRINT_BITS);
             long[] samples = new long[(int) sampled];
             in.seek(samplesStart);
             for (int i = 0; i < samples.length; i++) {
                 samples[i] = in.readLong();
             }
-            return new CnpjMap(in, size, samples, SAMPLE, null, ids, reader);
+            return new CnpjMap(in, size, samples, SAMPLE, null, ids, prints, reader);
         } catch (IOException | RuntimeException e) {
             in.close();
             throw e;
         }
+    }
+
+    /** What {@link #find} does with a candidate document: the answer, or null when it is not the key's. */
+    @FunctionalInterface
+    public interface Candidate<T> {
+        T test(int doc) throws IOException;
+    }
+
+    /**
+     * The first non-null answer of {@code candidate} for the documents that may hold the key, or null: in a
+     * version-2 map every entry of the key's run whose fingerprint matches (one, or two for about 3% of
+     * keys), with no doc-values read, so {@code candidate} must check the document is the key's (a lookup
+     * reads the record and compares its CNPJ); in a version-1 map, the key's document only.
+     */
+    public <T> T find(long key, Candidate<T> candidate) throws IOException {
+        int s = Arrays.binarySearch(samples, key);
+        if (s >= 0) {
+            return candidate.test(doc((long) s * sample));
+        }
+        int block = -s - 2;
+        if (block < 0) {
+            return null;
+        }
+        if (keyed != null) {
+            int doc = document(key);
+            return doc < 0 ? null : candidate.test(doc);
+        }
+        long lo = (long) block * sample + 1;
+        long hi = Math.min(size, (long) (block + 1) * sample) - 1;
+        long print = fingerprint(key);
+        for (long e = lo; e <= hi; e++) {
+            if (fingerprints.get(e) == print) {
+                T answer = candidate.test(doc(e));
+                if (answer != null) {
+                    return answer;
+                }
+            }
+        }
+        return null;
     }
 
     /** The top-level document of the CNPJ with this key, or -1 when the generation has none. */
@@ -213,6 +273,16 @@ public final class CnpjMap implements Closeable {
         }
         long lo = (long) block * sample + 1;
         long hi = Math.min(size, (long) (block + 1) * sample) - 1;
+        if (keyed == null) {
+            // Version 2: the run's fingerprints, then the key of a matching entry from its doc value.
+            long print = fingerprint(key);
+            for (long e = lo; e <= hi; e++) {
+                if (fingerprints.get(e) == print && key(e) == key) {
+                    return doc(e);
+                }
+            }
+            return -1;
+        }
         while (lo <= hi) {
             long mid = (lo + hi) >>> 1;
             long k = key(mid);
@@ -225,6 +295,17 @@ public final class CnpjMap implements Closeable {
             }
         }
         return -1;
+    }
+
+    /** The top {@value #FINGERPRINT_BITS} bits of a mix of the key (MurmurHash3's 64-bit finalizer). */
+    static long fingerprint(long key) {
+        long k = key;
+        k ^= k >>> 33;
+        k *= 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ceb9fe1a85ec53L;
+        k ^= k >>> 33;
+        return k >>> (64 - FINGERPRINT_BITS);
     }
 
     private int doc(long entry) throws IOException {

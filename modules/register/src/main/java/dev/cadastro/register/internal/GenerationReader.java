@@ -225,15 +225,15 @@ public final class GenerationReader {
 
     public Optional<Empresa> lookup(Cnpj cnpj) throws IOException {
         if (cnpjs != null) {
-            int doc = cnpjs.document(Schema.cnpjKey(cnpj.value()));
-            if (doc < 0) {
-                return Optional.empty();
-            }
             List<LeafReaderContext> leaves = reader.leaves();
-            LeafReaderContext ctx = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
-            Empresa e = record(ctx.reader(), doc - ctx.docBase);
-            // The map holds keys of valid CNPJs only; a key shared by another text is not this CNPJ.
-            return e.cnpj().equals(cnpj.value()) ? Optional.of(e) : Optional.empty();
+            // A candidate is this CNPJ's only when its record says so: the map's fingerprints can match
+            // another key, and the map holds keys of valid CNPJs only (a key shared by another text is not
+            // this CNPJ).
+            return Optional.ofNullable(cnpjs.find(Schema.cnpjKey(cnpj.value()), doc -> {
+                LeafReaderContext ctx = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+                Empresa e = record(ctx.reader(), doc - ctx.docBase);
+                return e.cnpj().equals(cnpj.value()) ? e : null;
+            }));
         }
         BytesRef term = new BytesRef(cnpj.value());
         for (LeafReaderContext ctx : reader.leaves()) {

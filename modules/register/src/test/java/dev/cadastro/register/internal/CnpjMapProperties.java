@@ -1,6 +1,7 @@
 package dev.cadastro.register.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +23,7 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexOutput;
@@ -88,16 +90,21 @@ class CnpjMapProperties {
             throws IOException {
         try (CnpjMap map = CnpjMap.openIfPresent(dir, reader)) {
             for (var e : live.entrySet()) {
-                assertEquals(e.getValue(), map.document(e.getKey()), "key " + e.getKey());
-                for (long near : new long[] {e.getKey() - 1, e.getKey() + 1}) {
+                long key = e.getKey();
+                assertEquals(e.getValue(), map.document(key), "key " + key);
+                // What a lookup does: every candidate checked against the document's own key.
+                assertEquals(e.getValue(), map.find(key, doc -> keyOf(reader, doc) == key ? doc : null));
+                for (long near : new long[] {key - 1, key + 1}) {
                     if (!live.containsKey(near)) {
                         assertEquals(-1, map.document(near), "absent key " + near);
+                        assertNull(map.<Integer>find(near, doc -> keyOf(reader, doc) == near ? doc : null));
                     }
                 }
             }
             for (int i = 0; i < 200; i++) {
                 long k = random.nextLong(4_738_381_338_321_616_896L);
                 assertEquals(live.getOrDefault(k, -1), map.document(k));
+                assertEquals(live.get(k), map.find(k, doc -> keyOf(reader, doc) == k ? doc : null));
             }
             assertEquals(-1, map.document(-1));
             assertEquals(-1, map.document(Long.MAX_VALUE));
@@ -166,6 +173,16 @@ class CnpjMapProperties {
             }
         }
         return live;
+    }
+
+    private static long keyOf(DirectoryReader reader, int doc) throws IOException {
+        List<LeafReaderContext> leaves = reader.leaves();
+        LeafReaderContext ctx = leaves.get(ReaderUtil.subIndex(doc, leaves));
+        NumericDocValues values = ctx.reader().getNumericDocValues(Schema.CNPJ_KEY);
+        if (!values.advanceExact(doc - ctx.docBase)) {
+            throw new AssertionError("no key for " + doc);
+        }
+        return values.longValue();
     }
 
     private static IndexWriterConfig fresh() {
