@@ -15,9 +15,9 @@ import java.util.TreeSet;
 /**
  * The record of one establishment: the Empresa fields as codes (descriptions come from the generation's
  * lookup tables when read) plus the builder's add sequence, which decides which of two duplicate CNPJs
- * is kept (0 in the first copy of a CNPJ, so one byte in nearly every record: {@link SeenKeys}). Every record is decoded on its own, with no block to inflate (docs/adr/0030-record-store.md).
+ * is kept (absent in the first copy of a CNPJ, nearly every record: {@link SeenKeys}). Every record is decoded on its own, with no block to inflate (docs/adr/0030-record-store.md).
  *
- * <p>Version 2 (written now) is compact without a general compressor: codes of the generation's lookup
+ * <p>Version 2 (written now, as version 3 when the sequence is 0: the same fields without it) is compact without a general compressor: codes of the generation's lookup
  * tables and of the layout's fixed lists are ordinals, a CNPJ or CEP of digits is a number, a phone in
  * its {@code (DD) NNNN-NNNN} form is its digits, and text is packed six bits a character where that is
  * smaller (other bytes escaped). Any value outside those shapes is kept as written, so every record
@@ -27,6 +27,9 @@ import java.util.TreeSet;
 public final class RecordCodec {
     static final int VERSION_1 = 1;
     static final int VERSION = 2;
+    /** Version 2 without the sequence: the first copy of a CNPJ (sequence 0), nearly every record. */
+    static final int VERSION_FIRST_COPY = 3;
+
     private static final long EPOCH_DAY_OF_YEAR_1 = LocalDate.of(1, 1, 1).toEpochDay();
 
     /** Fixed lists of the format: changing one changes what existing version-2 records decode to. */
@@ -145,8 +148,12 @@ public final class RecordCodec {
 
     public byte[] encode(Establishment e, long sequence) {
         Out out = new Out();
-        out.vlong(VERSION);
-        out.vlong(sequence);
+        if (sequence == 0) {
+            out.vlong(VERSION_FIRST_COPY);
+        } else {
+            out.vlong(VERSION);
+            out.vlong(sequence);
+        }
         out.digits(e.cnpj().value(), 14);
         Establishment.Company c = e.company();
         out.text(c == null ? null : c.razaoSocial(), UPPER_CODES);
@@ -172,11 +179,10 @@ public final class RecordCodec {
         return out.toByteArray();
     }
 
-    /** The add sequence of an encoded record (either version). */
+    /** The add sequence of an encoded record (any version; 0 in a version-3 record). */
     public static long sequence(byte[] bytes, int offset) {
         In in = new In(bytes, offset);
-        in.vlong();
-        return in.vlong();
+        return in.vlong() == VERSION_FIRST_COPY ? 0 : in.vlong();
     }
 
     /** Decodes a record of either version, with this generation's descriptions. */
@@ -186,10 +192,12 @@ public final class RecordCodec {
         if (version == VERSION_1) {
             return decodeVersion1(in, lookups);
         }
-        if (version != VERSION) {
-            throw new IllegalStateException("stored record version " + version + " is not " + VERSION);
+        if (version == VERSION) {
+            in.vlong();
+        } else if (version != VERSION_FIRST_COPY) {
+            throw new IllegalStateException(
+                    "stored record version " + version + " is not " + VERSION + " or " + VERSION_FIRST_COPY);
         }
-        in.vlong();
         String cnpj = in.digits(14);
         String razao = in.text(UPPER);
         String fantasia = in.text(UPPER);

@@ -160,6 +160,14 @@ class EncodingProperties {
         byte[] record = codec.encode(w, sequence);
         Empresa d = codec.decode(record, 0);
         assertEquals(sequence, RecordCodec.sequence(record, 0));
+        // A first copy (sequence 0) is written without it (version 3); nothing else differs.
+        byte[] other = codec.encode(w, sequence == 0 ? 1 : 0);
+        assertEquals(d, codec.decode(other, 0));
+        byte[] first = sequence == 0 ? record : other;
+        byte[] repeat = sequence == 0 ? other : record;
+        long repeatSequence = sequence == 0 ? 1 : sequence;
+        int vlongBytes = (64 - Long.numberOfLeadingZeros(repeatSequence) + 6) / 7;
+        assertEquals(first.length + vlongBytes, repeat.length, "a first copy's record carries no sequence");
         assertEquals(e.cnpj().value(), d.cnpj());
         assertEquals(razao, d.razaoSocial());
         assertEquals(e.nomeFantasia(), d.nomeFantasia());
