@@ -40,8 +40,9 @@ import java.util.zip.ZipOutputStream;
  * inner file names and extraction date, every field quoted, LF line ends, ISO-8859-1, the lookup tables
  * of a real dump (bundled byte-exact), and realistic distributions: the states' shares of the register
  * and the municipalities within a state from cited population figures ({@link Geography}), CNAE
- * popularity, the status mix, MEI and Simples shares, phones, e-mails, opening dates and capital
- * (docs/loader.md says what each is based on). The real data's quirks ({@link Quirk}) are injected at
+ * popularity, the status mix, MEI and Simples shares, phones, e-mails, opening dates and capital,
+ * partner rows per establishment from a cited count ({@code PUBLISHED_QSA_SHARE}) (docs/loader.md says
+ * what each is based on). The real data's quirks ({@link Quirk}) are injected at
  * {@link GeneratorOptions#quirkRate()}. Beside the dump, in {@code debt/}, synthetic PGFN active-debt
  * files flag {@link GeneratorOptions#debtShare()} of the companies ({@link PgfnRows}).
  *
@@ -52,6 +53,22 @@ import java.util.zip.ZipOutputStream;
  */
 public final class DumpGenerator {
     private static final int PARTS = 10;
+
+    /**
+     * Share of the partnered companies (neither MEI nor natureza 2135) whose partner structure (QSA)
+     * the dump publishes in Socios; the others have no Socios row, as many companies of the real dump
+     * have none. Chosen so the dump has 0.61 partner rows per establishment, the ratio of the one public
+     * count we can cite: the Brasil.io "socios-brasil" dataset, converted from the Receita Federal's open
+     * CNPJ data and captured 2020-07-19, has 27,176,265 partner rows (socio.csv) for 44,467,068
+     * establishments (empresa.csv, one row per establishment), 0.611 (its 2019 capture: 26,188,771
+     * partner rows for about 42 million establishments, 0.62). Publishing every partnered company's 1-3
+     * partners gave 0.903 (63,232,343 rows for 69,992,330 establishments at 70 M, seed 70); 0.676 of that
+     * is 0.611. Drawn once per company from the company's own side generator, so the company generator's
+     * draws, and with them Empresas, Estabelecimentos and Simples, are what they were. docs/loader.md
+     * gives the measured ratios; {@code GeneratorPartnersTest} checks 0.61 within 0.03.
+     */
+    private static final double PUBLISHED_QSA_SHARE = 0.676;
+
     private static final long ENTRY_TIME =
             LocalDate.of(2026, 1, 1).atStartOfDay().toInstant(ZoneOffset.UTC).toEpochMilli();
 
@@ -716,16 +733,19 @@ public final class DumpGenerator {
             SimplesOption option = simples(root, mei, simples);
             if (!mei && !natureza.equals("2135")) {
                 int partners = 1 + rng.nextInt(3);
-                // The company's generator gives exactly the draws it always gave here, so a seed keeps
-                // producing the same establishments; the rest of each partner comes from a generator of the
-                // company's own.
+                // The company's generator gives exactly the draws it always gave here, published or not, so
+                // a seed keeps producing the same establishments; whether the partners are published, and the
+                // rest of each partner, come from a generator of the company's own.
                 SplittableRandom side = new SplittableRandom(mix(options.seed() * 131 + index) ^ 0x50C105L);
+                boolean published = side.nextDouble() < PUBLISHED_QSA_SHARE;
                 for (int i = 0; i < partners; i++) {
                     String name = pick(FIRST) + " " + pick(LAST);
                     int cpfMiddle = rng.nextInt(1_000_000);
                     int entry = day(1990);
                     int ageBand = 2 + rng.nextInt(7);
-                    partner(root, natureza, name, cpfMiddle, entry, ageBand, side, soc);
+                    if (published) {
+                        partner(root, natureza, name, cpfMiddle, entry, ageBand, side, soc);
+                    }
                 }
             }
             String uf = model.ufs[Model.pick(model.ufCumulative, rng)];
