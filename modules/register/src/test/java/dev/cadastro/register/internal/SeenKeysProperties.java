@@ -51,7 +51,7 @@ class SeenKeysProperties {
         for (long k : given) {
             assertTrue(seen.addAndCheck(k), "every key given stays seen");
         }
-        // About 0.8% a full filter, summed over the filters of the chain (each new key is looked for in all).
+        // About 1% a full filter (blocked), summed over the filters of the chain (each new key is looked for in all).
         long bound = 5 + fresh * seen.filters() * 15 / 1_000;
         assertTrue(
                 falsePositives <= bound, falsePositives + " false of " + fresh + " in " + seen.filters() + " filters");
