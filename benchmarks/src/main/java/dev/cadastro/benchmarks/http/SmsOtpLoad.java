@@ -36,6 +36,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -58,7 +59,13 @@ import java.util.regex.Pattern;
  * pairs it completed, and every check must have answered {@code valido: true}.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.SmsOtpLoad
- * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N] [--durable true|false] [--admission-batch true|false] [--admission-queues N]}
+ * [--home DIR] [--connections 64] [--seconds 20] [--warmup 5] [--accounts 64] [--pool N] [--durable true|false] [--admission-batch true|false] [--admission-queues N] [--rate PAIRS_PER_SECOND]}
+ * ({@code --rate}: an open loop instead of the closed one: the pairs are started on a fixed schedule,
+ * {@code rate} a second over all connections (each connection every {@code connections / rate}
+ * seconds), and a pair's time counts from the moment it was due, not from when a busy connection got
+ * to it, so a server that falls behind shows it in the percentiles (no coordinated omission). With a
+ * closed loop the mean pair time is {@code connections / throughput} by construction; the open loop
+ * answers what the tail is at a given load.)
  * ({@code --pool}: the store's connection pool, by default the store's own default as {@code ./cadastro serve}
  * runs; {@code --durable false}: commits do not wait for the WAL flush, a diagnostic that shows what the
  * flushes cost, never how the server runs; {@code --admission-batch true}: admissions in shared commits,
@@ -87,6 +94,7 @@ public final class SmsOtpLoad {
         boolean durable = true;
         boolean admissionBatch = true;
         int admissionQueues = 0;
+        double rate = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -99,10 +107,11 @@ public final class SmsOtpLoad {
                 case "--durable" -> durable = Boolean.parseBoolean(v);
                 case "--admission-batch" -> admissionBatch = Boolean.parseBoolean(v);
                 case "--admission-queues" -> admissionQueues = Integer.parseInt(v);
+                case "--rate" -> rate = Double.parseDouble(v);
                 default ->
                     throw new IllegalArgumentException("unknown option " + args[i]
                             + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool, --durable,"
-                            + " --admission-batch, --admission-queues");
+                            + " --admission-batch, --admission-queues, --rate");
             }
         }
         PrintStream out = System.out;
@@ -141,7 +150,7 @@ public final class SmsOtpLoad {
             List<Client> clients = clients(server, clock, accounts);
             out.printf(
                     "SMS OTP load: %d connections, %d accounts, %d s after %d s warm-up, pool %d, durable %s,"
-                            + " admission batch %s on %d queue(s), %d CPUs, JDK %s%n",
+                            + " admission batch %s on %d queue(s), %s, %d CPUs, JDK %s%n",
                     connections,
                     accounts,
                     seconds,
@@ -150,13 +159,15 @@ public final class SmsOtpLoad {
                     durable,
                     admissionBatch,
                     database.admissionQueues(),
+                    rate > 0 ? String.format("open loop at %.0f pairs/s", rate) : "closed loop",
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version());
             Map<Client, LongAdder> sent = new ConcurrentHashMap<>();
             clients.forEach(c -> sent.put(c, new LongAdder()));
             AtomicLong phones = new AtomicLong(System.nanoTime() % 10_000_000);
-            run(server.port(), clients, sent, phones, phoneInbox, connections, warmup, "warm-up");
-            Outcome o = run(server.port(), clients, sent, phones, phoneInbox, connections, seconds, "send+verify");
+            run(server.port(), clients, sent, phones, phoneInbox, connections, warmup, rate, "warm-up");
+            Outcome o =
+                    run(server.port(), clients, sent, phones, phoneInbox, connections, seconds, rate, "send+verify");
             out.println();
             out.println("| run | pairs | errors | pairs/s | pair p50 ms | pair p90 ms | pair p99 ms | pair max ms |"
                     + " send p99 ms | verify p99 ms |");
@@ -203,9 +214,13 @@ public final class SmsOtpLoad {
             Map<String, String> inbox,
             int connections,
             int seconds,
+            double rate,
             String label)
             throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        long start = System.nanoTime();
+        long end = start + Duration.ofSeconds(seconds).toNanos();
+        // Open loop: connection t's k-th pair is due at start + (t + k * connections) / rate seconds.
+        long interval = rate > 0 ? Math.round(connections * 1e9 / rate) : 0;
         long[][] pairs = new long[connections][];
         long[][] sends = new long[connections][];
         long[][] checks = new long[connections][];
@@ -223,12 +238,23 @@ public final class SmsOtpLoad {
                     long[] s = new long[1 << 15];
                     long[] c = new long[1 << 15];
                     int n = 0;
+                    long due = start + (rate > 0 ? Math.round(id * 1e9 / rate) : 0);
                     try (RawHttpConnection raw = new RawHttpConnection(port)) {
-                        while (System.nanoTime() < end) {
+                        while (true) {
+                            if (rate > 0) {
+                                long wait = due - System.nanoTime();
+                                if (wait > 0) {
+                                    LockSupport.parkNanos(wait);
+                                }
+                            }
+                            if (System.nanoTime() >= end || (rate > 0 && due >= end)) {
+                                break;
+                            }
                             // 11 9XXXX-XXXX: a phone not used before in the run, so its limits never refuse.
                             long serial = phones.incrementAndGet() % 100_000_000L;
                             String phone = "119" + String.format("%08d", serial == 0 ? 1 : serial);
-                            long t0 = System.nanoTime();
+                            long t0 = rate > 0 ? due : System.nanoTime();
+                            due += interval;
                             RawHttpConnection.Answer a = raw.post(
                                     "/v1/sms/otp", auth, "{\"telefone\":\"" + phone + "\",\"validade_segundos\":300}");
                             long t1 = System.nanoTime();
