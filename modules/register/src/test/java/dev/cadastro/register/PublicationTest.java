@@ -122,34 +122,7 @@ class PublicationTest {
     void duplicateCnpjsKeepTheEstablishmentAddedLast(@TempDir Path root) {
         List<Establishment> rows = rows(5, 1_000);
         Establishment original = rows.get(10);
-        Establishment replaced = new Establishment(
-                original.cnpj(),
-                original.headOffice(),
-                "NOVO NOME",
-                "08",
-                null,
-                null,
-                null,
-                null,
-                original.dataAbertura(),
-                original.cnaePrincipal(),
-                List.of(),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                original.uf(),
-                original.municipio(),
-                List.of(),
-                null,
-                null,
-                null,
-                null,
-                original.company(),
-                original.simples(),
-                false);
+        Establishment replaced = renamed(original, "NOVO NOME", "08");
         List<Establishment> all = new ArrayList<>(rows);
         all.add(replaced);
         all.add(rows.get(20));
@@ -170,15 +143,15 @@ class PublicationTest {
     void aCnpjAddedThreeTimesKeepsTheThirdAndOnlyRepeatsStoreTheirSequence(@TempDir Path root) throws IOException {
         List<Establishment> rows = rows(7, 2_000);
         List<Establishment> all = new ArrayList<>(rows);
-        all.add(renamed(rows.get(3), "SEGUNDO"));
+        all.add(renamed(rows.get(3), "SEGUNDO", rows.get(3).situacaoCadastral()));
         all.addAll(rows.subList(100, 200));
-        all.add(renamed(rows.get(3), "TERCEIRO"));
+        all.add(renamed(rows.get(3), "TERCEIRO", rows.get(3).situacaoCadastral()));
         PublishedIndex p = build(root, all, "three copies");
         assertEquals(2_000, p.documents());
         try (LuceneRegister r = LuceneRegister.open(root, NO_TIMER)) {
             assertEquals("TERCEIRO", r.lookup(rows.get(3).cnpj()).orElseThrow().nomeFantasia());
         }
-        // The first copy of a CNPJ stores sequence 0 (one byte); the survivors that were repeats store theirs.
+        // The first copy of a CNPJ stores no sequence (record version 3, read as 0); surviving repeats store theirs.
         long withSequence = 0;
         try (var dir = org.apache.lucene.store.FSDirectory.open(p.path());
                 var reader = org.apache.lucene.index.DirectoryReader.open(dir)) {
@@ -201,12 +174,13 @@ class PublicationTest {
         assertTrue(withSequence >= 101 && withSequence <= 101 + 20, withSequence + " records store a sequence");
     }
 
-    private static Establishment renamed(Establishment original, String fantasia) {
+    /** A later copy of an establishment: same CNPJ, place and company, another name and situation. */
+    private static Establishment renamed(Establishment original, String fantasia, String situacao) {
         return new Establishment(
                 original.cnpj(),
                 original.headOffice(),
                 fantasia,
-                original.situacaoCadastral(),
+                situacao,
                 null,
                 null,
                 null,
