@@ -29,9 +29,10 @@ import org.apache.lucene.util.packed.DirectWriter;
  * each entry's CNPJ key ({@link Schema#cnpjKey}); every {@value #SAMPLE}th entry's key as a long; a trailer
  * (where each part starts, the bits per id, the number of entries); Lucene's checksum footer. The other
  * keys are not stored: a lookup finds the run of {@value #SAMPLE} entries by a binary search over the
- * sampled keys (held in the heap), scans the run's fingerprints, and checks an entry whose fingerprint
- * matches against the {@code cnpjkey} doc value of its document (one read; a second one for about 3% of
- * lookups). A CNPJ's key is its first twelve characters in base 36; the two check digits follow from
+ * sampled keys (held in the heap), scans the run's fingerprints, and lets the caller check an entry whose
+ * fingerprint matches ({@link #find}: a lookup reads the entry's record and compares its CNPJ; {@link
+ * #document} compares the {@code cnpjkey} doc value). A wrong match costs a second read for about 3% of
+ * the keys that are not in the map (127 other entries of 4,096 fingerprints) and half that for keys that are. A CNPJ's key is its first twelve characters in base 36; the two check digits follow from
  * them, so keys are unique per CNPJ and ordered as the CNPJs are.
  *
  * <p>Version 1 (generations published before): one 12-byte entry per document (the key as a long, the id
@@ -198,14 +199,24 @@ public final class CnpjMap implements Closeable {
             int bits = in.readInt();
             long size = in.readLong();
             long sampled = (size + SAMPLE - 1) / SAMPLE;
-            if (size != documents
-                    || idsStart != header
-                    || printsStart < idsStart
-                    || samplesStart < printsStart
-                    || samplesStart + sampled * Long.BYTES + TRAILER_BYTES != end
-                    || bits != DirectWriter.unsignedBitsRequired(Math.max(1, reader.maxDoc() - 1))) {
-                throw new IOException(NAME + " holds " + size + " CNPJs in " + in.length() + " bytes at " + bits
-                        + " bits each; the generation has " + documents + " documents");
+            if (size != documents) {
+                throw new IOException(
+                        NAME + " holds " + size + " CNPJs; the generation has " + documents + " documents");
+            }
+            int expectedBits = DirectWriter.unsignedBitsRequired(Math.max(1, reader.maxDoc() - 1));
+            if (bits != expectedBits) {
+                throw new IOException(NAME + " packs document ids at " + bits + " bits; the generation's "
+                        + reader.maxDoc() + " documents need " + expectedBits);
+            }
+            // Every part at exactly its place: the file's checksum is not verified on open, so a wrong trailer
+            // would otherwise misread ids as fingerprints and miss keys without an error.
+            if (idsStart != header
+                    || printsStart != idsStart + DirectWriter.bytesRequired(size, bits)
+                    || samplesStart != printsStart + DirectWriter.bytesRequired(size, FINGERPRINT_BITS)
+                    || samplesStart + sampled * Long.BYTES + TRAILER_BYTES != end) {
+                throw new IOException(NAME + "'s parts are not where " + size + " entries put them (ids at "
+                        + idsStart + ", fingerprints at " + printsStart + ", samples at " + samplesStart + ", "
+                        + in.length() + " bytes in all)");
             }
             LongValues ids = DirectReader.getInstance(in.randomAccessSlice(idsStart, printsStart - idsStart), bits);
             LongValues prints = DirectReader.getInstance(
@@ -230,9 +241,10 @@ public final class CnpjMap implements Closeable {
 
     /**
      * The first non-null answer of {@code candidate} for the documents that may hold the key, or null: in a
-     * version-2 map every entry of the key's run whose fingerprint matches (one, or two for about 3% of
-     * keys), with no doc-values read, so {@code candidate} must check the document is the key's (a lookup
-     * reads the record and compares its CNPJ); in a version-1 map, the key's document only.
+     * version-2 map every entry of the key's run whose fingerprint matches (a wrong match for about 3% of
+     * absent keys, half that for present ones), with no doc-values read, so {@code candidate} must check
+     * the document is the key's (a lookup reads the record and compares its CNPJ); in a version-1 map, the
+     * key's document only.
      */
     public <T> T find(long key, Candidate<T> candidate) throws IOException {
         int s = Arrays.binarySearch(samples, key);

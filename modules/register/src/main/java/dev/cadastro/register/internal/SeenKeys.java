@@ -18,7 +18,7 @@ import java.util.List;
  * the classic chain cost some 400 ns a key under the builder's lock; blocked, about a third of that).
  * {@value #BITS_PER_KEY} bits a key: false positives about 1% of a full filter, so some 4% of new keys
  * over a chain of 5 filters, each costing its record the three bytes of a sequence; at 70 M keys the chain
- * is 5 filters, 150 MB. Not thread-safe: the builder holds its lock around the check and the sequence it
+ * is 5 filters, 155 MB. Not thread-safe: the builder holds its lock around the check and the sequence it
  * decides.
  */
 public final class SeenKeys {

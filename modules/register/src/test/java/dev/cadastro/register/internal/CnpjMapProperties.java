@@ -142,6 +142,49 @@ class CnpjMapProperties {
         }
     }
 
+    /**
+     * A version 2 map whose trailer moves a part's start (the file's checksum is not verified on open) is
+     * refused when opened, rather than misreading ids as fingerprints and missing keys.
+     */
+    @Property(tries = 30)
+    void aMapWhosePartsAreMovedDoesNotOpen(
+            @ForAll @IntRange(min = 1, max = 2_000) int documents,
+            @ForAll @IntRange(min = 0, max = 2) int field,
+            @ForAll @IntRange(min = -64, max = 64) int shift)
+            throws IOException {
+        net.jqwik.api.Assume.that(shift != 0);
+        try (ByteBuffersDirectory dir = new ByteBuffersDirectory()) {
+            try (IndexWriter w = new IndexWriter(dir, fresh())) {
+                for (int i = 0; i < documents; i++) {
+                    Document doc = new Document();
+                    doc.add(new NumericDocValuesField(Schema.CNPJ_KEY, 1_000_000L + i * 37L));
+                    doc.add(new NumericDocValuesField(Schema.GEO, i % 3));
+                    w.addDocument(doc);
+                }
+                w.commit();
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                CnpjMap.write(reader, dir);
+                byte[] bytes;
+                try (var in = dir.openInput(CnpjMap.NAME, IOContext.DEFAULT)) {
+                    bytes = new byte[(int) in.length()];
+                    in.readBytes(bytes, 0, bytes.length);
+                }
+                // The trailer: ids, fingerprints and samples starts (longs), bits (int), size (long); then the footer.
+                var buffer = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                int trailer = bytes.length - CodecUtil.footerLength() - (4 * Long.BYTES + Integer.BYTES);
+                int at = trailer + field * Long.BYTES;
+                buffer.putLong(at, buffer.getLong(at) + shift);
+                dir.deleteFile(CnpjMap.NAME);
+                try (IndexOutput out = dir.createOutput(CnpjMap.NAME, IOContext.DEFAULT)) {
+                    out.writeBytes(bytes, bytes.length);
+                }
+                IOException e = assertThrows(IOException.class, () -> CnpjMap.openIfPresent(dir, reader));
+                assertTrue(e.getMessage().contains("are not where"), e.getMessage());
+            }
+        }
+    }
+
     /** The version-1 layout: 12-byte entries (key, document), the count, Lucene's footer. */
     private static void writeVersion1(ByteBuffersDirectory dir, TreeMap<Long, Integer> live) throws IOException {
         dir.deleteFile(CnpjMap.NAME);
