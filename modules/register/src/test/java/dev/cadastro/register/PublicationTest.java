@@ -174,6 +174,45 @@ class PublicationTest {
         assertTrue(withSequence >= 101 && withSequence <= 101 + 20, withSequence + " records store a sequence");
     }
 
+    @Test
+    void copiesOfOneCnpjAddedFromTwoThreadsLeaveExactlyOneAndNeverTheFirst(@TempDir Path root) throws Exception {
+        List<Establishment> rows = rows(11, 1_500);
+        List<Establishment> repeated = rows.subList(0, 400);
+        PublishedIndex p;
+        try (RegisterIndexBuilder b = RegisterIndexBuilder.create(root, SyntheticRegister.lookups(), SMALL, CLOCK)) {
+            rows.forEach(b::add);
+            // Two threads add a later copy of the same 400 CNPJs at once: either may win each race, but one copy
+            // survives per CNPJ, and it is a later copy, never the first (which stored no sequence).
+            var start = new java.util.concurrent.CountDownLatch(1);
+            try (var threads = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+                var a = threads.submit(() -> {
+                    start.await();
+                    repeated.forEach(e -> b.add(renamed(e, "COPIA A", e.situacaoCadastral())));
+                    return null;
+                });
+                var c = threads.submit(() -> {
+                    start.await();
+                    repeated.forEach(e -> b.add(renamed(e, "COPIA B", e.situacaoCadastral())));
+                    return null;
+                });
+                start.countDown();
+                a.get();
+                c.get();
+            }
+            p = b.publish("two threads");
+        }
+        assertEquals(1_500, p.documents());
+        try (LuceneRegister r = LuceneRegister.open(root, NO_TIMER)) {
+            for (Establishment e : repeated) {
+                String name = r.lookup(e.cnpj()).orElseThrow().nomeFantasia();
+                assertTrue("COPIA A".equals(name) || "COPIA B".equals(name), e.cnpj() + " kept " + name);
+            }
+            for (Establishment e : rows.subList(400, 1_500)) {
+                assertEquals(e.nomeFantasia(), r.lookup(e.cnpj()).orElseThrow().nomeFantasia());
+            }
+        }
+    }
+
     /** A later copy of an establishment: same CNPJ, place and company, another name and situation. */
     private static Establishment renamed(Establishment original, String fantasia, String situacao) {
         return new Establishment(
