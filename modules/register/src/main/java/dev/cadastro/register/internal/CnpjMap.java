@@ -311,13 +311,7 @@ public final class CnpjMap implements Closeable {
 
     /** The top {@value #FINGERPRINT_BITS} bits of a mix of the key (MurmurHash3's 64-bit finalizer). */
     static long fingerprint(long key) {
-        long k = key;
-        k ^= k >>> 33;
-        k *= 0xff51afd7ed558ccdL;
-        k ^= k >>> 33;
-        k *= 0xc4ceb9fe1a85ec53L;
-        k ^= k >>> 33;
-        return k >>> (64 - FINGERPRINT_BITS);
+        return Mix.fmix64(key) >>> (64 - FINGERPRINT_BITS);
     }
 
     private int doc(long entry) throws IOException {

@@ -340,12 +340,7 @@ public final class RecordCodec {
             h ^= bytes[i] & 0xff;
             h *= 0x100000001b3L;
         }
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return Mix.fmix64(h);
     }
 
     private static byte[] alphabet(String symbols) {

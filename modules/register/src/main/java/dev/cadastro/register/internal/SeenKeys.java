@@ -55,8 +55,8 @@ public final class SeenKeys {
         if (filters.isEmpty()) {
             throw new IllegalStateException("the duplicate filter was released");
         }
-        long where = mix(key);
-        long bits = mix(key ^ 0x9e3779b97f4a7c15L);
+        long where = Mix.fmix64(key);
+        long bits = Mix.fmix64(key ^ 0x9e3779b97f4a7c15L);
         for (long[] f : filters) {
             if (contains(f, where, bits)) {
                 return true;
@@ -109,15 +109,5 @@ public final class SeenKeys {
             words += f.length;
         }
         return words * Long.BYTES;
-    }
-
-    /** The finalizer of MurmurHash3's 64-bit variant: every bit of the key moves every bit of the hash. */
-    private static long mix(long k) {
-        k ^= k >>> 33;
-        k *= 0xff51afd7ed558ccdL;
-        k ^= k >>> 33;
-        k *= 0xc4ceb9fe1a85ec53L;
-        k ^= k >>> 33;
-        return k;
     }
 }
