@@ -32,8 +32,9 @@ import org.apache.lucene.util.packed.DirectWriter;
  * sampled keys (held in the heap), scans the run's fingerprints, and lets the caller check an entry whose
  * fingerprint matches ({@link #find}: a lookup reads the entry's record and compares its CNPJ; {@link
  * #document} compares the {@code cnpjkey} doc value). A wrong match costs a second read for about 3% of
- * the keys that are not in the map (127 other entries of 4,096 fingerprints) and half that for keys that are. A CNPJ's key is its first twelve characters in base 36; the two check digits follow from
- * them, so keys are unique per CNPJ and ordered as the CNPJs are.
+ * the keys that are not in the map (127 other entries of 4,096 fingerprints) and half that for keys that
+ * are. A CNPJ's key is its first twelve characters in base 36; the two check digits follow from them, so
+ * keys are unique per CNPJ and ordered as the CNPJs are.
  *
  * <p>Version 1 (generations published before): one 12-byte entry per document (the key as a long, the id
  * as an int), every 256th key held in the heap; still read.
@@ -255,12 +256,23 @@ public final class CnpjMap implements Closeable {
         if (block < 0) {
             return null;
         }
-        if (keyed != null) {
-            int doc = document(key);
-            return doc < 0 ? null : candidate.test(doc);
-        }
         long lo = (long) block * sample + 1;
         long hi = Math.min(size, (long) (block + 1) * sample) - 1;
+        if (keyed != null) {
+            // Version 1: the keys are stored, so a binary search of the run finds the key's entry or none.
+            while (lo <= hi) {
+                long mid = (lo + hi) >>> 1;
+                long k = keyed.readLong(mid * ENTRY_BYTES_V1);
+                if (k < key) {
+                    lo = mid + 1;
+                } else if (k > key) {
+                    hi = mid - 1;
+                } else {
+                    return candidate.test(doc(mid));
+                }
+            }
+            return null;
+        }
         long print = fingerprint(key);
         for (long e = lo; e <= hi; e++) {
             if (fingerprints.get(e) == print) {
@@ -273,40 +285,13 @@ public final class CnpjMap implements Closeable {
         return null;
     }
 
-    /** The top-level document of the CNPJ with this key, or -1 when the generation has none. */
+    /**
+     * The top-level document of the CNPJ with this key, or -1 when the generation has none: {@link #find}
+     * with a candidate checked against its {@code cnpjkey} doc value (version 2; version 1 stores the keys).
+     */
     public int document(long key) throws IOException {
-        int s = Arrays.binarySearch(samples, key);
-        if (s >= 0) {
-            return doc((long) s * sample);
-        }
-        int block = -s - 2;
-        if (block < 0) {
-            return -1;
-        }
-        long lo = (long) block * sample + 1;
-        long hi = Math.min(size, (long) (block + 1) * sample) - 1;
-        if (keyed == null) {
-            // Version 2: the run's fingerprints, then the key of a matching entry from its doc value.
-            long print = fingerprint(key);
-            for (long e = lo; e <= hi; e++) {
-                if (fingerprints.get(e) == print && key(e) == key) {
-                    return doc(e);
-                }
-            }
-            return -1;
-        }
-        while (lo <= hi) {
-            long mid = (lo + hi) >>> 1;
-            long k = key(mid);
-            if (k < key) {
-                lo = mid + 1;
-            } else if (k > key) {
-                hi = mid - 1;
-            } else {
-                return doc(mid);
-            }
-        }
-        return -1;
+        Integer doc = find(key, d -> keyed != null || keyOf(d) == key ? d : null);
+        return doc == null ? -1 : doc;
     }
 
     /** The top {@value #FINGERPRINT_BITS} bits of a mix of the key (MurmurHash3's 64-bit finalizer). */
@@ -318,11 +303,8 @@ public final class CnpjMap implements Closeable {
         return keyed != null ? keyed.readInt(entry * ENTRY_BYTES_V1 + Long.BYTES) : (int) docs.get(entry);
     }
 
-    private long key(long entry) throws IOException {
-        if (keyed != null) {
-            return keyed.readLong(entry * ENTRY_BYTES_V1);
-        }
-        int doc = (int) docs.get(entry);
+    /** A version-2 map's document's key, from its {@code cnpjkey} doc value. */
+    private long keyOf(int doc) throws IOException {
         List<LeafReaderContext> leaves = reader.leaves();
         LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
         NumericDocValues keys = leaf.reader().getNumericDocValues(Schema.CNPJ_KEY);
