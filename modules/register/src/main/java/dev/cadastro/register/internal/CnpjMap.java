@@ -273,10 +273,23 @@ public final class CnpjMap implements Closeable {
             }
             return null;
         }
+        // The run's entries are in key order: start where the key falls between the run's two sampled
+        // keys and scan outwards, so a present key is usually met in a few entries instead of half a run.
         long print = fingerprint(key);
-        for (long e = lo; e <= hi; e++) {
-            if (fingerprints.get(e) == print) {
-                T answer = candidate.test(doc(e));
+        long guess = lo;
+        if (block + 1 < samples.length) {
+            double share = (double) (key - samples[block]) / (double) (samples[block + 1] - samples[block]);
+            guess = Math.clamp((long) block * sample + Math.round(share * sample), lo, hi);
+        }
+        for (long up = guess, down = guess - 1; up <= hi || down >= lo; up++, down--) {
+            if (up <= hi && fingerprints.get(up) == print) {
+                T answer = candidate.test(doc(up));
+                if (answer != null) {
+                    return answer;
+                }
+            }
+            if (down >= lo && fingerprints.get(down) == print) {
+                T answer = candidate.test(doc(down));
                 if (answer != null) {
                     return answer;
                 }

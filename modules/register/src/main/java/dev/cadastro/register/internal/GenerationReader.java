@@ -55,6 +55,10 @@ public final class GenerationReader {
     private final PartnerIndex partners;
     /** CNPJ to document, or null for a generation published without it (lookups then seek every segment). */
     private final CnpjMap cnpjs;
+    /** Each segment's first document, for {@link org.apache.lucene.index.ReaderUtil#subIndex(int, int[])}. */
+    private final int[] docBases;
+    /** Each segment's lookup cursors, or null for a segment whose records are stored fields. */
+    private final RecordCursors[] cursors;
 
     private final AtomicInteger refs = new AtomicInteger(1);
     private final Runnable onClose;
@@ -79,6 +83,15 @@ public final class GenerationReader {
         this.lookups = lookups;
         this.codec = new RecordCodec(lookups);
         this.geo = checkLayout(reader);
+        List<LeafReaderContext> leaves = reader.leaves();
+        this.docBases = new int[leaves.size()];
+        this.cursors = new RecordCursors[leaves.size()];
+        for (int i = 0; i < leaves.size(); i++) {
+            docBases[i] = leaves.get(i).docBase;
+            if (hasRecordStore(leaves.get(i).reader())) {
+                cursors[i] = new RecordCursors(leaves.get(i).reader());
+            }
+        }
         Set<Long> seen = new HashSet<>();
         for (LeafGeo g : geo) {
             for (long k : g.keys) {
@@ -230,8 +243,7 @@ public final class GenerationReader {
             // another key, and the map holds keys of valid CNPJs only (a key shared by another text is not
             // this CNPJ).
             return Optional.ofNullable(cnpjs.find(Schema.cnpjKey(cnpj.value()), doc -> {
-                LeafReaderContext ctx = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
-                Empresa e = record(ctx.reader(), doc - ctx.docBase);
+                Empresa e = lookupRecord(doc);
                 return e.cnpj().equals(cnpj.value()) ? e : null;
             }));
         }
@@ -250,48 +262,67 @@ public final class GenerationReader {
             Bits live = leaf.getLiveDocs();
             for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
                 if (live == null || live.get(d)) {
-                    return Optional.of(record(leaf, d));
+                    return Optional.of(record(ctx.ord, d));
                 }
             }
         }
         return Optional.empty();
     }
 
-    Empresa record(LeafReader leaf, int doc) throws IOException {
-        return records(leaf, false).read(doc);
+    /** The record of a document of segment {@code leaf} (its ordinal in the reader). */
+    Empresa record(int leaf, int doc) throws IOException {
+        Records records = records(leaf, false);
+        Empresa e = records.read(doc);
+        records.finish();
+        return e;
+    }
+
+    /** The record of a top-level document id. */
+    private Empresa lookupRecord(int doc) throws IOException {
+        int leaf = org.apache.lucene.index.ReaderUtil.subIndex(doc, docBases);
+        return record(leaf, doc - docBases[leaf]);
+    }
+
+    private static boolean hasRecordStore(LeafReader leaf) {
+        org.apache.lucene.index.FieldInfo info = leaf.getFieldInfos().fieldInfo(Schema.RECORD);
+        return info != null && info.getDocValuesType() == org.apache.lucene.index.DocValuesType.BINARY;
     }
 
     /**
      * A reader of one segment's records, for documents in increasing order (a page's, an export's, a
-     * lookup's one).
+     * lookup's one); {@link Records#finish} when done returns its cursor for the next reader.
      *
+     * @param leaf the segment's ordinal in the reader
      * @param sequential the legacy stored-field path reads many documents in order (an export): inflate
      *     each block once
      */
-    Records records(LeafReader leaf, boolean sequential) throws IOException {
-        org.apache.lucene.index.FieldInfo info = leaf.getFieldInfos().fieldInfo(Schema.RECORD);
-        if (info != null && info.getDocValuesType() == org.apache.lucene.index.DocValuesType.BINARY) {
-            return new Records(leaf, null);
+    Records records(int leaf, boolean sequential) throws IOException {
+        if (cursors[leaf] != null) {
+            return new Records(leaf, cursors[leaf], null);
         }
+        LeafReader r = reader.leaves().get(leaf).reader();
         org.apache.lucene.index.StoredFields stored = sequential
-                        && leaf instanceof org.apache.lucene.index.CodecReader codecReader
+                        && r instanceof org.apache.lucene.index.CodecReader codecReader
                         && codecReader.getFieldsReader() != null
                 ? codecReader.getFieldsReader().getMergeInstance()
-                : leaf.storedFields();
-        return new Records(leaf, stored);
+                : r.storedFields();
+        return new Records(leaf, null, stored);
     }
 
     /**
      * One segment's records: from the record store (binary doc values: a slice of a memory-mapped file
-     * per document, nothing inflated), or from the stored field of a generation published before it.
+     * per document, nothing inflated, through a cursor lent by the segment's {@link RecordCursors}), or
+     * from the stored field of a generation published before it.
      */
     final class Records {
-        private final LeafReader leaf;
+        private final int leaf;
+        private final RecordCursors cursors;
         private final org.apache.lucene.index.StoredFields stored;
         private org.apache.lucene.index.BinaryDocValues values;
 
-        private Records(LeafReader leaf, org.apache.lucene.index.StoredFields stored) {
+        private Records(int leaf, RecordCursors cursors, org.apache.lucene.index.StoredFields stored) {
             this.leaf = leaf;
+            this.cursors = cursors;
             this.stored = stored;
         }
 
@@ -301,14 +332,24 @@ public final class GenerationReader {
                 rec = stored.document(doc).getBinaryValue(Schema.RECORD);
             } else {
                 if (values == null || values.docID() > doc) {
-                    values = leaf.getBinaryDocValues(Schema.RECORD);
+                    finish();
+                    values = cursors.take(doc);
                 }
                 if (!values.advanceExact(doc)) {
-                    throw new IOException("document " + doc + " of " + leaf + " has no record");
+                    throw new IOException(
+                            "document " + doc + " of " + reader.leaves().get(leaf) + " has no record");
                 }
                 rec = values.binaryValue();
             }
             return codec.decode(rec.bytes, rec.offset);
+        }
+
+        /** Returns the cursor for reuse; this reader is not used after. */
+        void finish() {
+            if (values != null) {
+                cursors.give(values);
+                values = null;
+            }
         }
     }
 

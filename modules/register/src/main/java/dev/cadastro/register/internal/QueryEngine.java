@@ -142,10 +142,16 @@ public final class QueryEngine {
         int recordsLeaf = -1;
         for (int[] h : hits) {
             if (h[0] != recordsLeaf) {
+                if (records != null) {
+                    records.finish();
+                }
                 recordsLeaf = h[0];
-                records = gen.records(gen.reader().leaves().get(recordsLeaf).reader(), sequential);
+                records = gen.records(recordsLeaf, sequential);
             }
             sink.accept(records.read(h[1]));
+        }
+        if (records != null) {
+            records.finish();
         }
     }
 
