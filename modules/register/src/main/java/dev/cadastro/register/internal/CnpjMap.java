@@ -29,11 +29,12 @@ import org.apache.lucene.util.packed.DirectWriter;
  * each entry's CNPJ key ({@link Schema#cnpjKey}); every {@value #SAMPLE}th entry's key as a long; a trailer
  * (where each part starts, the bits per id, the number of entries); Lucene's checksum footer. The other
  * keys are not stored: a lookup finds the run of {@value #SAMPLE} entries by a binary search over the
- * sampled keys (held in the heap), scans the run's fingerprints, and lets the caller check an entry whose
- * fingerprint matches ({@link #find}: a lookup reads the entry's record and compares its CNPJ; {@link
- * #document} compares the {@code cnpjkey} doc value). A wrong match costs a second read for about 3% of
- * the keys that are not in the map (127 other entries of 4,096 fingerprints) and half that for keys that
- * are. A CNPJ's key is its first twelve characters in base 36; the two check digits follow from them, so
+ * sampled keys (held in the heap), scans the run's fingerprints outwards from where the key falls
+ * between the run's two sampled keys, and lets the caller check an entry whose fingerprint matches
+ * ({@link #find}: a lookup reads the entry's record and compares its CNPJ; {@link #document} compares the
+ * {@code cnpjkey} doc value). A wrong match costs a second read for about 3% of the keys that are not in
+ * the map (127 other entries of 4,096 fingerprints); for keys that are, less: the scan usually meets the
+ * key's own entry within a few entries. A CNPJ's key is its first twelve characters in base 36; the two check digits follow from them, so
  * keys are unique per CNPJ and ordered as the CNPJs are.
  *
  * <p>Version 1 (generations published before): one 12-byte entry per document (the key as a long, the id
@@ -241,11 +242,11 @@ public final class CnpjMap implements Closeable {
     }
 
     /**
-     * The first non-null answer of {@code candidate} for the documents that may hold the key, or null: in a
-     * version-2 map every entry of the key's run whose fingerprint matches (a wrong match for about 3% of
-     * absent keys, half that for present ones), with no doc-values read, so {@code candidate} must check
-     * the document is the key's (a lookup reads the record and compares its CNPJ); in a version-1 map, the
-     * key's document only.
+     * A non-null answer of {@code candidate} for the documents that may hold the key, or null: in a
+     * version-2 map the entries of the key's run whose fingerprint matches, in no set order (the scan
+     * starts at the key's interpolated place; a wrong match for about 3% of absent keys, fewer for present
+     * ones), with no doc-values read, so {@code candidate} must answer only for the key's own document (a
+     * lookup reads the record and compares its CNPJ); in a version-1 map, the key's document only.
      */
     public <T> T find(long key, Candidate<T> candidate) throws IOException {
         int s = Arrays.binarySearch(samples, key);

@@ -238,7 +238,6 @@ public final class GenerationReader {
 
     public Optional<Empresa> lookup(Cnpj cnpj) throws IOException {
         if (cnpjs != null) {
-            List<LeafReaderContext> leaves = reader.leaves();
             // A candidate is this CNPJ's only when its record says so: the map's fingerprints can match
             // another key, and the map holds keys of valid CNPJs only (a key shared by another text is not
             // this CNPJ).
@@ -289,8 +288,9 @@ public final class GenerationReader {
     }
 
     /**
-     * A reader of one segment's records, for documents in increasing order (a page's, an export's, a
-     * lookup's one); {@link Records#finish} when done returns its cursor for the next reader.
+     * A reader of one segment's records (a page's, an export's, a lookup's one), fastest for documents
+     * in increasing order: a document before the last one read takes another cursor. {@link
+     * Records#finish} when done returns its cursor for the next reader.
      *
      * @param leaf the segment's ordinal in the reader
      * @param sequential the legacy stored-field path reads many documents in order (an export): inflate

@@ -1,6 +1,7 @@
 package dev.cadastro.register.internal;
 
 import java.io.IOException;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReader;
 
@@ -14,7 +15,9 @@ import org.apache.lucene.index.LeafReader;
  * every idle cursor is past it. Up to {@value #KEEP} idle cursors are kept, sorted by position, about ten
  * kilobytes each at that segment size; when full, the one furthest on is dropped. With documents drawn
  * uniformly, a new cursor is opened for about one lookup in {@value #KEEP} (a simulation of this rule
- * gives 1.6%). Safe for concurrent use: a lent cursor belongs to its borrower until {@link #give}.
+ * gives 1.6%). Safe for concurrent use: a lent cursor belongs to its borrower until {@link #give}; the
+ * pool's lock (a {@link ReentrantLock}, which a waiting virtual thread does not pin to its carrier on
+ * JDK 21) is held for a binary search and an array copy.
  */
 final class RecordCursors {
     static final int KEEP = 64;
@@ -23,6 +26,7 @@ final class RecordCursors {
     /** Idle cursors in increasing position; their positions do not change while they are idle. */
     private final BinaryDocValues[] idle = new BinaryDocValues[KEEP];
 
+    private final ReentrantLock lock = new ReentrantLock();
     private int count;
 
     RecordCursors(LeafReader leaf) {
@@ -31,7 +35,8 @@ final class RecordCursors {
 
     /** A cursor at or before {@code doc}, the caller's until it gives it back. */
     BinaryDocValues take(int doc) throws IOException {
-        synchronized (this) {
+        lock.lock();
+        try {
             int at = floor(doc);
             if (at >= 0) {
                 BinaryDocValues cursor = idle[at];
@@ -39,6 +44,8 @@ final class RecordCursors {
                 idle[--count] = null;
                 return cursor;
             }
+        } finally {
+            lock.unlock();
         }
         BinaryDocValues opened = leaf.getBinaryDocValues(Schema.RECORD);
         if (opened == null) {
@@ -50,7 +57,8 @@ final class RecordCursors {
     /** Returns a cursor taken from here; when full, keeps whichever of it and the furthest-on idle one is lower. */
     void give(BinaryDocValues cursor) {
         int position = cursor.docID();
-        synchronized (this) {
+        lock.lock();
+        try {
             if (count == KEEP) {
                 if (idle[count - 1].docID() <= position) {
                     return;
@@ -61,6 +69,8 @@ final class RecordCursors {
             System.arraycopy(idle, at, idle, at + 1, count - at);
             idle[at] = cursor;
             count++;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -80,7 +90,12 @@ final class RecordCursors {
     }
 
     /** Idle cursors held (for tests). */
-    synchronized int idle() {
-        return count;
+    int idle() {
+        lock.lock();
+        try {
+            return count;
+        } finally {
+            lock.unlock();
+        }
     }
 }

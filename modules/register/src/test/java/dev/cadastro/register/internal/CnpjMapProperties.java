@@ -40,7 +40,7 @@ class CnpjMapProperties {
             @ForAll @IntRange(min = 0, max = 3_000) int documents,
             @ForAll @IntRange(min = 1, max = 5) int segments,
             @ForAll @IntRange(min = 0, max = 40) int deletedPercent,
-            @ForAll boolean denseKeys,
+            @ForAll @IntRange(min = 0, max = 2) int keyShape,
             @ForAll long seed)
             throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
@@ -50,10 +50,14 @@ class CnpjMapProperties {
                 for (int i = 0; i < documents; i++) {
                     long key;
                     do {
-                        // Dense keys: neighbours differ by one, so a probe one off finds the wrong entry.
-                        key = denseKeys
-                                ? 1_000 + random.nextInt(documents * 2 + 1)
-                                : random.nextLong(4_738_381_338_321_616_896L);
+                        // Dense keys (1): neighbours differ by one, so a probe one off finds the wrong
+                        // entry. Clustered keys (2): four tight bunches far apart, so a run spanning two
+                        // of them puts the interpolated start of the scan far from the key, at either end.
+                        key = switch (keyShape) {
+                            case 1 -> 1_000 + random.nextInt(documents * 2 + 1);
+                            case 2 -> (1L + random.nextInt(4)) * 1_000_000_000_000L + random.nextInt(documents * 3 + 1);
+                            default -> random.nextLong(4_738_381_338_321_616_896L);
+                        };
                     } while (!used.add(key));
                     Document doc = new Document();
                     doc.add(new NumericDocValuesField(Schema.CNPJ_KEY, key));
