@@ -34,8 +34,8 @@ import org.apache.lucene.util.packed.DirectWriter;
  * ({@link #find}: a lookup reads the entry's record and compares its CNPJ; {@link #document} compares the
  * {@code cnpjkey} doc value). A wrong match costs a second read for about 3% of the keys that are not in
  * the map (127 other entries of 4,096 fingerprints); for keys that are, less: the scan usually meets the
- * key's own entry within a few entries. A CNPJ's key is its first twelve characters in base 36; the two check digits follow from them, so
- * keys are unique per CNPJ and ordered as the CNPJs are.
+ * key's own entry within a few entries. A CNPJ's key is its first twelve characters in base 36; the two
+ * check digits follow from them, so keys are unique per CNPJ and ordered as the CNPJs are.
  *
  * <p>Version 1 (generations published before): one 12-byte entry per document (the key as a long, the id
  * as an int), every 256th key held in the heap; still read.
