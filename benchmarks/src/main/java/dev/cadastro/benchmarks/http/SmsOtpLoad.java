@@ -71,10 +71,10 @@ import java.util.regex.Pattern;
  * ({@code --pool}: the store's connection pool, by default the store's own default as {@code ./cadastro serve}
  * runs; {@code --durable false}: commits do not wait for the WAL flush, a diagnostic that shows what the
  * flushes cost, never how the server runs; {@code --admission-batch true}: admissions in shared commits,
- * ADR 0031, on by default as in the server ({@code false} admits each request alone); {@code --admission-queues}: on how many queues, by default
- * the store's). The first run
- * generates and loads a 2,000-establishment register under {@code benchmarks/data/sms} (the server
- * needs one; SMS does not read it).
+ * ADR 0031, on by default as in the server ({@code false} admits each request alone); {@code
+ * --admission-queues}: on how many queues, by default the store's). The first run generates and loads a
+ * 2,000-establishment register under {@code benchmarks/data/sms} (the server needs one; SMS does not
+ * read it).
  */
 public final class SmsOtpLoad {
     private static final Pattern CODE = Pattern.compile("e ([0-9]{4,8})\\.");

@@ -21,9 +21,10 @@ import java.util.TreeSet;
  * <p>Version 2 (written now, as version 3 when the sequence is 0: the same fields without it) is compact
  * without a general compressor: codes of the generation's lookup tables and of the layout's fixed lists
  * are ordinals, a CNPJ or CEP of digits is a number, a phone in its {@code (DD) NNNN-NNNN} form is its
- * digits, and text is packed six bits a character where that is smaller (other bytes escaped). Any value outside those shapes is kept as written, so every record
- * decodes to exactly the text it was given. Version 1 (length-prefixed UTF-8 strings, the Lucene
- * stored field of generations published before the record store) is still read.
+ * digits, and text is packed six bits a character where that is smaller (other bytes escaped). Any
+ * value outside those shapes is kept as written, so every record decodes to exactly the text it was
+ * given. Version 1 (length-prefixed UTF-8 strings, the Lucene stored field of generations published
+ * before the record store) is still read.
  */
 public final class RecordCodec {
     static final int VERSION_1 = 1;
