@@ -36,7 +36,8 @@ public final class Migrations {
             "V7__sms_otp.sql",
             "V8__person_lookup.sql",
             "V9__call_records.sql",
-            "V10__admission_batch.sql");
+            "V10__admission_batch.sql",
+            "V11__sms_dispatch_indexes.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */
     private static final long LOCK = 0x6361_6461_7374_726FL;

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiPredicate;
@@ -54,27 +55,37 @@ public final class PgOtpStore implements OtpStore {
      * posted and held sums ({@code b}), mark the hold posted ({@code h}), write the entry ({@code e}) with
      * the balance after it. The hold is read with the statement's snapshot; the dispatch row lock taken by
      * {@code d} is what every transition of an SMS hold takes first, so no other transaction can move it.
+     *
+     * <p>Every row is named by its whole key, the account and kind as parameters and the hold's key as a
+     * scalar subquery of {@code d} (a parameter to the planner), not by a join, and no condition makes a
+     * partial index a path to the dispatch: a plan cached while the tables were empty and unanalyzed could
+     * otherwise join on the account alone and read all of the account's holds, or scan every dispatch
+     * sent since the last vacuum, for each acceptance (benchmarks/RESULTS.md, "sms: plans on a new
+     * database").
      */
     private static final String ACCEPT_SENDING = "WITH d AS ("
             + " UPDATE sms_dispatches SET delivery = 'aceito',"
             + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ?"
-            + " WHERE public_id = ? AND account_id = ? AND delivery = 'enviando' AND failure_reported_at IS NULL"
+            // Sending is tested as settled_at IS NULL (the table's CHECK makes them one): delivery = 'enviando'
+            // is the predicate of the index of dispatches in sending, which would then be a path to the row.
+            + " WHERE public_id = ? AND account_id = ? AND settled_at IS NULL AND failure_reported_at IS NULL"
             + " RETURNING " + COLUMNS + ", hold_key),"
             + " b AS ("
             + " UPDATE balances SET posted = balances.posted - ?, held = balances.held - held_hold.amount"
-            + " FROM d JOIN holds held_hold ON held_hold.account_id = d.account_id AND held_hold.idem_key = d.hold_key"
-            + " AND held_hold.state = 'HELD'"
-            + " WHERE balances.account_id = d.account_id AND balances.kind = held_hold.kind"
+            + " FROM holds held_hold"
+            + " WHERE held_hold.account_id = ? AND held_hold.idem_key = (SELECT hold_key FROM d)"
+            + " AND held_hold.state = 'HELD' AND held_hold.kind = ?"
+            + " AND balances.account_id = ? AND balances.kind = ?"
             + " RETURNING balances.posted, held_hold.idem_key),"
             + " h AS ("
-            + " UPDATE holds SET state = 'POSTED', posted_amount = ?, settled_at = now() FROM b, d"
-            + " WHERE holds.account_id = d.account_id AND holds.idem_key = b.idem_key AND holds.state = 'HELD'"
+            + " UPDATE holds SET state = 'POSTED', posted_amount = ?, settled_at = now()"
+            + " WHERE holds.account_id = ? AND holds.idem_key = (SELECT idem_key FROM b) AND holds.state = 'HELD'"
             + " RETURNING holds.account_id, holds.kind, holds.idem_key, holds.description),"
             + " e AS ("
             + " INSERT INTO ledger_entries"
             + " (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
             + " SELECT h.account_id, h.kind, 'HOLD_POST', ?, h.idem_key, h.description, ?, b.posted"
-            + " FROM h JOIN b ON b.idem_key = h.idem_key WHERE h.kind = ? RETURNING 1)"
+            + " FROM h JOIN b ON b.idem_key = h.idem_key RETURNING 1)"
             + " SELECT d.*, (SELECT count(*) FROM e) AS entries FROM d";
 
     /**
@@ -101,12 +112,54 @@ public final class PgOtpStore implements OtpStore {
     private static final String INSERT_HELD =
             "INSERT INTO sms_dispatches " + INSERT_COLUMNS + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed";
 
+    /** A check: counts its attempt only if the dispatch can still be checked (see the class comment). */
+    private static final String COUNT_ATTEMPT = "UPDATE sms_dispatches SET attempts = attempts + 1"
+            + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE
+            + " AND state = 'pendente' AND attempts < " + OtpDispatch.MAX_ATTEMPTS + " AND expires_at > ?"
+            + " RETURNING " + COLUMNS + ", code_mac";
+
+    /** A check that counted nothing: the dispatch as it is, if the client may know it. */
+    private static final String READ_CHECKABLE =
+            "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ? AND " + CHECKABLE;
+
+    /** A check that matched: the code is spent. */
+    private static final String MARK_VERIFIED = "UPDATE sms_dispatches SET state = 'verificado',"
+            + " verified_at = ? WHERE public_id = ? AND state = 'pendente' RETURNING " + COLUMNS;
+
+    private static final String FIND =
+            "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ?";
+
+    private static final String LOCK = "SELECT " + COLUMNS + ", hold_key FROM sms_dispatches WHERE ";
+
+    private static final String BY_ACCOUNT_AND_ID = "public_id = ? AND account_id = ?";
+
     private final DataSource dataSource;
     private final PgLedger ledger;
 
     public PgOtpStore(DataSource dataSource, PgLedger ledger) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
+    }
+
+    /**
+     * The statements that act on one dispatch the client names, by name, with their {@code ?} parameters:
+     * for tests of the plans PostgreSQL makes for them (they must find the dispatch, its hold and its
+     * balance by unique keys alone, whatever the tables' statistics).
+     */
+    public static Map<String, String> dispatchStatements() {
+        return Map.of(
+                "accept",
+                ACCEPT_SENDING,
+                "count attempt",
+                COUNT_ATTEMPT,
+                "read checkable",
+                READ_CHECKABLE,
+                "mark verified",
+                MARK_VERIFIED,
+                "find",
+                FIND,
+                "lock",
+                LOCK + BY_ACCOUNT_AND_ID + " FOR UPDATE");
     }
 
     @Override
@@ -183,7 +236,7 @@ public final class PgOtpStore implements OtpStore {
                 return common.get();
             }
             // Not sending with no receipt yet (uncertain, a receipt came first, or settled): the general path.
-            Locked row = lock(c, "public_id = ? AND account_id = ?", id, account.value())
+            Locked row = lock(c, BY_ACCOUNT_AND_ID, id, account.value())
                     .orElseThrow(() -> new IllegalStateException("no SMS dispatch " + id));
             if (row.dispatch.delivery() == Delivery.INCERTO) {
                 // The provider answered after the sending lease ran out and the hold was released: the
@@ -221,10 +274,14 @@ public final class PgOtpStore implements OtpStore {
                     id,
                     account.value(),
                     CHARGE,
+                    account.value(),
+                    CreditKind.SMS_CREDITS.name(),
+                    account.value(),
+                    CreditKind.SMS_CREDITS.name(),
                     CHARGE,
+                    account.value(),
                     -CHARGE,
-                    ledger.timestamp(),
-                    CreditKind.SMS_CREDITS.name());
+                    ledger.timestamp());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();
@@ -247,7 +304,7 @@ public final class PgOtpStore implements OtpStore {
     @Override
     public OtpDispatch unavailable(AccountId account, String id, Instant now) {
         return Jdbc.transaction(dataSource, "release SMS dispatch " + id, c -> {
-            Locked row = lock(c, "public_id = ? AND account_id = ?", id, account.value())
+            Locked row = lock(c, BY_ACCOUNT_AND_ID, id, account.value())
                     .orElseThrow(() -> new IllegalStateException("no SMS dispatch " + id));
             if (row.dispatch.delivery() != Delivery.ENVIANDO) {
                 return row.dispatch;
@@ -319,8 +376,7 @@ public final class PgOtpStore implements OtpStore {
     @Override
     public Optional<OtpDispatch> find(AccountId account, String id) {
         return Jdbc.autoCommit(dataSource, "find SMS dispatch", c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement(FIND)) {
                 Jdbc.set(ps, id, account.value());
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(dispatch(rs)) : Optional.empty();
@@ -335,10 +391,7 @@ public final class PgOtpStore implements OtpStore {
         return Jdbc.transaction(dataSource, "check SMS dispatch", c -> {
             OtpDispatch counted = null;
             byte[] mac = null;
-            try (PreparedStatement ps = c.prepareStatement("UPDATE sms_dispatches SET attempts = attempts + 1"
-                    + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE
-                    + " AND state = 'pendente' AND attempts < " + OtpDispatch.MAX_ATTEMPTS + " AND expires_at > ?"
-                    + " RETURNING " + COLUMNS + ", code_mac")) {
+            try (PreparedStatement ps = c.prepareStatement(COUNT_ATTEMPT)) {
                 Jdbc.set(ps, id, account.value(), Jdbc.timestamp(now));
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
@@ -348,8 +401,7 @@ public final class PgOtpStore implements OtpStore {
                 }
             }
             if (counted == null) {
-                try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM sms_dispatches"
-                        + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE)) {
+                try (PreparedStatement ps = c.prepareStatement(READ_CHECKABLE)) {
                     Jdbc.set(ps, id, account.value());
                     try (ResultSet rs = ps.executeQuery()) {
                         return rs.next() ? Optional.of(new Checked(dispatch(rs), false)) : Optional.empty();
@@ -360,8 +412,7 @@ public final class PgOtpStore implements OtpStore {
                 return Optional.of(new Checked(counted, false));
             }
             // The row is locked by the UPDATE above until commit: no other check can verify it first.
-            try (PreparedStatement ps = c.prepareStatement("UPDATE sms_dispatches SET state = 'verificado',"
-                    + " verified_at = ? WHERE public_id = ? AND state = 'pendente' RETURNING " + COLUMNS)) {
+            try (PreparedStatement ps = c.prepareStatement(MARK_VERIFIED)) {
                 Jdbc.set(ps, Jdbc.timestamp(now), id);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
@@ -374,8 +425,7 @@ public final class PgOtpStore implements OtpStore {
     private record Locked(OtpDispatch dispatch, IdempotencyKey holdKey) {}
 
     private static Optional<Locked> lock(Connection c, String where, Object... values) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT " + COLUMNS + ", hold_key FROM sms_dispatches WHERE " + where + " FOR UPDATE")) {
+        try (PreparedStatement ps = c.prepareStatement(LOCK + where + " FOR UPDATE")) {
             Jdbc.set(ps, values);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next()
