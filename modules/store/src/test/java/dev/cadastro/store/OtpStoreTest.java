@@ -365,6 +365,29 @@ class OtpStoreTest {
     }
 
     @Test
+    void anAcceptanceWhoseHoldWasNotHeldChangesNothing() {
+        Principal p = principal(2);
+        OtpStore otp = store.otpStore();
+        String id = "sms_hold_gone_" + p.accountId().value();
+        var hold = new CostRules(clock).smsCode(p.accountId(), id);
+        otp.begin(
+                OtpDispatch.sending(id, p.accountId(), "(11) 9****-4321", 6, "k1", T0, Duration.ofSeconds(300)),
+                "phone-gone-" + p.accountId().value(),
+                new byte[32],
+                hold,
+                "ref-" + id);
+        // A hold released behind the dispatch's back (no path of the service does this).
+        store.ledger().release(p.accountId(), hold.key());
+        Balance before = sms(p);
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> otp.accepted(p.accountId(), id, "prov-x", T0));
+        assertTrue(e.getMessage().contains("could not be posted"), e.getMessage());
+        assertEquals(
+                Delivery.ENVIANDO, otp.find(p.accountId(), id).orElseThrow().delivery(), "still sending");
+        assertEquals(before, sms(p), "nothing charged");
+    }
+
+    @Test
     void theCodeExpiresAtTheExactTermRequested() {
         Principal p = principal(2);
         OtpSent sent = service().send(p, request(60));

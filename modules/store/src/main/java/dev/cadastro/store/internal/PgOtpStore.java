@@ -86,7 +86,11 @@ public final class PgOtpStore implements OtpStore {
             + " (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
             + " SELECT h.account_id, h.kind, 'HOLD_POST', ?, h.idem_key, h.description, ?, b.posted"
             + " FROM h JOIN b ON b.idem_key = h.idem_key RETURNING 1)"
-            + " SELECT d.*, (SELECT count(*) FROM e) AS entries FROM d";
+            // A settled dispatch whose hold was not posted must not be committed: with no entry written,
+            // the division fails the whole statement (SQLSTATE 22012), which acceptSending reports.
+            + " SELECT d.*, 1 / (SELECT count(*) FROM e) AS entries FROM d";
+
+    private static final String DIVISION_BY_ZERO = "22012";
 
     /**
      * {@link #begin}'s reads in one statement and one row: the request's earlier dispatch, locked (all
@@ -101,6 +105,9 @@ public final class PgOtpStore implements OtpStore {
             + " WHERE account_id = ? AND phone_key = ? AND delivery <> 'indisponivel' AND created_at > ?"
             + " ORDER BY created_at DESC LIMIT ?) last_hour) AS recent"
             + " FROM (SELECT 1) one LEFT JOIN earlier ON true";
+
+    /** Sends to one account and phone take turns on this transaction-scoped lock. */
+    private static final String LOCK_PHONE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))";
 
     private static final String INSERT_COLUMNS = "(public_id, account_id, phone_key, phone_masked, digits, key_id,"
             + " code_mac, hold_key, client_ref, created_at, expires_at)";
@@ -169,24 +176,26 @@ public final class PgOtpStore implements OtpStore {
         }
         Instant now = d.createdAt();
         return Jdbc.transaction(dataSource, "begin SMS dispatch " + d.id(), c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 7))")) {
-                Jdbc.set(ps, "sms:" + d.account().value() + ":" + phoneKey);
-                ps.execute();
-            }
-            // Under the phone's lock (a statement of its own, so the next one's snapshot sees what the
-            // lock's previous holder committed): the request's earlier dispatch, if any (so a retry racing
-            // its original sees the original's row), and the phone's counted sends of the last hour.
+            // The phone's lock, then under it the request's earlier dispatch, if any (so a retry racing its
+            // original sees the original's row), and the phone's counted sends of the last hour. Two
+            // statements sent in one round trip: each takes its own snapshot when it starts, so the reads
+            // see what the lock's previous holder committed.
             List<Instant> recent = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(EARLIER_AND_RECENT)) {
+            try (PreparedStatement ps = c.prepareStatement(LOCK_PHONE + "; " + EARLIER_AND_RECENT)) {
                 Jdbc.set(
                         ps,
+                        "sms:" + d.account().value() + ":" + phoneKey,
                         d.account().value(),
                         clientRef,
                         d.account().value(),
                         phoneKey,
                         Jdbc.timestamp(now.minus(OtpThrottle.WINDOW)),
                         OtpThrottle.PER_HOUR);
-                try (ResultSet rs = ps.executeQuery()) {
+                ps.execute();
+                if (!ps.getMoreResults()) {
+                    throw new IllegalStateException("the phone's lock answered, its reads did not");
+                }
+                try (ResultSet rs = ps.getResultSet()) {
                     rs.next();
                     if (rs.getString("public_id") != null) {
                         return new Begun.Existing(dispatch(rs));
@@ -230,11 +239,13 @@ public final class PgOtpStore implements OtpStore {
 
     @Override
     public OtpDispatch accepted(AccountId account, String id, String providerMessageId, Instant now) {
+        // The common case is one statement, its own transaction: no second round trip to commit.
+        Optional<OtpDispatch> common = Jdbc.autoCommit(
+                dataSource, "accept SMS dispatch " + id, c -> acceptSending(c, account, id, providerMessageId, now));
+        if (common.isPresent()) {
+            return common.get();
+        }
         return Jdbc.transaction(dataSource, "accept SMS dispatch " + id, c -> {
-            Optional<OtpDispatch> common = acceptSending(c, account, id, providerMessageId, now);
-            if (common.isPresent()) {
-                return common.get();
-            }
             // Not sending with no receipt yet (uncertain, a receipt came first, or settled): the general path.
             Locked row = lock(c, BY_ACCOUNT_AND_ID, id, account.value())
                     .orElseThrow(() -> new IllegalStateException("no SMS dispatch " + id));
@@ -261,8 +272,8 @@ public final class PgOtpStore implements OtpStore {
      * one's rows, so the locks are taken in that order, the order every other ledger change follows.
      * Empty, having written nothing, when the dispatch is in any other state.
      *
-     * @throws IllegalStateException when the dispatch was settled but its hold was not held (the
-     *     caller's transaction then rolls back the settlement)
+     * @throws IllegalStateException when the dispatch was sending but its hold was not held: the statement
+     *     failed as a whole, so the dispatch is still sending
      */
     private Optional<OtpDispatch> acceptSending(
             Connection c, AccountId account, String id, String providerMessageId, Instant now) throws SQLException {
@@ -286,10 +297,6 @@ public final class PgOtpStore implements OtpStore {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                if (rs.getInt("entries") != 1) {
-                    throw new IllegalStateException("SMS dispatch " + id + " was sending but its hold "
-                            + rs.getString("hold_key") + " could not be posted");
-                }
                 OtpDispatch accepted = dispatch(rs);
                 ledger.debitWritten(
                         EntryType.HOLD_POST,
@@ -298,6 +305,12 @@ public final class PgOtpStore implements OtpStore {
                         CHARGE);
                 return Optional.of(accepted);
             }
+        } catch (SQLException e) {
+            if (DIVISION_BY_ZERO.equals(e.getSQLState())) {
+                throw new IllegalStateException(
+                        "SMS dispatch " + id + " was sending but its hold could not be posted; nothing was changed", e);
+            }
+            throw e;
         }
     }
 
