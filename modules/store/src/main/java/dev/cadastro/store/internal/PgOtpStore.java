@@ -140,6 +140,12 @@ public final class PgOtpStore implements OtpStore {
 
     private static final String BY_ACCOUNT_AND_ID = "public_id = ? AND account_id = ?";
 
+    /** A receipt names the dispatch alone (the provider does not know our accounts). */
+    private static final String BY_ID = "public_id = ?";
+
+    private static final String SETTLE = "UPDATE sms_dispatches SET delivery = ?,"
+            + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ? WHERE public_id = ?";
+
     private final DataSource dataSource;
     private final PgLedger ledger;
 
@@ -149,12 +155,14 @@ public final class PgOtpStore implements OtpStore {
     }
 
     /**
-     * The statements that act on one dispatch the client names, by name, with their {@code ?} parameters:
-     * for tests of the plans PostgreSQL makes for them (they must find the dispatch, its hold and its
-     * balance by unique keys alone, whatever the tables' statistics).
+     * The statements of the hot path and of the moves of one dispatch, by name, with their {@code ?}
+     * parameters: for tests of the plans PostgreSQL makes for them (they must find each row by a key or
+     * by the few rows of one phone or one request reference, whatever the tables' statistics).
      */
-    public static Map<String, String> dispatchStatements() {
+    public static Map<String, String> planned() {
         return Map.of(
+                "send read",
+                EARLIER_AND_RECENT,
                 "accept",
                 ACCEPT_SENDING,
                 "count attempt",
@@ -166,7 +174,11 @@ public final class PgOtpStore implements OtpStore {
                 "find",
                 FIND,
                 "lock",
-                LOCK + BY_ACCOUNT_AND_ID + " FOR UPDATE");
+                LOCK + BY_ACCOUNT_AND_ID + " FOR UPDATE",
+                "lock for a receipt",
+                LOCK + BY_ID + " FOR UPDATE",
+                "settle",
+                SETTLE);
     }
 
     @Override
@@ -332,7 +344,7 @@ public final class PgOtpStore implements OtpStore {
     @Override
     public boolean deliveryFailed(String id, Instant now) {
         return Jdbc.transaction(dataSource, "failed delivery of SMS dispatch " + id, c -> {
-            Optional<Locked> locked = lock(c, "public_id = ?", id);
+            Optional<Locked> locked = lock(c, BY_ID, id);
             if (locked.isEmpty()) {
                 return false;
             }
@@ -450,8 +462,7 @@ public final class PgOtpStore implements OtpStore {
 
     private static void settle(Connection c, String id, Delivery delivery, String providerMessageId, Instant now)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE sms_dispatches SET delivery = ?,"
-                + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ? WHERE public_id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement(SETTLE)) {
             Jdbc.set(ps, delivery.wire(), providerMessageId, Jdbc.timestamp(now), id);
             ps.executeUpdate();
         }
