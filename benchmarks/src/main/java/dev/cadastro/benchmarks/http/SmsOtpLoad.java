@@ -59,7 +59,7 @@ import java.util.regex.Pattern;
  * pairs it completed, and every check must have answered {@code valido: true}.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.SmsOtpLoad
- * [--home DIR] [--connections 64] [--seconds 20] [--warmup 30] [--accounts 64] [--pool N] [--durable true|false] [--admission-batch true|false] [--admission-queues N] [--rate PAIRS_PER_SECOND]}
+ * [--home DIR] [--connections 64] [--seconds 20] [--warmup 30] [--accounts 64] [--pool N] [--durable true|false] [--admission-batch true|false] [--admission-queues N] [--rate PAIRS_PER_SECOND] [--timeline true|false]}
  * ({@code --warmup}: 30 s by default; after 5 s the JIT was still compiling the server's path when the
  * measured seconds began: benchmarks/RESULTS.md, "sms: an open loop and a longer warm-up")
  * ({@code --rate}: an open loop instead of the closed one: the pairs are started on a fixed schedule,
@@ -97,6 +97,7 @@ public final class SmsOtpLoad {
         boolean admissionBatch = true;
         int admissionQueues = 0;
         double rate = 0;
+        boolean timeline = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -110,10 +111,11 @@ public final class SmsOtpLoad {
                 case "--admission-batch" -> admissionBatch = Boolean.parseBoolean(v);
                 case "--admission-queues" -> admissionQueues = Integer.parseInt(v);
                 case "--rate" -> rate = Double.parseDouble(v);
+                case "--timeline" -> timeline = Boolean.parseBoolean(v);
                 default ->
                     throw new IllegalArgumentException("unknown option " + args[i]
                             + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool, --durable,"
-                            + " --admission-batch, --admission-queues, --rate");
+                            + " --admission-batch, --admission-queues, --rate, --timeline");
             }
         }
         PrintStream out = System.out;
@@ -167,9 +169,18 @@ public final class SmsOtpLoad {
             Map<Client, LongAdder> sent = new ConcurrentHashMap<>();
             clients.forEach(c -> sent.put(c, new LongAdder()));
             AtomicLong phones = new AtomicLong(System.nanoTime() % 10_000_000);
-            run(server.port(), clients, sent, phones, phoneInbox, connections, warmup, rate, "warm-up");
-            Outcome o =
-                    run(server.port(), clients, sent, phones, phoneInbox, connections, seconds, rate, "send+verify");
+            run(server.port(), clients, sent, phones, phoneInbox, connections, warmup, rate, "warm-up", false);
+            Outcome o = run(
+                    server.port(),
+                    clients,
+                    sent,
+                    phones,
+                    phoneInbox,
+                    connections,
+                    seconds,
+                    rate,
+                    "send+verify",
+                    timeline);
             out.println();
             out.println("| run | pairs | errors | pairs/s | pair p50 ms | pair p90 ms | pair p99 ms | pair max ms |"
                     + " send p99 ms | verify p99 ms |");
@@ -217,7 +228,8 @@ public final class SmsOtpLoad {
             int connections,
             int seconds,
             double rate,
-            String label)
+            String label,
+            boolean timeline)
             throws InterruptedException {
         long start = System.nanoTime();
         long end = start + Duration.ofSeconds(seconds).toNanos();
@@ -226,6 +238,7 @@ public final class SmsOtpLoad {
         long[][] pairs = new long[connections][];
         long[][] sends = new long[connections][];
         long[][] checks = new long[connections][];
+        long[][] starts = new long[connections][];
         int[] counts = new int[connections];
         LongAdder errors = new LongAdder();
         LongAdder notStarted = new LongAdder();
@@ -240,6 +253,7 @@ public final class SmsOtpLoad {
                     long[] p = new long[1 << 15];
                     long[] s = new long[1 << 15];
                     long[] c = new long[1 << 15];
+                    long[] at = new long[1 << 15];
                     int n = 0;
                     long due = start + (rate > 0 ? Math.round(id * 1e9 / rate) : 0);
                     try (RawHttpConnection raw = new RawHttpConnection(port)) {
@@ -291,7 +305,9 @@ public final class SmsOtpLoad {
                                 p = Arrays.copyOf(p, n * 2);
                                 s = Arrays.copyOf(s, n * 2);
                                 c = Arrays.copyOf(c, n * 2);
+                                at = Arrays.copyOf(at, n * 2);
                             }
+                            at[n] = (t0 - start) / 1_000_000;
                             s[n] = (t1 - t0) / 1000;
                             c[n] = (t3 - t2) / 1000;
                             p[n++] = (t1 - t0 + t3 - t2) / 1000;
@@ -309,6 +325,7 @@ public final class SmsOtpLoad {
                         pairs[id] = p;
                         sends[id] = s;
                         checks[id] = c;
+                        starts[id] = at;
                         counts[id] = n;
                         done.countDown();
                     }
@@ -316,6 +333,9 @@ public final class SmsOtpLoad {
                 });
             }
             done.await();
+        }
+        if (timeline) {
+            timeline(pairs, starts, counts, seconds);
         }
         long[] pair = merge(pairs, counts);
         Outcome o = new Outcome(
@@ -342,6 +362,37 @@ public final class SmsOtpLoad {
                                 notStarted.sum())
                         : "");
         return o;
+    }
+
+    /**
+     * {@code --timeline true}: the measured run second by second, by the second each pair was due (open
+     * loop) or started (closed loop): how many, and their p50, p99 and max. A tail made of a few slow
+     * seconds (a pause of the host or the server, autovacuum) looks different here from one spread over
+     * the whole run.
+     */
+    private static void timeline(long[][] pairs, long[][] starts, int[] counts, int seconds) {
+        List<List<Long>> bySecond = new ArrayList<>();
+        for (int s = 0; s < seconds; s++) {
+            bySecond.add(new ArrayList<>());
+        }
+        for (int i = 0; i < counts.length; i++) {
+            for (int k = 0; k < counts[i]; k++) {
+                int s = (int) Math.min(seconds - 1, Math.max(0, starts[i][k] / 1000));
+                bySecond.get(s).add(pairs[i][k]);
+            }
+        }
+        System.out.println("second | pairs | p50 ms | p99 ms | max ms");
+        for (int s = 0; s < seconds; s++) {
+            long[] sorted =
+                    bySecond.get(s).stream().mapToLong(Long::longValue).sorted().toArray();
+            System.out.printf(
+                    "%6d | %5d | %6.1f | %6.1f | %6.1f%n",
+                    s,
+                    sorted.length,
+                    pct(sorted, 0.5),
+                    pct(sorted, 0.99),
+                    sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1000.0);
+        }
     }
 
     private static long[] merge(long[][] parts, int[] counts) {
