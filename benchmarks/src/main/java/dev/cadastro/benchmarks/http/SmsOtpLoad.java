@@ -48,8 +48,9 @@ import java.util.regex.Pattern;
  * and rate limit in one statement), {@code SmsEndpoints}, {@code OtpService} (SecureRandom code,
  * HMAC-SHA256), {@code PgOtpStore.begin} (the phone's advisory lock and throttle read, the ledger hold
  * and the dispatch insert in one transaction), the provider under its {@code ProviderGuard} (virtual
- * thread, bulkhead, breaker), {@code accepted} (the hold posted with the dispatch), then the check (one
- * UPDATE counting the attempt, the constant-time compare, one UPDATE marking it verified).
+ * thread, bulkhead, breaker), {@code accepted} (the hold posted with the dispatch), then the check (a read
+ * of the dispatch and its MAC, the constant-time compare, one UPDATE counting the attempt and marking
+ * it verified).
  *
  * <p>The provider is instant: it keeps each message's code in memory for the client, playing the
  * phone; so what is measured is our own path. Every pair uses a phone not used before in the run (the

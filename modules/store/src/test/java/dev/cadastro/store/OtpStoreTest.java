@@ -269,6 +269,42 @@ class OtpStoreTest {
     }
 
     @Test
+    void parallelRightAndWrongChecksVerifyOnceAndCountAtMostFive() throws Exception {
+        Principal p = principal(1);
+        OtpSent sent = service().send(p, request(300));
+        String code = provider.code(sent.id());
+        OtpService s = service();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<OtpCheck>> checks = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(32)) {
+            for (int i = 0; i < 60; i++) {
+                String typed = i % 3 == 0 ? code : wrong(code);
+                checks.add(pool.submit(() -> {
+                    go.await();
+                    return s.verify(p, sent.id(), typed);
+                }));
+            }
+            go.countDown();
+            int valid = 0;
+            for (Future<OtpCheck> f : checks) {
+                if (f.get().valid()) {
+                    valid++;
+                }
+            }
+            OtpDispatch after = store.otpStore().find(p.accountId(), sent.id()).orElseThrow();
+            assertTrue(after.attempts() <= 5, "attempts counted: " + after.attempts());
+            if (after.status(clock.instant()) == OtpStatus.VERIFICADO) {
+                assertEquals(1, valid, "the code was spent by exactly one check");
+            } else {
+                // Five wrong checks were counted before any right one: blocked, and nothing verified.
+                assertEquals(OtpStatus.BLOQUEADO, after.status(clock.instant()));
+                assertEquals(0, valid);
+            }
+            assertFalse(s.verify(p, sent.id(), code).valid(), "spent or blocked: a later right code is refused");
+        }
+    }
+
+    @Test
     void parallelSendsToOnePhoneSendOneCodeAndChargeOneCredit() throws Exception {
         Principal p = principal(50);
         OtpService s = service();

@@ -27,9 +27,9 @@ import java.util.Objects;
  * its release when it was unavailable ({@code SMS_INDISPONIVEL}: nothing charged, the throttle does not
  * count it). The code exists only in memory between its generation and the provider call.
  *
- * <p>Checking: one attempt is counted in the same statement that checks the state and the expiry
- * ({@link OtpStore#check}); the typed code's HMAC is compared with the stored one in constant time; a
- * match marks the code verified, once, in the same transaction. No cost.
+ * <p>Checking: the typed code's HMAC is compared with the stored one in constant time; one statement
+ * then counts the attempt, and on a match marks the code verified, once, only if the state and the
+ * expiry still allow it ({@link OtpStore#check}). No cost.
  *
  * <p>Logs name the dispatch and the masked phone, never the code.
  */

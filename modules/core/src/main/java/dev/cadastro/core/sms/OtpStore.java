@@ -78,11 +78,12 @@ public interface OtpStore {
     Optional<OtpDispatch> find(AccountId account, String id);
 
     /**
-     * One check of a dispatch of the account, in one transaction: first one statement that counts the
-     * attempt only if the dispatch is {@link Delivery#checkable() checkable}, pending, under {@link
-     * OtpDispatch#MAX_ATTEMPTS} attempts and not expired at {@code now} (however many checks run at once,
-     * at most five are ever counted); then, when it counted one, {@code matches} compares the typed code
-     * with the stored MAC, and a match marks the dispatch verified in the same transaction.
+     * One check of a dispatch of the account: when the dispatch is {@link Delivery#checkable()
+     * checkable} and pending at {@code now}, {@code matches} compares the typed code with the stored MAC
+     * (which never changes), then one statement counts the attempt, and on a match marks the dispatch
+     * verified, only if it is still pending, under {@link OtpDispatch#MAX_ATTEMPTS} attempts and not
+     * expired at {@code now}: however many checks run at once, at most five are ever counted and one at
+     * most verifies. It returns after that statement committed.
      *
      * @param matches given the dispatch and its stored MAC, whether the typed code matches (in constant time)
      * @return empty when the account has no checkable dispatch of that id

@@ -32,11 +32,12 @@ import javax.sql.DataSource;
  *   <li>Sends to one account and phone take turns on a transaction-scoped advisory lock, so two parallel
  *       sends cannot both pass the 30-second rule; the lock ends with the transaction, before the
  *       provider is called.
- *   <li>A check counts its attempt in the UPDATE that also requires the dispatch to be pending, under
- *       five attempts and unexpired: PostgreSQL re-evaluates the WHERE on the newest row version for
- *       every concurrent UPDATE, so at most five ever succeed, whatever the parallelism. The MAC is then
- *       compared in Java, in constant time, while that UPDATE's row lock is held, and a match is
- *       recorded in the same transaction: one commit per check.
+ *   <li>A check reads the dispatch and its MAC, which never change, and compares the MAC in Java, in
+ *       constant time; then one UPDATE counts the attempt, and on a match marks the dispatch verified,
+ *       only if it is still pending, under five attempts and unexpired. PostgreSQL re-evaluates that
+ *       WHERE on the newest row version for every concurrent UPDATE, so at most five attempts are ever
+ *       counted and one check at most verifies, whatever the parallelism. The answer is given after
+ *       that statement committed: one commit per check, and no row lock held while Java compares.
  *   <li>Settlements lock the dispatch row ({@code FOR UPDATE}) and act only from the state they expect,
  *       so a duplicated receipt or a late provider answer changes nothing twice.
  * </ul>
@@ -119,19 +120,21 @@ public final class PgOtpStore implements OtpStore {
     private static final String INSERT_HELD =
             "INSERT INTO sms_dispatches " + INSERT_COLUMNS + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed";
 
-    /** A check: counts its attempt only if the dispatch can still be checked (see the class comment). */
-    private static final String COUNT_ATTEMPT = "UPDATE sms_dispatches SET attempts = attempts + 1"
+    /** A check's read: the dispatch and its MAC, if the client may know it. */
+    private static final String READ_CHECKABLE = "SELECT " + COLUMNS + ", code_mac FROM sms_dispatches"
+            + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE;
+
+    /**
+     * A check's write: counts the attempt, and on a match ({@code ?} true) spends the code, only if the
+     * dispatch can still be checked (see the class comment). The same statement for a match and a
+     * mismatch.
+     */
+    private static final String COUNT_ATTEMPT = "UPDATE sms_dispatches SET attempts = attempts + 1,"
+            + " state = CASE WHEN ? THEN 'verificado' ELSE state END,"
+            + " verified_at = CASE WHEN ? THEN ?::timestamptz ELSE verified_at END"
             + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE
             + " AND state = 'pendente' AND attempts < " + OtpDispatch.MAX_ATTEMPTS + " AND expires_at > ?"
-            + " RETURNING " + COLUMNS + ", code_mac";
-
-    /** A check that counted nothing: the dispatch as it is, if the client may know it. */
-    private static final String READ_CHECKABLE =
-            "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ? AND " + CHECKABLE;
-
-    /** A check that matched: the code is spent. */
-    private static final String MARK_VERIFIED = "UPDATE sms_dispatches SET state = 'verificado',"
-            + " verified_at = ? WHERE public_id = ? AND state = 'pendente' RETURNING " + COLUMNS;
+            + " RETURNING " + COLUMNS;
 
     private static final String FIND =
             "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ?";
@@ -169,8 +172,6 @@ public final class PgOtpStore implements OtpStore {
                 COUNT_ATTEMPT,
                 "read checkable",
                 READ_CHECKABLE,
-                "mark verified",
-                MARK_VERIFIED,
                 "find",
                 FIND,
                 "lock",
@@ -413,35 +414,39 @@ public final class PgOtpStore implements OtpStore {
     @Override
     public Optional<Checked> check(
             AccountId account, String id, Instant now, BiPredicate<OtpDispatch, byte[]> matches) {
-        return Jdbc.transaction(dataSource, "check SMS dispatch", c -> {
-            OtpDispatch counted = null;
-            byte[] mac = null;
+        return Jdbc.autoCommit(dataSource, "check SMS dispatch", c -> {
+            OtpDispatch read;
+            byte[] mac;
+            try (PreparedStatement ps = c.prepareStatement(READ_CHECKABLE)) {
+                Jdbc.set(ps, id, account.value());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    read = dispatch(rs);
+                    mac = rs.getBytes("code_mac");
+                }
+            }
+            if (read.status(now) != OtpStatus.PENDENTE) {
+                // Verified, blocked or expired when read: nothing can be counted (the UPDATE would agree).
+                return Optional.of(new Checked(read, false));
+            }
+            // The MAC and the key id never change, so the comparison does not need the row locked; the
+            // UPDATE decides whether this attempt still counts, and whether this match still verifies.
+            boolean matched = matches.test(read, mac);
             try (PreparedStatement ps = c.prepareStatement(COUNT_ATTEMPT)) {
-                Jdbc.set(ps, id, account.value(), Jdbc.timestamp(now));
+                Jdbc.set(ps, matched, matched, Jdbc.timestamp(now), id, account.value(), Jdbc.timestamp(now));
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
-                        counted = dispatch(rs);
-                        mac = rs.getBytes("code_mac");
+                        return Optional.of(new Checked(dispatch(rs), matched));
                     }
                 }
             }
-            if (counted == null) {
-                try (PreparedStatement ps = c.prepareStatement(READ_CHECKABLE)) {
-                    Jdbc.set(ps, id, account.value());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? Optional.of(new Checked(dispatch(rs), false)) : Optional.empty();
-                    }
-                }
-            }
-            if (!matches.test(counted, mac)) {
-                return Optional.of(new Checked(counted, false));
-            }
-            // The row is locked by the UPDATE above until commit: no other check can verify it first.
-            try (PreparedStatement ps = c.prepareStatement(MARK_VERIFIED)) {
-                Jdbc.set(ps, Jdbc.timestamp(now), id);
+            // A parallel check counted the last attempt, verified it, or the term passed in between.
+            try (PreparedStatement ps = c.prepareStatement(READ_CHECKABLE)) {
+                Jdbc.set(ps, id, account.value());
                 try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return Optional.of(new Checked(dispatch(rs), true));
+                    return rs.next() ? Optional.of(new Checked(dispatch(rs), false)) : Optional.empty();
                 }
             }
         });
