@@ -286,13 +286,23 @@ class OtpStoreTest {
             }
             go.countDown();
             int valid = 0;
+            int pending = 0;
             for (Future<OtpCheck> f : checks) {
-                if (f.get().valid()) {
+                OtpCheck c = f.get();
+                if (c.valid()) {
                     valid++;
+                    assertEquals(new OtpCheck(true, OtpStatus.VERIFICADO, 0), c);
+                } else if (c.status() == OtpStatus.PENDENTE) {
+                    pending++;
                 }
             }
+            assertTrue(pending <= 4, "wrong checks answered pending: " + pending);
             OtpDispatch after = store.otpStore().find(p.accountId(), sent.id()).orElseThrow();
             assertTrue(after.attempts() <= 5, "attempts counted: " + after.attempts());
+            assertEquals(
+                    after.attempts(),
+                    pending + valid + (after.attempts() == 5 && valid == 0 ? 1 : 0),
+                    "every counted attempt was answered as counted");
             if (after.status(clock.instant()) == OtpStatus.VERIFICADO) {
                 assertEquals(1, valid, "the code was spent by exactly one check");
             } else {
@@ -425,7 +435,7 @@ class OtpStoreTest {
 
     @Test
     void theCodeExpiresAtTheExactTermRequested() {
-        Principal p = principal(2);
+        Principal p = principal(3);
         OtpSent sent = service().send(p, request(60));
         String code = provider.code(sent.id());
         clock.set(T0.plusSeconds(60));
@@ -437,6 +447,17 @@ class OtpStoreTest {
                 new OtpCheck(true, OtpStatus.VERIFICADO, 0),
                 service().verify(p, second.id(), provider.code(second.id())),
                 "one microsecond before the term it is still valid");
+        clock.set(T0.plusSeconds(240));
+        OtpSent third = service().send(p, request(60));
+        clock.set(T0.plusSeconds(300).minusNanos(1));
+        assertEquals(
+                new OtpCheck(false, OtpStatus.PENDENTE, 4),
+                service().verify(p, third.id(), wrong(provider.code(third.id()))),
+                "one nanosecond before the term a wrong code is counted (the database keeps microseconds)");
+        assertEquals(
+                new OtpCheck(true, OtpStatus.VERIFICADO, 0),
+                service().verify(p, third.id(), provider.code(third.id())),
+                "and a right one verifies");
     }
 
     @Test

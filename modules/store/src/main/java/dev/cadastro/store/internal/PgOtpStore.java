@@ -14,8 +14,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -434,8 +436,11 @@ public final class PgOtpStore implements OtpStore {
             // The MAC and the key id never change, so the comparison does not need the row locked; the
             // UPDATE decides whether this attempt still counts, and whether this match still verifies.
             boolean matched = matches.test(read, mac);
+            // PostgreSQL keeps microseconds and the driver rounds to the nearest one: truncated, a check
+            // 1 ns before the term still compares as before it, as OtpDispatch.status says.
+            Timestamp at = Jdbc.timestamp(now.truncatedTo(ChronoUnit.MICROS));
             try (PreparedStatement ps = c.prepareStatement(COUNT_ATTEMPT)) {
-                Jdbc.set(ps, matched, matched, Jdbc.timestamp(now), id, account.value(), Jdbc.timestamp(now));
+                Jdbc.set(ps, matched, matched, at, id, account.value(), at);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         return Optional.of(new Checked(dispatch(rs), matched));
