@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -242,30 +243,38 @@ class OtpStoreTest {
         OtpSent sent = service().send(p, request(300));
         String code = provider.code(sent.id());
         OtpService s = service();
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<OtpCheck>> checks = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(32)) {
-            for (int i = 0; i < 100; i++) {
-                checks.add(pool.submit(() -> {
-                    go.await();
-                    return s.verify(p, sent.id(), wrong(code));
-                }));
+        int counted = 0;
+        for (OtpCheck c : atOnce(s, p, sent.id(), Collections.nCopies(100, wrong(code)))) {
+            assertFalse(c.valid());
+            if (c.status() == OtpStatus.PENDENTE) {
+                counted++;
             }
-            go.countDown();
-            int counted = 0;
-            for (Future<OtpCheck> f : checks) {
-                OtpCheck c = f.get();
-                assertFalse(c.valid());
-                if (c.status() == OtpStatus.PENDENTE) {
-                    counted++;
-                }
-            }
-            assertEquals(4, counted, "four wrong checks left it pending; the fifth blocked it");
         }
+        assertEquals(4, counted, "four wrong checks left it pending; the fifth blocked it");
         OtpDispatch after = store.otpStore().find(p.accountId(), sent.id()).orElseThrow();
         assertEquals(5, after.attempts());
         assertEquals(OtpStatus.BLOQUEADO, after.status(clock.instant()));
         assertEquals(new OtpCheck(false, OtpStatus.BLOQUEADO, 0), s.verify(p, sent.id(), code));
+    }
+
+    /** Runs the checks at once (32 threads released together) and returns their answers in order. */
+    private static List<OtpCheck> atOnce(OtpService s, Principal p, String id, List<String> typed) throws Exception {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<OtpCheck>> checks = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(32)) {
+            for (String t : typed) {
+                checks.add(pool.submit(() -> {
+                    go.await();
+                    return s.verify(p, id, t);
+                }));
+            }
+            go.countDown();
+            List<OtpCheck> answers = new ArrayList<>();
+            for (Future<OtpCheck> f : checks) {
+                answers.add(f.get());
+            }
+            return answers;
+        }
     }
 
     @Test
@@ -274,44 +283,37 @@ class OtpStoreTest {
         OtpSent sent = service().send(p, request(300));
         String code = provider.code(sent.id());
         OtpService s = service();
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<OtpCheck>> checks = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(32)) {
-            for (int i = 0; i < 60; i++) {
-                String typed = i % 3 == 0 ? code : wrong(code);
-                checks.add(pool.submit(() -> {
-                    go.await();
-                    return s.verify(p, sent.id(), typed);
-                }));
-            }
-            go.countDown();
-            int valid = 0;
-            int pending = 0;
-            for (Future<OtpCheck> f : checks) {
-                OtpCheck c = f.get();
-                if (c.valid()) {
-                    valid++;
-                    assertEquals(new OtpCheck(true, OtpStatus.VERIFICADO, 0), c);
-                } else if (c.status() == OtpStatus.PENDENTE) {
-                    pending++;
-                }
-            }
-            assertTrue(pending <= 4, "wrong checks answered pending: " + pending);
-            OtpDispatch after = store.otpStore().find(p.accountId(), sent.id()).orElseThrow();
-            assertTrue(after.attempts() <= 5, "attempts counted: " + after.attempts());
-            assertEquals(
-                    after.attempts(),
-                    pending + valid + (after.attempts() == 5 && valid == 0 ? 1 : 0),
-                    "every counted attempt was answered as counted");
-            if (after.status(clock.instant()) == OtpStatus.VERIFICADO) {
-                assertEquals(1, valid, "the code was spent by exactly one check");
-            } else {
-                // Five wrong checks were counted before any right one: blocked, and nothing verified.
-                assertEquals(OtpStatus.BLOQUEADO, after.status(clock.instant()));
-                assertEquals(0, valid);
-            }
-            assertFalse(s.verify(p, sent.id(), code).valid(), "spent or blocked: a later right code is refused");
+        List<String> typed = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            typed.add(i % 3 == 0 ? code : wrong(code));
         }
+        int valid = 0;
+        int pending = 0;
+        for (OtpCheck c : atOnce(s, p, sent.id(), typed)) {
+            if (c.valid()) {
+                valid++;
+                assertEquals(new OtpCheck(true, OtpStatus.VERIFICADO, 0), c);
+            } else if (c.status() == OtpStatus.PENDENTE) {
+                pending++;
+            }
+        }
+        assertTrue(pending <= 4, "wrong checks answered pending: " + pending);
+        OtpDispatch after = store.otpStore().find(p.accountId(), sent.id()).orElseThrow();
+        assertTrue(after.attempts() <= 5, "attempts counted: " + after.attempts());
+        // Only a counted check answers pending (its own attempt under five) or valid; the one other
+        // counted answer is the fifth wrong one, which blocked the code.
+        assertEquals(
+                after.attempts(),
+                pending + valid + (after.attempts() == 5 && valid == 0 ? 1 : 0),
+                "every counted attempt was answered as counted");
+        if (after.status(clock.instant()) == OtpStatus.VERIFICADO) {
+            assertEquals(1, valid, "the code was spent by exactly one check");
+        } else {
+            // Five wrong checks were counted before any right one: blocked, and nothing verified.
+            assertEquals(OtpStatus.BLOQUEADO, after.status(clock.instant()));
+            assertEquals(0, valid);
+        }
+        assertFalse(s.verify(p, sent.id(), code).valid(), "spent or blocked: a later right code is refused");
     }
 
     @Test
