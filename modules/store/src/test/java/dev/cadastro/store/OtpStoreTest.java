@@ -38,8 +38,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -289,12 +291,17 @@ class OtpStoreTest {
         }
         int valid = 0;
         int pending = 0;
+        Set<Integer> remaining = new HashSet<>();
         for (OtpCheck c : atOnce(s, p, sent.id(), typed)) {
             if (c.valid()) {
                 valid++;
                 assertEquals(new OtpCheck(true, OtpStatus.VERIFICADO, 0), c);
             } else if (c.status() == OtpStatus.PENDENTE) {
                 pending++;
+                assertTrue(remaining.add(c.remainingAttempts()), "each counted wrong check has its own count: " + c);
+            } else {
+                assertTrue(c.status() == OtpStatus.VERIFICADO || c.status() == OtpStatus.BLOQUEADO, c.toString());
+                assertEquals(0, c.remainingAttempts(), c.toString());
             }
         }
         assertTrue(pending <= 4, "wrong checks answered pending: " + pending);

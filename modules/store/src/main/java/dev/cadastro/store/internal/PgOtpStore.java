@@ -447,7 +447,7 @@ public final class PgOtpStore implements OtpStore {
                     }
                 }
             }
-            // A parallel check counted the last attempt, verified it, or the term passed in between.
+            // A parallel check counted the last attempt or verified it in between.
             try (PreparedStatement ps = c.prepareStatement(READ_CHECKABLE)) {
                 Jdbc.set(ps, id, account.value());
                 try (ResultSet rs = ps.executeQuery()) {
