@@ -10,9 +10,9 @@ import java.util.function.BiPredicate;
 
 /**
  * Port: the dispatches of one-time codes, each moved together with its SMS credit in the ledger. Every
- * method but {@link #check} (a read, then one auto-committed write) is one transaction; none holds a lock while the provider is called (the use case calls it
- * between {@link #begin} and {@link #accepted} or {@link #unavailable}). All times come from the
- * caller's clock.
+ * method but {@link #check} (a read, then one auto-committed write) is one transaction; none holds a
+ * lock while the provider is called (the use case calls it between {@link #begin} and {@link
+ * #accepted} or {@link #unavailable}). All times come from the caller's clock.
  */
 public interface OtpStore {
 
