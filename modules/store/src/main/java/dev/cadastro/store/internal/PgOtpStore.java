@@ -189,67 +189,97 @@ public final class PgOtpStore implements OtpStore {
         if (d.delivery() != Delivery.ENVIANDO || d.attempts() != 0) {
             throw new IllegalArgumentException("a new dispatch is enviando with no attempt, not " + d);
         }
+        Object[] row = {
+            d.id(),
+            d.account().value(),
+            phoneKey,
+            d.phoneMasked(),
+            d.digits(),
+            d.keyId(),
+            mac,
+            hold.key().value(),
+            clientRef,
+            Jdbc.timestamp(d.createdAt()),
+            Jdbc.timestamp(d.expiresAt())
+        };
+        String what = "begin SMS dispatch " + d.id();
+        // The common case, credit enough and a new hold key, in two round trips: the statement that places
+        // the hold and inserts the dispatch commits too. When it placed nothing, its COMMIT ended a
+        // transaction that wrote nothing (and released the phone's lock), and the general path starts over.
+        Optional<Begun> common =
+                Jdbc.transaction(dataSource, what, c -> begin(c, d, phoneKey, row, hold, clientRef, true));
+        return common.orElseGet(() -> Jdbc.transaction(
+                dataSource,
+                what,
+                c -> begin(c, d, phoneKey, row, hold, clientRef, false).orElseThrow()));
+    }
+
+    /**
+     * {@link #begin}'s transaction. With {@code commitWithInsert}, the hold and the dispatch are written
+     * by a statement that also commits, or, empty, nothing was written and the transaction is over; without,
+     * the ledger's general path places the hold (or refuses it) and the caller commits.
+     */
+    private Optional<Begun> begin(
+            Connection c,
+            OtpDispatch d,
+            String phoneKey,
+            Object[] row,
+            HoldRequest hold,
+            String clientRef,
+            boolean commitWithInsert)
+            throws SQLException {
+        // The phone's lock, then under it the request's earlier dispatch, if any (so a retry racing its
+        // original sees the original's row), and the phone's counted sends of the last hour. Two
+        // statements sent in one round trip: each takes its own snapshot when it starts, so the reads see
+        // what the lock's previous holder committed.
         Instant now = d.createdAt();
-        return Jdbc.transaction(dataSource, "begin SMS dispatch " + d.id(), c -> {
-            // The phone's lock, then under it the request's earlier dispatch, if any (so a retry racing its
-            // original sees the original's row), and the phone's counted sends of the last hour. Two
-            // statements sent in one round trip: each takes its own snapshot when it starts, so the reads
-            // see what the lock's previous holder committed.
-            List<Instant> recent = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(LOCK_PHONE + "; " + EARLIER_AND_RECENT)) {
-                Jdbc.set(
-                        ps,
-                        "sms:" + d.account().value() + ":" + phoneKey,
-                        d.account().value(),
-                        clientRef,
-                        d.account().value(),
-                        phoneKey,
-                        Jdbc.timestamp(now.minus(OtpThrottle.WINDOW)),
-                        OtpThrottle.PER_HOUR);
-                ps.execute();
-                if (!ps.getMoreResults()) {
-                    throw new IllegalStateException("the phone's lock answered, its reads did not");
+        List<Instant> recent = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(LOCK_PHONE + "; " + EARLIER_AND_RECENT)) {
+            Jdbc.set(
+                    ps,
+                    "sms:" + d.account().value() + ":" + phoneKey,
+                    d.account().value(),
+                    clientRef,
+                    d.account().value(),
+                    phoneKey,
+                    Jdbc.timestamp(now.minus(OtpThrottle.WINDOW)),
+                    OtpThrottle.PER_HOUR);
+            ps.execute();
+            if (!ps.getMoreResults()) {
+                throw new IllegalStateException("the phone's lock answered, its reads did not");
+            }
+            try (ResultSet rs = ps.getResultSet()) {
+                rs.next();
+                if (rs.getString("public_id") != null) {
+                    return Optional.of(new Begun.Existing(dispatch(rs)));
                 }
-                try (ResultSet rs = ps.getResultSet()) {
-                    rs.next();
-                    if (rs.getString("public_id") != null) {
-                        return new Begun.Existing(dispatch(rs));
-                    }
-                    java.sql.Array times = rs.getArray("recent");
-                    if (times != null) {
-                        for (Object t : (Object[]) times.getArray()) {
-                            recent.add(((java.sql.Timestamp) t).toInstant());
-                        }
+                java.sql.Array times = rs.getArray("recent");
+                if (times != null) {
+                    for (Object t : (Object[]) times.getArray()) {
+                        recent.add(((java.sql.Timestamp) t).toInstant());
                     }
                 }
             }
-            Optional<Duration> wait = OtpThrottle.wait(recent, now);
-            if (wait.isPresent()) {
-                return new Begun.Throttled(wait.get());
+        }
+        Optional<Duration> wait = OtpThrottle.wait(recent, now);
+        if (wait.isPresent()) {
+            return Optional.of(new Begun.Throttled(wait.get()));
+        }
+        if (commitWithInsert) {
+            // Jdbc.transaction's own commit then finds the connection out of any transaction: no round trip.
+            return ledger.holdThen(c, hold, INSERT_HELD + "; COMMIT", row)
+                    ? Optional.of(new Begun.Started(d))
+                    : Optional.empty();
+        }
+        if (!ledger.holdThen(c, hold, INSERT_HELD, row)) {
+            // Short of credit (or the key was taken): the ledger's own path answers or refuses it.
+            ledger.hold(c, hold);
+            try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+                Jdbc.set(ps, row);
+                ps.executeUpdate();
             }
-            Object[] row = {
-                d.id(),
-                d.account().value(),
-                phoneKey,
-                d.phoneMasked(),
-                d.digits(),
-                d.keyId(),
-                mac,
-                hold.key().value(),
-                clientRef,
-                Jdbc.timestamp(d.createdAt()),
-                Jdbc.timestamp(d.expiresAt())
-            };
-            if (!ledger.holdThen(c, hold, INSERT_HELD, row)) {
-                // Short of credit (or the key was taken): the ledger's own path answers or refuses it.
-                ledger.hold(c, hold);
-                try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-                    Jdbc.set(ps, row);
-                    ps.executeUpdate();
-                }
-            }
-            return new Begun.Started(d);
-        });
+        }
+        return Optional.of(new Begun.Started(d));
     }
 
     @Override
