@@ -37,7 +37,8 @@ public final class Migrations {
             "V8__person_lookup.sql",
             "V9__call_records.sql",
             "V10__admission_batch.sql",
-            "V11__sms_dispatch_indexes.sql");
+            "V11__sms_dispatch_indexes.sql",
+            "V12__sms_dispatch_domains.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */
     private static final long LOCK = 0x6361_6461_7374_726FL;
@@ -46,12 +47,20 @@ public final class Migrations {
 
     /** Applies what is missing and returns the versions applied by this call. */
     public static List<Integer> apply(DataSource dataSource, Clock clock) {
+        return apply(dataSource, clock, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Applies what is missing up to version {@code through}, as a server of that version would: for tests
+     * of a script against the rows an older schema holds.
+     */
+    public static List<Integer> apply(DataSource dataSource, Clock clock, int through) {
         return Jdbc.autoCommit(dataSource, "schema migration", c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("SELECT pg_advisory_lock(" + LOCK + ")");
             }
             try {
-                return applyLocked(c, clock);
+                return applyLocked(c, clock, through);
             } finally {
                 try (Statement s = c.createStatement()) {
                     s.execute("SELECT pg_advisory_unlock(" + LOCK + ")");
@@ -60,7 +69,7 @@ public final class Migrations {
         });
     }
 
-    private static List<Integer> applyLocked(Connection c, Clock clock) throws SQLException {
+    private static List<Integer> applyLocked(Connection c, Clock clock, int through) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS schema_version ("
                     + " version integer PRIMARY KEY, script text NOT NULL, checksum text NOT NULL,"
@@ -76,6 +85,9 @@ public final class Migrations {
         List<Integer> done = new java.util.ArrayList<>();
         for (String script : SCRIPTS) {
             int version = version(script);
+            if (version > through) {
+                break;
+            }
             String sql = read(script);
             String checksum = Texts.sha256Hex(sql);
             String existing = applied.get(version);
