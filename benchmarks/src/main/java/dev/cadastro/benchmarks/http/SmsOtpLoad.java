@@ -60,7 +60,7 @@ import java.util.regex.Pattern;
  * pairs it completed, and every check must have answered {@code valido: true}.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.SmsOtpLoad
- * [--home DIR] [--connections 64] [--seconds 20] [--warmup 30] [--accounts 64] [--pool N] [--durable true|false] [--admission-batch true|false] [--admission-queues N] [--rate PAIRS_PER_SECOND] [--timeline true|false]}
+ * [--home DIR] [--connections 64] [--seconds 20] [--warmup 30] [--accounts 64] [--pool N] [--durable true|false] [--admission-batch true|false] [--admission-queues N] [--rate PAIRS_PER_SECOND] [--timeline true|false] [--client-threads virtual|platform]}
  * ({@code --warmup}: 30 s by default; after 5 s the JIT was still compiling the server's path when the
  * measured seconds began: benchmarks/RESULTS.md, "sms: an open loop and a longer warm-up")
  * ({@code --rate}: an open loop instead of the closed one: the pairs are started on a fixed schedule,
@@ -73,7 +73,10 @@ import java.util.regex.Pattern;
  * runs; {@code --durable false}: commits do not wait for the WAL flush, a diagnostic that shows what the
  * flushes cost, never how the server runs; {@code --admission-batch true}: admissions in shared commits,
  * ADR 0031, on by default as in the server ({@code false} admits each request alone); {@code
- * --admission-queues}: on how many queues, by default the store's). The first run generates and loads a
+ * --admission-queues}: on how many queues, by default the store's; {@code --client-threads}: the
+ * clients on virtual threads, by default, or on platform threads of their own, whose CPU a per-thread
+ * reading then tells apart from the server's: the clients share the server's two cores). Each client
+ * keeps one connection from the warm-up to the end, as real clients keep theirs. The first run generates and loads a
  * 2,000-establishment register under {@code benchmarks/data/sms} (the server needs one; SMS does not
  * read it).
  */
@@ -99,6 +102,7 @@ public final class SmsOtpLoad {
         int admissionQueues = 0;
         double rate = 0;
         boolean timeline = false;
+        boolean platformClients = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -113,10 +117,17 @@ public final class SmsOtpLoad {
                 case "--admission-queues" -> admissionQueues = Integer.parseInt(v);
                 case "--rate" -> rate = Double.parseDouble(v);
                 case "--timeline" -> timeline = Boolean.parseBoolean(v);
+                case "--client-threads" ->
+                    platformClients = switch (v) {
+                        case "virtual" -> false;
+                        case "platform" -> true;
+                        default ->
+                            throw new IllegalArgumentException("--client-threads is virtual or platform, not " + v);
+                    };
                 default ->
                     throw new IllegalArgumentException("unknown option " + args[i]
                             + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool, --durable,"
-                            + " --admission-batch, --admission-queues, --rate, --timeline");
+                            + " --admission-batch, --admission-queues, --rate, --timeline, --client-threads");
             }
         }
         PrintStream out = System.out;
@@ -153,9 +164,16 @@ public final class SmsOtpLoad {
                         clock)
                 .withSms(SmsOptions.under(home).withGateway(guarded)))) {
             List<Client> clients = clients(server, clock, accounts);
+            // One keep-alive connection per client for the whole run, as real clients keep theirs: the
+            // measured seconds do not begin with 64 new connections (each reconnects by itself if its
+            // connection fails).
+            RawHttpConnection[] raws = new RawHttpConnection[connections];
+            for (int i = 0; i < connections; i++) {
+                raws[i] = new RawHttpConnection(server.port());
+            }
             out.printf(
                     "SMS OTP load: %d connections, %d accounts, %d s after %d s warm-up, pool %d, durable %s,"
-                            + " admission batch %s on %d queue(s), %s, %d CPUs, JDK %s%n",
+                            + " admission batch %s on %d queue(s), %s, clients on %s threads, %d CPUs, JDK %s%n",
                     connections,
                     accounts,
                     seconds,
@@ -165,14 +183,15 @@ public final class SmsOtpLoad {
                     admissionBatch,
                     database.admissionQueues(),
                     rate > 0 ? String.format("open loop at %.0f pairs/s", rate) : "closed loop",
+                    platformClients ? "platform" : "virtual",
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version());
             Map<Client, LongAdder> sent = new ConcurrentHashMap<>();
             clients.forEach(c -> sent.put(c, new LongAdder()));
             AtomicLong phones = new AtomicLong(System.nanoTime() % 10_000_000);
-            run(server.port(), clients, sent, phones, phoneInbox, connections, warmup, rate, "warm-up", false);
+            run(raws, clients, sent, phones, phoneInbox, connections, warmup, rate, "warm-up", false, platformClients);
             Outcome o = run(
-                    server.port(),
+                    raws,
                     clients,
                     sent,
                     phones,
@@ -181,7 +200,8 @@ public final class SmsOtpLoad {
                     seconds,
                     rate,
                     "send+verify",
-                    timeline);
+                    timeline,
+                    platformClients);
             out.println();
             out.println("| run | pairs | errors | pairs/s | pair p50 ms | pair p90 ms | pair p99 ms | pair max ms |"
                     + " send p99 ms | verify p99 ms |");
@@ -217,11 +237,14 @@ public final class SmsOtpLoad {
             }
             out.printf(
                     "ledger: %d SMS credits charged for %d accepted sends, %d mismatches%n", total, total, mismatches);
+            for (RawHttpConnection raw : raws) {
+                raw.close();
+            }
         }
     }
 
     private static Outcome run(
-            int port,
+            RawHttpConnection[] raws,
             List<Client> clients,
             Map<Client, LongAdder> sent,
             AtomicLong phones,
@@ -230,7 +253,8 @@ public final class SmsOtpLoad {
             int seconds,
             double rate,
             String label,
-            boolean timeline)
+            boolean timeline,
+            boolean platformClients)
             throws InterruptedException {
         long start = System.nanoTime();
         long end = start + Duration.ofSeconds(seconds).toNanos();
@@ -245,7 +269,9 @@ public final class SmsOtpLoad {
         LongAdder notStarted = new LongAdder();
         Map<String, LongAdder> failures = new ConcurrentHashMap<>();
         CountDownLatch done = new CountDownLatch(connections);
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (ExecutorService threads = platformClients
+                ? Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())
+                : Executors.newVirtualThreadPerTaskExecutor()) {
             for (int t = 0; t < connections; t++) {
                 int id = t;
                 threads.submit(() -> {
@@ -257,7 +283,8 @@ public final class SmsOtpLoad {
                     long[] at = new long[1 << 15];
                     int n = 0;
                     long due = start + (rate > 0 ? Math.round(id * 1e9 / rate) : 0);
-                    try (RawHttpConnection raw = new RawHttpConnection(port)) {
+                    RawHttpConnection raw = raws[id];
+                    try {
                         while (true) {
                             if (rate > 0) {
                                 // parkNanos may return early: never start a pair before it is due.
