@@ -7,10 +7,20 @@
 -- "sms: where a pair's CPU goes, and a check with one write"). The three rules that relate two columns
 -- stay CHECKs of the table.
 --
--- Each column first takes a domain without its rule: the same storage and operator classes as before,
--- so the table is not rewritten and its indexes are kept. Then each domain takes its rule, which
--- PostgreSQL validates by reading the table once; the table's own CHECK goes last. On an existing
--- database, sends, checks and receipts wait for those seven reads of sms_dispatches.
+-- Each column first takes a domain without its rule: the same storage as before, so the table is not
+-- rewritten. PostgreSQL still rebuilds the two partial indexes (their predicates name delivery) and
+-- validates again the CHECKs that name the altered columns, one read of the table; the public_id and
+-- client_ref indexes are kept. Then each domain takes its rule, which PostgreSQL validates by reading
+-- the table once more; the table's own CHECK goes last. The type change drops the columns' statistics;
+-- autovacuum gathers them again. (Not an ANALYZE here: on a new database it would record the table as
+-- empty, and connections would cache plans that scan it, benchmarks/RESULTS.md, "sms: plans on a new
+-- database"; SmsPlanTest fails then.) On an existing database sends, checks and receipts wait for all
+-- of it (a few reads of sms_dispatches and two index builds).
+--
+-- Servers of an older version still running when this script is applied fail each statement they
+-- had prepared on these columns once per connection ("cached plan must not change result type",
+-- SQLSTATE 0A000), inside a transaction with no retry: stop them before the first server of this
+-- version starts.
 CREATE DOMAIN sms_public_id AS text;
 CREATE DOMAIN sms_digits AS integer;
 CREATE DOMAIN sms_code_mac AS bytea;

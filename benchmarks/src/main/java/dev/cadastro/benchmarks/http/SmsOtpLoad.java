@@ -42,7 +42,8 @@ import java.util.regex.Pattern;
 
 /**
  * Load test of SMS one-time codes through a real socket: each of {@code --connections} clients (a
- * virtual thread with its own keep-alive {@link RawHttpConnection}) repeats a pair, {@code POST
+ * virtual thread, or a platform thread with {@code --client-threads platform}, with its own keep-alive
+ * {@link RawHttpConnection}) repeats a pair, {@code POST
  * /v1/sms/otp} then {@code POST /v1/sms/otp/verificar} with the right code, against {@link
  * CadastroServer} on an embedded PostgreSQL. The path measured is the production one: admission (key
  * and rate limit in one statement), {@code SmsEndpoints}, {@code OtpService} (SecureRandom code,
@@ -164,9 +165,9 @@ public final class SmsOtpLoad {
                         clock)
                 .withSms(SmsOptions.under(home).withGateway(guarded)))) {
             List<Client> clients = clients(server, clock, accounts);
-            // One keep-alive connection per client for the whole run, as real clients keep theirs: the
-            // measured seconds do not begin with 64 new connections (each reconnects by itself if its
-            // connection fails).
+            // One keep-alive connection per client for the whole run, as real clients keep theirs, so the
+            // measured seconds do not begin with 64 new connections. A client whose connection fails
+            // stops for the rest of its phase (counted as an error) and reconnects in the next.
             RawHttpConnection[] raws = new RawHttpConnection[connections];
             for (int i = 0; i < connections; i++) {
                 raws[i] = new RawHttpConnection(server.port());
@@ -186,59 +187,74 @@ public final class SmsOtpLoad {
                     platformClients ? "platform" : "virtual",
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version());
-            Map<Client, LongAdder> sent = new ConcurrentHashMap<>();
-            clients.forEach(c -> sent.put(c, new LongAdder()));
-            AtomicLong phones = new AtomicLong(System.nanoTime() % 10_000_000);
-            run(raws, clients, sent, phones, phoneInbox, connections, warmup, rate, "warm-up", false, platformClients);
-            Outcome o = run(
-                    raws,
-                    clients,
-                    sent,
-                    phones,
-                    phoneInbox,
-                    connections,
-                    seconds,
-                    rate,
-                    "send+verify",
-                    timeline,
-                    platformClients);
-            out.println();
-            out.println("| run | pairs | errors | pairs/s | pair p50 ms | pair p90 ms | pair p99 ms | pair max ms |"
-                    + " send p99 ms | verify p99 ms |");
-            out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-            out.printf(
-                    "| %d conns, %d accounts | %d | %d | %.0f | %.2f | %.2f | %.2f | %.1f | %.2f | %.2f |%n",
-                    connections,
-                    accounts,
-                    o.pairs(),
-                    o.errors(),
-                    o.perSecond(),
-                    pct(o.pair(), 0.50),
-                    pct(o.pair(), 0.90),
-                    pct(o.pair(), 0.99),
-                    o.pair().length == 0 ? 0 : o.pair()[o.pair().length - 1] / 1000.0,
-                    pct(o.send(), 0.99),
-                    pct(o.check(), 0.99));
-            long mismatches = 0;
-            long total = 0;
-            for (Client c : clients) {
-                long expected = INITIAL_SMS - sent.get(c).sum();
-                long actual = server.store()
-                        .ledger()
-                        .balance(c.account().id(), CreditKind.SMS_CREDITS)
-                        .posted();
-                total += sent.get(c).sum();
-                if (expected != actual) {
-                    mismatches++;
-                    out.printf(
-                            "ledger MISMATCH account %s: expected %d, ledger %d%n",
-                            c.account().id(), expected, actual);
+            try {
+                Map<Client, LongAdder> sent = new ConcurrentHashMap<>();
+                clients.forEach(c -> sent.put(c, new LongAdder()));
+                AtomicLong phones = new AtomicLong(System.nanoTime() % 10_000_000);
+                run(
+                        raws,
+                        clients,
+                        sent,
+                        phones,
+                        phoneInbox,
+                        connections,
+                        warmup,
+                        rate,
+                        "warm-up",
+                        false,
+                        platformClients);
+                Outcome o = run(
+                        raws,
+                        clients,
+                        sent,
+                        phones,
+                        phoneInbox,
+                        connections,
+                        seconds,
+                        rate,
+                        "send+verify",
+                        timeline,
+                        platformClients);
+                out.println();
+                out.println("| run | pairs | errors | pairs/s | pair p50 ms | pair p90 ms | pair p99 ms | pair max ms |"
+                        + " send p99 ms | verify p99 ms |");
+                out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                out.printf(
+                        "| %d conns, %d accounts | %d | %d | %.0f | %.2f | %.2f | %.2f | %.1f | %.2f | %.2f |%n",
+                        connections,
+                        accounts,
+                        o.pairs(),
+                        o.errors(),
+                        o.perSecond(),
+                        pct(o.pair(), 0.50),
+                        pct(o.pair(), 0.90),
+                        pct(o.pair(), 0.99),
+                        o.pair().length == 0 ? 0 : o.pair()[o.pair().length - 1] / 1000.0,
+                        pct(o.send(), 0.99),
+                        pct(o.check(), 0.99));
+                long mismatches = 0;
+                long total = 0;
+                for (Client c : clients) {
+                    long expected = INITIAL_SMS - sent.get(c).sum();
+                    long actual = server.store()
+                            .ledger()
+                            .balance(c.account().id(), CreditKind.SMS_CREDITS)
+                            .posted();
+                    total += sent.get(c).sum();
+                    if (expected != actual) {
+                        mismatches++;
+                        out.printf(
+                                "ledger MISMATCH account %s: expected %d, ledger %d%n",
+                                c.account().id(), expected, actual);
+                    }
                 }
-            }
-            out.printf(
-                    "ledger: %d SMS credits charged for %d accepted sends, %d mismatches%n", total, total, mismatches);
-            for (RawHttpConnection raw : raws) {
-                raw.close();
+                out.printf(
+                        "ledger: %d SMS credits charged for %d accepted sends, %d mismatches%n",
+                        total, total, mismatches);
+            } finally {
+                for (RawHttpConnection raw : raws) {
+                    raw.close();
+                }
             }
         }
     }
@@ -270,7 +286,8 @@ public final class SmsOtpLoad {
         Map<String, LongAdder> failures = new ConcurrentHashMap<>();
         CountDownLatch done = new CountDownLatch(connections);
         try (ExecutorService threads = platformClients
-                ? Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())
+                ? Executors.newThreadPerTaskExecutor(
+                        Thread.ofPlatform().name("sms-client-", 0).factory())
                 : Executors.newVirtualThreadPerTaskExecutor()) {
             for (int t = 0; t < connections; t++) {
                 int id = t;

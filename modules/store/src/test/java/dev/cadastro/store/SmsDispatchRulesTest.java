@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
+import org.postgresql.util.PSQLException;
 
 /**
  * The rules of {@code sms_dispatches}, enforced by the database whatever the code above it does: every
@@ -38,24 +39,35 @@ class SmsDispatchRulesTest {
             Map.entry("delivery", "'enviando'"),
             Map.entry("settled_at", "NULL"));
 
-    /** Each rule, broken alone: the columns to change from {@link #VALID}. */
-    private static final List<Map<String, String>> BROKEN = List.of(
-            Map.of("public_id", "''"),
-            Map.of("public_id", "repeat('x', 65)"),
-            Map.of("digits", "3"),
-            Map.of("digits", "9"),
-            Map.of("code_mac", "decode(repeat('ab', 31), 'hex')"),
-            Map.of("client_ref", "''"),
-            Map.of("client_ref", "repeat('r', 101)"),
-            Map.of("expires_at", "now() - interval '1 second'"),
-            Map.of("attempts", "-1"),
-            Map.of("attempts", "6"),
-            Map.of("state", "'bloqueado'"),
-            Map.of("state", "'verificado'"),
-            Map.of("verified_at", "now()"),
-            Map.of("delivery", "'entregue'"),
-            Map.of("delivery", "'aceito'"),
-            Map.of("settled_at", "now()"));
+    /**
+     * Each rule broken alone (the columns changed from {@link #VALID}), with the constraint PostgreSQL
+     * must name: a domain's rule, or one of the table's CHECKs that relate two columns (named by
+     * PostgreSQL in the order V7 declares them).
+     */
+    private static final List<Map.Entry<Map<String, String>, String>> BROKEN = List.of(
+            Map.entry(Map.of("public_id", "''"), "sms_public_id_length"),
+            Map.entry(Map.of("public_id", "repeat('x', 65)"), "sms_public_id_length"),
+            Map.entry(Map.of("digits", "3"), "sms_digits_range"),
+            Map.entry(Map.of("digits", "9"), "sms_digits_range"),
+            Map.entry(Map.of("code_mac", "decode(repeat('ab', 31), 'hex')"), "sms_code_mac_length"),
+            Map.entry(Map.of("client_ref", "''"), "sms_client_ref_length"),
+            Map.entry(Map.of("client_ref", "repeat('r', 101)"), "sms_client_ref_length"),
+            Map.entry(Map.of("expires_at", "now() - interval '1 second'"), "sms_dispatches_check"),
+            Map.entry(Map.of("attempts", "-1"), "sms_attempts_range"),
+            Map.entry(Map.of("attempts", "6"), "sms_attempts_range"),
+            Map.entry(Map.of("state", "'bloqueado'"), "sms_state_known"),
+            Map.entry(Map.of("state", "'verificado'"), "sms_dispatches_check1"),
+            Map.entry(Map.of("verified_at", "now()"), "sms_dispatches_check1"),
+            Map.entry(Map.of("delivery", "'entregue'", "settled_at", "now()"), "sms_delivery_known"),
+            Map.entry(Map.of("delivery", "'aceito'"), "sms_dispatches_check2"),
+            Map.entry(Map.of("settled_at", "now()"), "sms_dispatches_check2"));
+
+    /** Updates of a valid row that break one rule each, with the constraint that must refuse them. */
+    private static final Map<String, String> BROKEN_UPDATES = Map.of(
+            "attempts = 6", "sms_attempts_range",
+            "state = 'bloqueado'", "sms_state_known",
+            "delivery = 'entregue', settled_at = now()", "sms_delivery_known",
+            "state = 'verificado'", "sms_dispatches_check1");
 
     @Test
     void onANewDatabaseEveryRuleRefusesARowThatBreaksIt() throws Exception {
@@ -102,21 +114,39 @@ class SmsDispatchRulesTest {
                 Statement s = c.createStatement()) {
             long account = account(s);
             assertEquals(1, s.executeUpdate(row(account, Map.of("public_id", "'valid'"))));
-            for (Map<String, String> broken : BROKEN) {
+            for (Map.Entry<Map<String, String>, String> broken : BROKEN) {
                 SQLException e = assertThrows(
-                        SQLException.class, () -> s.executeUpdate(row(account, broken)), broken.toString());
-                assertEquals("23514", e.getSQLState(), broken + ": " + e.getMessage());
+                        SQLException.class, () -> s.executeUpdate(row(account, broken.getKey())), broken.toString());
+                assertRefusedBy(broken.getValue(), e, broken.getKey().toString());
             }
             // An update is held to the same rules as an insert.
-            for (String update :
-                    List.of("attempts = 6", "state = 'bloqueado'", "delivery = 'entregue'", "state = 'verificado'")) {
+            for (Map.Entry<String, String> update : BROKEN_UPDATES.entrySet()) {
                 SQLException e = assertThrows(
                         SQLException.class,
-                        () -> s.executeUpdate("UPDATE sms_dispatches SET " + update + " WHERE public_id = 'valid'"),
-                        update);
-                assertEquals("23514", e.getSQLState(), update + ": " + e.getMessage());
+                        () -> s.executeUpdate(
+                                "UPDATE sms_dispatches SET " + update.getKey() + " WHERE public_id = 'valid'"),
+                        update.getKey());
+                assertRefusedBy(update.getValue(), e, update.getKey());
+            }
+            // The defaults a new dispatch takes: no attempt, pending, sending.
+            s.executeUpdate("INSERT INTO sms_dispatches (public_id, account_id, phone_key, phone_masked, digits,"
+                    + " key_id, code_mac, hold_key, client_ref, created_at, expires_at) VALUES ('defaults', "
+                    + account + ", 'p', 'm', 6, 'k1', decode(repeat('ab', 32), 'hex'), 'h', 'r.d', now(),"
+                    + " now() + interval '1 minute')");
+            try (ResultSet rs = s.executeQuery(
+                    "SELECT attempts, state, delivery FROM sms_dispatches WHERE public_id = 'defaults'")) {
+                rs.next();
+                assertEquals(0, rs.getInt(1));
+                assertEquals("pendente", rs.getString(2));
+                assertEquals("enviando", rs.getString(3));
             }
         }
+    }
+
+    private static void assertRefusedBy(String constraint, SQLException e, String what) {
+        assertEquals("23514", e.getSQLState(), what + ": " + e.getMessage());
+        assertEquals(
+                constraint, ((PSQLException) e).getServerErrorMessage().getConstraint(), what + ": " + e.getMessage());
     }
 
     private static String row(long account, Map<String, String> changed) {

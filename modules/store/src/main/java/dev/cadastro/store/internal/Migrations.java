@@ -51,8 +51,8 @@ public final class Migrations {
     }
 
     /**
-     * Applies what is missing up to version {@code through}, as a server of that version would: for tests
-     * of a script against the rows an older schema holds.
+     * Applies the missing scripts up to version {@code through} only: for tests of a script against the
+     * rows an older schema holds.
      */
     public static List<Integer> apply(DataSource dataSource, Clock clock, int through) {
         return Jdbc.autoCommit(dataSource, "schema migration", c -> {

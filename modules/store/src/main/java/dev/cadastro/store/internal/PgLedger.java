@@ -403,6 +403,8 @@ public final class PgLedger implements Ledger, AutoCloseable {
      * {@code following} is a data-modifying statement that reads the CTE {@code placed} (one row when the
      * hold was placed, none otherwise), so it writes exactly when the hold was placed. Saves the round
      * trip and the statement of a separate {@link #hold(Connection, HoldRequest)} on a hot path.
+     * {@code following} may end with {@code "; COMMIT"} ({@code PgOtpStore.begin}): the statement then also
+     * ends the caller's transaction, whatever it wrote; the answer is still the first statement's count.
      *
      * @param values {@code following}'s parameters, after the reservation's own
      * @return whether the hold was placed (false: nothing was written, the balance was short or the key
