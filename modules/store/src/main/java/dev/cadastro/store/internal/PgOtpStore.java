@@ -118,9 +118,12 @@ public final class PgOtpStore implements OtpStore {
     private static final String INSERT =
             "INSERT INTO sms_dispatches " + INSERT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-    /** The dispatch's insert when {@link PgLedger#holdThen} placed its hold ({@code placed}) in the same statement. */
-    private static final String INSERT_HELD =
-            "INSERT INTO sms_dispatches " + INSERT_COLUMNS + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed";
+    /**
+     * The dispatch's insert when {@link PgLedger#holdThen} placed its hold ({@code placed}) in the same
+     * statement, then the commit of the send's transaction.
+     */
+    private static final String INSERT_HELD_THEN_COMMIT = "INSERT INTO sms_dispatches " + INSERT_COLUMNS
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed; COMMIT";
 
     /** A check's read: the dispatch and its MAC, if the client may know it. */
     private static final String READ_CHECKABLE = "SELECT " + COLUMNS + ", code_mac FROM sms_dispatches"
@@ -216,8 +219,9 @@ public final class PgOtpStore implements OtpStore {
 
     /**
      * {@link #begin}'s transaction. With {@code commitWithInsert}, the hold and the dispatch are written
-     * by a statement that also commits, or, empty, nothing was written and the transaction is over; without,
-     * the ledger's general path places the hold (or refuses it) and the caller commits.
+     * by a statement that also commits, or, empty, nothing was written and the transaction is over;
+     * without (after that statement placed nothing), the ledger's general path places the hold, finds
+     * the one its key already placed, or refuses it, and the caller commits.
      */
     private Optional<Begun> begin(
             Connection c,
@@ -267,17 +271,16 @@ public final class PgOtpStore implements OtpStore {
         }
         if (commitWithInsert) {
             // Jdbc.transaction's own commit then finds the connection out of any transaction: no round trip.
-            return ledger.holdThen(c, hold, INSERT_HELD + "; COMMIT", row)
+            return ledger.holdThen(c, hold, INSERT_HELD_THEN_COMMIT, row)
                     ? Optional.of(new Begun.Started(d))
                     : Optional.empty();
         }
-        if (!ledger.holdThen(c, hold, INSERT_HELD, row)) {
-            // Short of credit (or the key was taken): the ledger's own path answers or refuses it.
-            ledger.hold(c, hold);
-            try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-                Jdbc.set(ps, row);
-                ps.executeUpdate();
-            }
+        // The combined statement placed nothing a moment ago (short of credit, or the key was taken): the
+        // ledger's own path places the hold, finds the key's hold, or refuses it; then the dispatch.
+        ledger.hold(c, hold);
+        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+            Jdbc.set(ps, row);
+            ps.executeUpdate();
         }
         return Optional.of(new Begun.Started(d));
     }
