@@ -88,7 +88,7 @@ class SmsDispatchRulesTest {
             }
             s.executeUpdate("UPDATE sms_dispatches SET attempts = 5 WHERE public_id = 'old-7'");
         }
-        assertEquals(List.of(12), Migrations.apply(db, Clock.systemUTC()));
+        assertEquals(List.of(12), Migrations.apply(db, Clock.systemUTC(), 12));
         try (Connection c = db.getConnection();
                 Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT count(*), sum(attempts) FROM sms_dispatches")) {

@@ -36,6 +36,7 @@ class SmsPlanTest {
             "sms_dispatches_public_id_key", List.of("public_id = $"),
             "sms_dispatches_client_ref", List.of("client_ref = $"),
             "sms_dispatches_throttle", List.of("phone_key = $"),
+            "sms_sending_pkey", List.of("dispatch_id = "),
             "holds_pkey", List.of("account_id = $", "idem_key = "),
             "balances_pkey", List.of("account_id = $", "kind = $"));
 

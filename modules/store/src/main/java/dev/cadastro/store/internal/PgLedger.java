@@ -401,8 +401,11 @@ public final class PgLedger implements Ledger, AutoCloseable {
     /**
      * Places a hold and runs {@code following} in the same statement, inside the caller's transaction:
      * {@code following} is a data-modifying statement that reads the CTE {@code placed} (one row when the
-     * hold was placed, none otherwise), so it writes exactly when the hold was placed. Saves the round
-     * trip and the statement of a separate {@link #hold(Connection, HoldRequest)} on a hot path.
+     * hold was placed, none otherwise), so it writes exactly when the hold was placed. It may begin with
+     * a comma and further CTEs of the same {@code WITH}, its final statement writing one row when the hold
+     * was placed ({@code PgOtpStore.begin} inserts the dispatch, then its row in {@code sms_sending}).
+     * Saves the round trip and the statement of a separate {@link #hold(Connection, HoldRequest)} on a
+     * hot path.
      * {@code following} may end with {@code "; COMMIT"} ({@code PgOtpStore.begin}): the statement then also
      * ends the caller's transaction, whatever it wrote; the answer is still the first statement's count.
      *

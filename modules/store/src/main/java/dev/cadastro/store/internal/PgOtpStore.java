@@ -42,6 +42,10 @@ import javax.sql.DataSource;
  *       that statement committed: one commit per check, and no row lock held while Java compares.
  *   <li>Settlements lock the dispatch row ({@code FOR UPDATE}) and act only from the state they expect,
  *       so a duplicated receipt or a late provider answer changes nothing twice.
+ *   <li>A dispatch in sending has a row in {@code sms_sending}, written by the statement that inserts the
+ *       dispatch and deleted by the one that settles it; housekeeping finds stuck sends there. No index
+ *       of {@code sms_dispatches} names a column the acceptance, the check or a receipt sets, so those
+ *       updates are heap-only (HOT): no index entries written, none for a vacuum to remove (V13).
  * </ul>
  */
 public final class PgOtpStore implements OtpStore {
@@ -72,7 +76,9 @@ public final class PgOtpStore implements OtpStore {
             // Sending is tested as settled_at IS NULL (the table's CHECK makes them one): delivery = 'enviando'
             // is the predicate of the index of dispatches in sending, which would then be a path to the row.
             + " WHERE public_id = ? AND account_id = ? AND settled_at IS NULL AND failure_reported_at IS NULL"
-            + " RETURNING " + COLUMNS + ", hold_key),"
+            + " RETURNING id, " + COLUMNS + ", hold_key),"
+            // The dispatch is no longer sending: its row in sms_sending goes in the same statement.
+            + " s AS (DELETE FROM sms_sending WHERE dispatch_id = (SELECT id FROM d)),"
             + " b AS ("
             + " UPDATE balances SET posted = balances.posted - ?, held = balances.held - held_hold.amount"
             + " FROM holds held_hold"
@@ -112,18 +118,23 @@ public final class PgOtpStore implements OtpStore {
     /** Sends to one account and phone take turns on this transaction-scoped lock. */
     private static final String LOCK_PHONE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))";
 
+
     private static final String INSERT_COLUMNS = "(public_id, account_id, phone_key, phone_masked, digits, key_id,"
             + " code_mac, hold_key, client_ref, created_at, expires_at)";
 
-    private static final String INSERT =
-            "INSERT INTO sms_dispatches " + INSERT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** A new dispatch is sending: its row in sms_sending is written by the same statement. */
+    private static final String SENDING =
+            " INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch";
+
+    private static final String INSERT = "WITH dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at)" + SENDING;
 
     /**
      * The dispatch's insert when {@link PgLedger#holdThen} placed its hold ({@code placed}) in the same
      * statement, then the commit of the send's transaction.
      */
-    private static final String INSERT_HELD_THEN_COMMIT = "INSERT INTO sms_dispatches " + INSERT_COLUMNS
-            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed; COMMIT";
+    private static final String INSERT_HELD_THEN_COMMIT = ", dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed RETURNING id, created_at)" + SENDING + "; COMMIT";
 
     /** A check's read: the dispatch and its MAC, if the client may know it. */
     private static final String READ_CHECKABLE = "SELECT " + COLUMNS + ", code_mac FROM sms_dispatches"
@@ -151,8 +162,16 @@ public final class PgOtpStore implements OtpStore {
     /** A receipt names the dispatch alone (the provider does not know our accounts). */
     private static final String BY_ID = "public_id = ?";
 
-    private static final String SETTLE = "UPDATE sms_dispatches SET delivery = ?,"
-            + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ? WHERE public_id = ?";
+    /** A sending dispatch settled (accepted, unavailable or abandoned): it leaves sms_sending. */
+    private static final String SETTLE = "WITH d AS (UPDATE sms_dispatches SET delivery = ?,"
+            + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ? WHERE public_id = ?"
+            + " RETURNING id)"
+            + " DELETE FROM sms_sending WHERE dispatch_id = (SELECT id FROM d)";
+
+    /** Housekeeping's read: the oldest sends in flight since before the lease, locked, skipping busy ones. */
+    private static final String STUCK = "SELECT " + COLUMNS + ", hold_key"
+            + " FROM sms_sending s JOIN sms_dispatches d ON d.id = s.dispatch_id"
+            + " WHERE s.since <= ? AND d.settled_at IS NULL ORDER BY s.since LIMIT 100 FOR UPDATE OF d SKIP LOCKED";
 
     private final DataSource dataSource;
     private final PgLedger ledger;
@@ -410,9 +429,7 @@ public final class PgOtpStore implements OtpStore {
         while (true) {
             int released = Jdbc.transaction(dataSource, "release stuck SMS dispatches", c -> {
                 List<Locked> stuck = new ArrayList<>();
-                try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + ", hold_key FROM sms_dispatches"
-                        + " WHERE delivery = 'enviando' AND created_at <= ? ORDER BY created_at LIMIT 100"
-                        + " FOR UPDATE SKIP LOCKED")) {
+                try (PreparedStatement ps = c.prepareStatement(STUCK)) {
                     Jdbc.set(ps, Jdbc.timestamp(createdBefore));
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {

@@ -1,0 +1,37 @@
+-- The acceptance and the check of a dispatch become heap-only (HOT) updates: no index of sms_dispatches
+-- names a column they set, so PostgreSQL writes each new row version beside the old one on the same
+-- page, adds no index entry, and reclaims the old version when it next reads the page. Before, two
+-- partial indexes had predicates on delivery, so each acceptance wrote a new entry in each of the
+-- table's four other indexes, and a vacuum of the table then had to read every index to remove the
+-- dead entries; at 1,000 send-and-check pairs per second on two cores, that vacuum is what started the
+-- slow seconds of the SMS benchmark (benchmarks/RESULTS.md, "sms: the tail at 1,000 pairs/s and
+-- autovacuum").
+--
+-- * The dispatches still sending move to their own small table, one row each from the send's commit to
+--   the settlement's (acceptance, provider unavailable, or housekeeping's release of a stuck send), in
+--   the same statements; housekeeping reads it instead of the partial index sms_dispatches_sending. It
+--   holds only the sends in flight, so its vacuum is cheap. No foreign key: it would run a check per
+--   send, and dispatches are never deleted; PgOtpStore writes both tables in one statement.
+-- * The throttle index loses its predicate (delivery <> 'indisponivel'): the throttle reads the phone's
+--   sends of the last hour and skips the ones the provider refused when it reads their rows. Those are
+--   few unless a client keeps sending while the provider is down, which the rate limits bound.
+-- * The table leaves 30% of each new page free, so the two updates of a dispatch, which come within
+--   milliseconds of its insert, find room on its page. Existing pages keep their layout.
+--
+-- Servers of an older version must be stopped before the first server of this version starts: their
+-- sends would not write the new table, and housekeeping would then never release such a send if its
+-- server stopped before the provider answered.
+CREATE TABLE sms_sending (
+    dispatch_id bigint      PRIMARY KEY,
+    since       timestamptz NOT NULL
+);
+
+INSERT INTO sms_sending (dispatch_id, since)
+SELECT id, created_at FROM sms_dispatches WHERE delivery = 'enviando';
+
+DROP INDEX sms_dispatches_sending;
+
+DROP INDEX sms_dispatches_throttle;
+CREATE INDEX sms_dispatches_throttle ON sms_dispatches (phone_key, created_at DESC);
+
+ALTER TABLE sms_dispatches SET (fillfactor = 70);
