@@ -1,5 +1,6 @@
 package dev.cadastro.store;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,6 +74,99 @@ class SmsPlanTest {
                 assertTrue(scans > 0, text);
             }
         }
+    }
+
+    /**
+     * The plans a connection keeps using once the tables were analyzed: autovacuum's first ANALYZE of a
+     * new home replaces the cached plans, and each statement must go on running a plan made once, not
+     * be planned again at every execution (about 0.1 ms of PostgreSQL's CPU each time).
+     */
+    @Test
+    void afterTheFirstAnalyzeTheSmsStatementsKeepTheirCachedPlans() throws Exception {
+        String url = TestDatabase.freshDatabase();
+        try (Store store = Store.open(Database.builder().url(url).poolSize(1).build(), Clock.systemUTC())) {
+            dev.cadastro.core.internal.ManualClock clock =
+                    new dev.cadastro.core.internal.ManualClock(java.time.Instant.parse("2026-11-24T15:00:00Z"));
+            OtpStoreTest.Provider provider = new OtpStoreTest.Provider();
+            byte[] secret = new byte[32];
+            dev.cadastro.core.sms.OtpService otp = new dev.cadastro.core.sms.OtpService(
+                    store.otpStore(),
+                    provider,
+                    new dev.cadastro.core.sms.OtpKeyring(
+                            List.of(new dev.cadastro.core.sms.OtpKeyring.Key("k1", secret)), "k1"),
+                    new dev.cadastro.core.ledger.CostRules(clock),
+                    clock,
+                    new java.security.SecureRandom());
+            dev.cadastro.core.account.Account account =
+                    store.accounts().create("plans", new dev.cadastro.core.account.Plan("teste", 1000));
+            store.ledger()
+                    .topUp(
+                            account.id(),
+                            dev.cadastro.core.ledger.CreditKind.SMS_CREDITS,
+                            1000,
+                            dev.cadastro.core.ledger.IdempotencyKey.of("topup:plans"),
+                            "carga inicial");
+            dev.cadastro.core.account.Principal p = new dev.cadastro.core.account.Principal(
+                    new dev.cadastro.core.account.ApiKeyIssuer(
+                                    store.accounts(), store.apiKeys(), clock, new java.security.SecureRandom())
+                            .issue(account.id(), "otp", java.util.EnumSet.of(dev.cadastro.core.account.Scope.SMS_OTP))
+                            .key(),
+                    account);
+            int[] phone = {0};
+            Runnable pairs = () -> {
+                for (int i = 0; i < 30; i++) {
+                    var sent = otp.send(
+                            p, dev.cadastro.core.sms.OtpRequest.parse("119%08d".formatted(phone[0]++), 300L, null));
+                    otp.verify(p, sent.id(), provider.code(sent.id()));
+                }
+            };
+            pairs.run();
+            Map<String, long[]> before = preparedPlans(store);
+            try (Connection c = store.dataSource().getConnection();
+                    Statement s = c.createStatement()) {
+                // What a home holds when autovacuum first analyzes it under load: a hundred seconds of sends.
+                s.execute("INSERT INTO sms_dispatches (public_id, account_id, phone_key, phone_masked, digits, key_id,"
+                        + " code_mac, hold_key, client_ref, created_at, expires_at, delivery, settled_at, state,"
+                        + " verified_at, attempts) SELECT 'bulk' || g, "
+                        + account.id().value()
+                        + ", md5(g::text), 'm', 6, 'k1', decode(repeat('ab', 32), 'hex'), 'h' || g, 'r.' || g,"
+                        + " timestamptz '2026-11-24T14:58:00Z' + g * interval '1 ms', timestamptz '2026-11-24T15:05:00Z',"
+                        + " 'aceito', timestamptz '2026-11-24T15:00:00Z', 'verificado', timestamptz '2026-11-24T15:00:00Z', 1"
+                        + " FROM generate_series(1, 100000) g");
+                s.execute("VACUUM");
+                s.execute("ANALYZE");
+            }
+            pairs.run();
+            Map<String, long[]> after = preparedPlans(store);
+            String read = after.keySet().stream()
+                    .filter(q -> q.strip().startsWith("WITH earlier AS"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("the send's read is not prepared: " + after.keySet()));
+            // The send's read runs its cached plan from its first prepared execution: no custom plan ever.
+            assertEquals(0, after.get(read)[1], "custom plans of " + read);
+            assertTrue(after.get(read)[0] >= 50, "generic plans of " + read);
+            // Every other statement made its custom plans before the ANALYZE and none after.
+            for (Map.Entry<String, long[]> e : after.entrySet()) {
+                long[] earlier = before.get(e.getKey());
+                if (earlier != null) {
+                    assertEquals(earlier[1], e.getValue()[1], "custom plans after the ANALYZE of " + e.getKey());
+                }
+            }
+        }
+    }
+
+    /** The pool's only connection's prepared statements: generic and custom plans so far, by statement. */
+    private static Map<String, long[]> preparedPlans(Store store) throws Exception {
+        Map<String, long[]> plans = new java.util.TreeMap<>();
+        try (Connection c = store.dataSource().getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery("SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements")) {
+            while (rs.next()) {
+                plans.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3)});
+            }
+        }
+        return plans;
     }
 
     /** {@code EXPLAIN (GENERIC_PLAN)}: the plan made without the parameters' values, as a cached plan is. */

@@ -118,6 +118,15 @@ public final class PgOtpStore implements OtpStore {
     /** Sends to one account and phone take turns on this transaction-scoped lock. */
     private static final String LOCK_PHONE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))";
 
+    /**
+     * The send's read keeps the plan its connection cached ({@link #EARLIER_AND_RECENT}'s generic plan,
+     * which {@code SmsPlanTest} checks), for this transaction only. Left to choose, PostgreSQL kept the
+     * cached plan until autovacuum first analyzed a new home's tables, then planned this statement again
+     * at every execution for the rest of the connection's life: about 1,000 plannings a second at 1,000
+     * pairs/s, roughly 0.1 ms of a backend's CPU each (benchmarks/RESULTS.md, "sms: a send's read
+     * planned at every execution"). No other SMS statement does.
+     */
+    private static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 
     private static final String INSERT_COLUMNS = "(public_id, account_id, phone_key, phone_masked, digits, key_id,"
             + " code_mac, hold_key, client_ref, created_at, expires_at)";
@@ -251,13 +260,13 @@ public final class PgOtpStore implements OtpStore {
             String clientRef,
             boolean commitWithInsert)
             throws SQLException {
-        // The phone's lock, then under it the request's earlier dispatch, if any (so a retry racing its
-        // original sees the original's row), and the phone's counted sends of the last hour. Two
-        // statements sent in one round trip: each takes its own snapshot when it starts, so the reads see
-        // what the lock's previous holder committed.
+        // The cached plans for this transaction, the phone's lock, then under it the request's earlier
+        // dispatch, if any (so a retry racing its original sees the original's row), and the phone's
+        // counted sends of the last hour. Three statements sent in one round trip: each takes its own
+        // snapshot when it starts, so the reads see what the lock's previous holder committed.
         Instant now = d.createdAt();
         List<Instant> recent = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(LOCK_PHONE + "; " + EARLIER_AND_RECENT)) {
+        try (PreparedStatement ps = c.prepareStatement(GENERIC_PLANS + "; " + LOCK_PHONE + "; " + EARLIER_AND_RECENT)) {
             Jdbc.set(
                     ps,
                     "sms:" + d.account().value() + ":" + phoneKey,
@@ -267,9 +276,9 @@ public final class PgOtpStore implements OtpStore {
                     phoneKey,
                     Jdbc.timestamp(now.minus(OtpThrottle.WINDOW)),
                     OtpThrottle.PER_HOUR);
-            ps.execute();
-            if (!ps.getMoreResults()) {
-                throw new IllegalStateException("the phone's lock answered, its reads did not");
+            ps.execute(); // the SET's count
+            if (!ps.getMoreResults() || !ps.getMoreResults()) {
+                throw new IllegalStateException("the phone's lock or its reads did not answer");
             }
             try (ResultSet rs = ps.getResultSet()) {
                 rs.next();
