@@ -1,6 +1,7 @@
 -- The acceptance and the check of a dispatch become heap-only (HOT) updates: no index of sms_dispatches
 -- names a column they set, so PostgreSQL writes each new row version beside the old one on the same
--- page, adds no index entry, and reclaims the old version when it next reads the page. Before, two
+-- page when it has room, adds no index entry, and prunes the old version from the page when a later
+-- statement finds the page short of free space, without a vacuum. Before, two
 -- partial indexes had predicates on delivery, so each acceptance wrote a new entry in each of the
 -- table's four other indexes, and a vacuum of the table then had to read every index to remove the
 -- dead entries; at 1,000 send-and-check pairs per second on two cores, that vacuum is what started the
@@ -19,8 +20,14 @@
 --   milliseconds of its insert, find room on its page. Existing pages keep their layout.
 --
 -- Servers of an older version must be stopped before the first server of this version starts: their
--- sends would not write the new table, and housekeeping would then never release such a send if its
--- server stopped before the provider answered.
+-- sends would not write the new table (housekeeping would then never release such a send if its server
+-- stopped before the provider answered), and their settlements would not delete from it (housekeeping
+-- skips those rows, whose dispatch is settled; nothing else reads them). On an existing database the
+-- script locks sms_dispatches against writes first, so the copy misses no send, then rebuilds the
+-- throttle index over the whole table in its transaction: sends, checks and receipts wait for it,
+-- longer the more dispatches the table holds.
+LOCK TABLE sms_dispatches IN SHARE MODE;
+
 CREATE TABLE sms_sending (
     dispatch_id bigint      PRIMARY KEY,
     since       timestamptz NOT NULL

@@ -70,7 +70,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
             + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING created_at";
 
     /** {@link #RESERVE} as the CTE {@code placed}, for {@link #holdThen}. */
-    private static final String RESERVE_THEN = "WITH reserve AS ("
+    static final String RESERVE_THEN = "WITH reserve AS ("
             + " UPDATE balances SET held = held + ?"
             + " WHERE account_id = ? AND kind = ? AND posted - held >= ?"
             + " AND NOT EXISTS (SELECT 1 FROM holds WHERE account_id = ? AND idem_key = ?)"

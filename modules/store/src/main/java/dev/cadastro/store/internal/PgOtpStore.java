@@ -73,8 +73,8 @@ public final class PgOtpStore implements OtpStore {
     private static final String ACCEPT_SENDING = "WITH d AS ("
             + " UPDATE sms_dispatches SET delivery = 'aceito',"
             + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ?"
-            // Sending is tested as settled_at IS NULL (the table's CHECK makes them one): delivery = 'enviando'
-            // is the predicate of the index of dispatches in sending, which would then be a path to the row.
+            // Sending is tested as settled_at IS NULL (the table's CHECK makes them one). Until V13,
+            // delivery = 'enviando' was the predicate of a partial index, which would then have been a path.
             + " WHERE public_id = ? AND account_id = ? AND settled_at IS NULL AND failure_reported_at IS NULL"
             + " RETURNING id, " + COLUMNS + ", hold_key),"
             // The dispatch is no longer sending: its row in sms_sending goes in the same statement.
@@ -119,12 +119,14 @@ public final class PgOtpStore implements OtpStore {
     private static final String LOCK_PHONE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))";
 
     /**
-     * The send's read keeps the plan its connection cached ({@link #EARLIER_AND_RECENT}'s generic plan,
-     * which {@code SmsPlanTest} checks), for this transaction only. Left to choose, PostgreSQL kept the
-     * cached plan until autovacuum first analyzed a new home's tables, then planned this statement again
-     * at every execution for the rest of the connection's life: about 1,000 plannings a second at 1,000
-     * pairs/s, roughly 0.1 ms of a backend's CPU each (benchmarks/RESULTS.md, "sms: a send's read
-     * planned at every execution"). No other SMS statement does.
+     * The send's statements run the plans their connection cached, for the rest of this transaction:
+     * the read ({@link #EARLIER_AND_RECENT}) and the hold with the insert ({@link #INSERT_HELD_THEN_COMMIT}),
+     * or, when that placed nothing, the ledger's hold and {@link #INSERT}; each one's generic plan is
+     * the one {@code SmsPlanTest} checks, or, for the ledger's, one read by primary key. Left to choose,
+     * PostgreSQL kept the read's cached plan until autovacuum first analyzed a new home's tables, then
+     * planned the read again at every execution for the rest of the connection's life: about 1,000
+     * plannings a second at 1,000 pairs/s, roughly 0.1 ms of a backend's CPU each (benchmarks/RESULTS.md,
+     * "sms: a send's read planned at every execution"). No other SMS statement was seen to do so.
      */
     private static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 
@@ -142,8 +144,10 @@ public final class PgOtpStore implements OtpStore {
      * The dispatch's insert when {@link PgLedger#holdThen} placed its hold ({@code placed}) in the same
      * statement, then the commit of the send's transaction.
      */
-    private static final String INSERT_HELD_THEN_COMMIT = ", dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
-            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed RETURNING id, created_at)" + SENDING + "; COMMIT";
+    private static final String INSERT_HELD = ", dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed RETURNING id, created_at)" + SENDING;
+
+    private static final String INSERT_HELD_THEN_COMMIT = INSERT_HELD + "; COMMIT";
 
     /** A check's read: the dispatch and its MAC, if the client may know it. */
     private static final String READ_CHECKABLE = "SELECT " + COLUMNS + ", code_mac FROM sms_dispatches"
@@ -199,6 +203,8 @@ public final class PgOtpStore implements OtpStore {
         return Map.of(
                 "send read",
                 EARLIER_AND_RECENT,
+                "send hold and insert",
+                PgLedger.RESERVE_THEN + INSERT_HELD,
                 "accept",
                 ACCEPT_SENDING,
                 "count attempt",
