@@ -1,15 +1,12 @@
 package dev.cadastro.store;
 
+import static dev.cadastro.store.SmsFlows.wrong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cadastro.core.account.Account;
-import dev.cadastro.core.account.ApiKey;
-import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Principal;
-import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.Balance;
@@ -37,7 +34,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -112,11 +108,7 @@ class OtpStoreTest {
     }
 
     private Principal principal(long sms) {
-        Account account = TestDatabase.fundedAccount(0, sms);
-        ApiKey key = new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, new SecureRandom())
-                .issue(account.id(), "otp", EnumSet.of(Scope.SMS_OTP))
-                .key();
-        return new Principal(key, account);
+        return SmsFlows.principal(store, clock, sms);
     }
 
     private Balance sms(Principal p) {
@@ -125,10 +117,6 @@ class OtpStoreTest {
 
     private static OtpRequest request(long validity) {
         return OtpRequest.parse(PHONE, validity, null);
-    }
-
-    private static String wrong(String code) {
-        return code.equals("000000") ? "000001" : "000000";
     }
 
     @Test

@@ -2,26 +2,19 @@ package dev.cadastro.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cadastro.core.account.Account;
-import dev.cadastro.core.account.ApiKey;
-import dev.cadastro.core.account.ApiKeyIssuer;
-import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Principal;
-import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.Balance;
-import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
-import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.sms.DeliveryReceipt;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpRequest;
 import dev.cadastro.core.sms.OtpSent;
 import dev.cadastro.core.sms.OtpService;
+import dev.cadastro.core.sms.SmsUnavailableException;
 import dev.cadastro.store.internal.Migrations;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -30,7 +23,6 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -84,14 +76,12 @@ class SmsDispatchWritesTest {
             execute(store, "ALTER TABLE sms_dispatches SET (autovacuum_enabled = false)");
             ManualClock clock = new ManualClock(T0);
             OtpStoreTest.Provider provider = new OtpStoreTest.Provider();
-            OtpService otp = new OtpService(
-                    store.otpStore(), provider, keyring(), new CostRules(clock), clock, new SecureRandom());
-            Principal p = principal(store, clock, dispatches);
+            OtpService otp = SmsFlows.service(store, provider, clock);
+            Principal p = SmsFlows.principal(store, clock, dispatches);
             for (int i = 0; i < dispatches; i++) {
                 OtpSent sent = otp.send(p, OtpRequest.parse("119%08d".formatted(i), 300L, null));
                 String code = provider.code(sent.id());
-                assertFalse(otp.verify(p, sent.id(), code.equals("000000") ? "000001" : "000000")
-                        .valid());
+                assertFalse(otp.verify(p, sent.id(), SmsFlows.wrong(code)).valid());
                 assertTrue(otp.verify(p, sent.id(), code).valid());
                 if (i % 4 == 0) {
                     otp.receipt(new DeliveryReceipt(sent.id(), "prov-" + sent.id(), false));
@@ -99,11 +89,7 @@ class SmsDispatchWritesTest {
             }
             // One send the provider refused: released, and out of the sending table too.
             provider.down = true;
-            try {
-                otp.send(p, OtpRequest.parse("11999999999", 300L, null));
-            } catch (RuntimeException expected) {
-                // SmsUnavailableException; what it costs is tested elsewhere.
-            }
+            assertThrows(SmsUnavailableException.class, () -> otp.send(p, OtpRequest.parse("11999999999", 300L, null)));
             assertEquals(new Balance(CreditKind.SMS_CREDITS, dispatches / 4, 0), sms(store, p));
             assertEquals(0, count(store, "SELECT count(*) FROM sms_sending"));
             assertEquals(dispatches + 1, count(store, "SELECT count(*) FROM sms_dispatches"));
@@ -197,24 +183,8 @@ class SmsDispatchWritesTest {
         }
     }
 
-    private static Principal principal(Store store, ManualClock clock, long sms) {
-        Account account = store.accounts().create("writes", new Plan("teste", 1000));
-        store.ledger()
-                .topUp(account.id(), CreditKind.SMS_CREDITS, sms, IdempotencyKey.of("topup:writes"), "carga inicial");
-        ApiKey key = new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, new SecureRandom())
-                .issue(account.id(), "otp", EnumSet.of(Scope.SMS_OTP))
-                .key();
-        return new Principal(key, account);
-    }
-
     private static Balance sms(Store store, Principal p) {
         return store.ledger().balance(p.accountId(), CreditKind.SMS_CREDITS);
-    }
-
-    private static OtpKeyring keyring() {
-        byte[] secret = new byte[32];
-        java.util.Arrays.fill(secret, (byte) 7);
-        return new OtpKeyring(List.of(new OtpKeyring.Key("k1", secret)), "k1");
     }
 
     private static PGSimpleDataSource dataSource(String url) {

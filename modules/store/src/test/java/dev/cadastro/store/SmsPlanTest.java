@@ -93,30 +93,8 @@ class SmsPlanTest {
             dev.cadastro.core.internal.ManualClock clock =
                     new dev.cadastro.core.internal.ManualClock(java.time.Instant.parse("2026-11-24T15:00:00Z"));
             OtpStoreTest.Provider provider = new OtpStoreTest.Provider();
-            byte[] secret = new byte[32];
-            dev.cadastro.core.sms.OtpService otp = new dev.cadastro.core.sms.OtpService(
-                    store.otpStore(),
-                    provider,
-                    new dev.cadastro.core.sms.OtpKeyring(
-                            List.of(new dev.cadastro.core.sms.OtpKeyring.Key("k1", secret)), "k1"),
-                    new dev.cadastro.core.ledger.CostRules(clock),
-                    clock,
-                    new java.security.SecureRandom());
-            dev.cadastro.core.account.Account account =
-                    store.accounts().create("plans", new dev.cadastro.core.account.Plan("teste", 1000));
-            store.ledger()
-                    .topUp(
-                            account.id(),
-                            dev.cadastro.core.ledger.CreditKind.SMS_CREDITS,
-                            1000,
-                            dev.cadastro.core.ledger.IdempotencyKey.of("topup:plans"),
-                            "carga inicial");
-            dev.cadastro.core.account.Principal p = new dev.cadastro.core.account.Principal(
-                    new dev.cadastro.core.account.ApiKeyIssuer(
-                                    store.accounts(), store.apiKeys(), clock, new java.security.SecureRandom())
-                            .issue(account.id(), "otp", java.util.EnumSet.of(dev.cadastro.core.account.Scope.SMS_OTP))
-                            .key(),
-                    account);
+            dev.cadastro.core.sms.OtpService otp = SmsFlows.service(store, provider, clock);
+            dev.cadastro.core.account.Principal p = SmsFlows.principal(store, clock, 1000);
             int[] phone = {0};
             Runnable pairs = () -> {
                 for (int i = 0; i < 30; i++) {
@@ -133,7 +111,7 @@ class SmsPlanTest {
                 s.execute("INSERT INTO sms_dispatches (public_id, account_id, phone_key, phone_masked, digits, key_id,"
                         + " code_mac, hold_key, client_ref, created_at, expires_at, delivery, settled_at, state,"
                         + " verified_at, attempts) SELECT 'bulk' || g, "
-                        + account.id().value()
+                        + p.accountId().value()
                         + ", md5(g::text), 'm', 6, 'k1', decode(repeat('ab', 32), 'hex'), 'h' || g, 'r.' || g,"
                         + " timestamptz '2026-11-24T14:58:00Z' + g * interval '1 ms', timestamptz '2026-11-24T15:05:00Z',"
                         + " 'aceito', timestamptz '2026-11-24T15:00:00Z', 'verificado', timestamptz '2026-11-24T15:00:00Z', 1"
