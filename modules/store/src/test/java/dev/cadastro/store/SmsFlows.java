@@ -3,12 +3,9 @@ package dev.cadastro.store;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKey;
 import dev.cadastro.core.account.ApiKeyIssuer;
-import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.ledger.CostRules;
-import dev.cadastro.core.ledger.CreditKind;
-import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.sms.SmsGateway;
@@ -17,7 +14,6 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.UUID;
 
 /** What the SMS tests on a store set up: an account with SMS credits and its key, the use case, a wrong code. */
 final class SmsFlows {
@@ -25,16 +21,7 @@ final class SmsFlows {
 
     /** A new account on {@code store} with {@code sms} SMS credits, as the holder of a key with scope {@code sms:otp}. */
     static Principal principal(Store store, Clock clock, long sms) {
-        Account account = store.accounts().create("sms " + UUID.randomUUID(), new Plan("teste", 1000));
-        if (sms > 0) {
-            store.ledger()
-                    .topUp(
-                            account.id(),
-                            CreditKind.SMS_CREDITS,
-                            sms,
-                            IdempotencyKey.of("topup:" + UUID.randomUUID()),
-                            "carga inicial");
-        }
+        Account account = TestDatabase.fundedAccount(store, 0, sms);
         ApiKey key = new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, new SecureRandom())
                 .issue(account.id(), "otp", EnumSet.of(Scope.SMS_OTP))
                 .key();

@@ -56,7 +56,11 @@ final class TestDatabase {
 
     /** A new account funded with {@code credits} credits and {@code sms} SMS credits. */
     static Account fundedAccount(long credits, long sms) {
-        Store s = store();
+        return fundedAccount(store(), credits, sms);
+    }
+
+    /** A new account on {@code s} funded with {@code credits} credits and {@code sms} SMS credits. */
+    static Account fundedAccount(Store s, long credits, long sms) {
         Account account = s.accounts().create("test " + UUID.randomUUID(), new Plan("teste", 1000));
         if (credits > 0) {
             s.ledger()
