@@ -69,15 +69,37 @@ public final class PgLedger implements Ledger, AutoCloseable {
             + " INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)"
             + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING created_at";
 
-    /** {@link #RESERVE} as the CTE {@code placed}, for {@link #holdThen}. */
-    static final String RESERVE_THEN = "WITH reserve AS ("
-            + " UPDATE balances SET held = held + ?"
-            + " WHERE account_id = ? AND kind = ? AND posted - held >= ?"
-            + " AND NOT EXISTS (SELECT 1 FROM holds WHERE account_id = ? AND idem_key = ?)"
-            + " RETURNING 1),"
-            + " placed AS ("
-            + " INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)"
-            + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING idem_key) ";
+    /**
+     * {@link #RESERVE} as two CTEs of a {@code WITH}, {@code reserve} then {@code placed} (the hold's key
+     * when it was placed, no row otherwise), with twelve parameters that {@link #setReserve} sets.
+     *
+     * @param condition added to the balance's {@code WHERE}, without parameters (empty for none): the
+     *     hold is placed only when it holds too
+     */
+    static String reserveCtes(String condition) {
+        return " reserve AS ("
+                + " UPDATE balances SET held = held + ?"
+                + " WHERE account_id = ? AND kind = ? AND posted - held >= ?"
+                + " AND NOT EXISTS (SELECT 1 FROM holds WHERE account_id = ? AND idem_key = ?)" + condition
+                + " RETURNING 1),"
+                + " placed AS ("
+                + " INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)"
+                + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING idem_key) ";
+    }
+
+    /**
+     * Sets the twelve parameters of {@link #reserveCtes} for the hold {@code r}, from {@code first}.
+     *
+     * @return the index of the parameter after them
+     */
+    int setReserve(PreparedStatement ps, int first, HoldRequest r) throws SQLException {
+        long account = r.account().value();
+        String kind = r.kind().name();
+        String key = r.key().value();
+        Jdbc.setFrom(ps, first, r.amount(), account, kind, r.amount(), account, key);
+        Jdbc.setFrom(ps, first + 6, account, key, kind, r.amount(), r.description(), now());
+        return first + 12;
+    }
 
     /**
      * The latest entries with the balance after each: the posted balance minus the entries that came
@@ -395,33 +417,6 @@ public final class PgLedger implements Ledger, AutoCloseable {
                         Optional.empty(),
                         rs.getTimestamp(1).toInstant()));
             }
-        }
-    }
-
-    /**
-     * Places a hold and runs {@code following} in the same statement, inside the caller's transaction:
-     * {@code following} is a data-modifying statement that reads the CTE {@code placed} (one row when the
-     * hold was placed, none otherwise), so it writes exactly when the hold was placed. It may begin with
-     * a comma and further CTEs of the same {@code WITH}, its final statement writing one row when the hold
-     * was placed ({@code PgOtpStore.begin} inserts the dispatch, then its row in {@code sms_sending}).
-     * Saves the round trip and the statement of a separate {@link #hold(Connection, HoldRequest)} on a
-     * hot path.
-     * {@code following} may end with {@code "; COMMIT"} ({@code PgOtpStore.begin}): the statement then also
-     * ends the caller's transaction, whatever it wrote; the answer is still the first statement's count.
-     *
-     * @param values {@code following}'s parameters, after the reservation's own
-     * @return whether the hold was placed (false: nothing was written, the balance was short or the key
-     *     exists; {@link #hold(Connection, HoldRequest)} tells which)
-     */
-    boolean holdThen(Connection c, HoldRequest r, String following, Object... values) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(RESERVE_THEN + following)) {
-            long account = r.account().value();
-            String kind = r.kind().name();
-            String key = r.key().value();
-            Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, key);
-            Jdbc.setFrom(ps, 7, account, key, kind, r.amount(), r.description(), now());
-            Jdbc.setFrom(ps, 13, values);
-            return ps.executeUpdate() == 1;
         }
     }
 

@@ -106,13 +106,20 @@ public final class PgOtpStore implements OtpStore {
      * nulls when there is none), and the created times of the phone's counted sends of the last hour,
      * newest first (null when none).
      */
-    private static final String EARLIER_AND_RECENT = "WITH earlier AS ("
-            + " SELECT " + COLUMNS + ", hold_key FROM sms_dispatches"
-            + " WHERE account_id = ? AND client_ref = ? AND delivery <> 'indisponivel' LIMIT 1 FOR UPDATE)"
-            + " SELECT earlier.*, (SELECT array_agg(created_at ORDER BY created_at DESC) FROM ("
+    private static final String EARLIER = "SELECT " + COLUMNS + ", hold_key FROM sms_dispatches"
+            + " WHERE account_id = ? AND client_ref = ? AND delivery <> 'indisponivel' LIMIT 1 FOR UPDATE";
+
+    private static final String RECENT = "SELECT array_agg(created_at ORDER BY created_at DESC) FROM ("
             + " SELECT created_at FROM sms_dispatches"
             + " WHERE account_id = ? AND phone_key = ? AND delivery <> 'indisponivel' AND created_at > ?"
-            + " ORDER BY created_at DESC LIMIT ?) last_hour) AS recent"
+            + " ORDER BY created_at DESC LIMIT ?) last_hour";
+
+    /** {@link #SEND}'s throttle: a row when the times in {@code recent} allow a send; see there. */
+    private static final String GATE = "SELECT 1 FROM recent WHERE NOT EXISTS (SELECT 1 FROM earlier)"
+            + " AND coalesce(cardinality(times), 0) < ? AND coalesce(times[1] <= ?, true)";
+
+    private static final String EARLIER_AND_RECENT = "WITH earlier AS (" + EARLIER + ")"
+            + " SELECT earlier.*, (" + RECENT + ") AS recent"
             + " FROM (SELECT 1) one LEFT JOIN earlier ON true";
 
     /** Sends to one account and phone take turns on this transaction-scoped lock. */
@@ -120,9 +127,9 @@ public final class PgOtpStore implements OtpStore {
 
     /**
      * The send's statements run the plans their connection cached, for the rest of this transaction:
-     * the read ({@link #EARLIER_AND_RECENT}) and the hold with the insert ({@link #INSERT_HELD_THEN_COMMIT}),
-     * or, when that placed nothing, the ledger's hold and {@link #INSERT}; each one's generic plan is
-     * the one {@code SmsPlanTest} checks, or, for the ledger's, one read by primary key. Left to choose,
+     * {@link #SEND}, or, when that placed nothing, the read ({@link #EARLIER_AND_RECENT}), the ledger's
+     * hold and {@link #INSERT}; each one's generic plan is the one {@code SmsPlanTest} checks, or, for the
+     * ledger's, one read by primary key. Left to choose,
      * PostgreSQL kept the read's cached plan until autovacuum first analyzed a new home's tables, then
      * planned the read again at every execution for the rest of the connection's life: about 1,000
      * plannings a second at 1,000 pairs/s, roughly 0.1 ms of a backend's CPU each (benchmarks/RESULTS.md,
@@ -141,13 +148,28 @@ public final class PgOtpStore implements OtpStore {
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at)" + SENDING;
 
     /**
-     * The dispatch's insert when {@link PgLedger#holdThen} placed its hold ({@code placed}) in the same
-     * statement, then the commit of the send's transaction.
+     * The common send as one statement, run under the phone's lock: {@link #EARLIER_AND_RECENT}'s reads
+     * ({@code earlier}, {@code recent}); then, only when there is no earlier dispatch and the phone's
+     * limits allow a send ({@code gate}), the ledger's hold ({@code reserve}, {@code placed}), the
+     * dispatch and its row in sms_sending. One row, {@code started}: 1 when the dispatch was written.
+     *
+     * <p>Only that count, a column of fixed size: pgjdbc sends a statement whose row it cannot bound (a
+     * text column, an array) only after a Sync and the answers to everything sent before it, one more
+     * round trip; with this answer the lock, this statement and the commit go out together.
+     *
+     * <p>{@code gate} is {@link OtpThrottle#wait}'s rule on the same times: a send is allowed when fewer
+     * than {@link OtpThrottle#PER_HOUR} of them are in the window (they are the newest, and all after its
+     * start) and the newest is no later than the send's time minus {@link OtpThrottle#SPACING}, to the
+     * microsecond PostgreSQL keeps. {@code SmsSendGateProperties} checks that the two agree.
      */
-    private static final String INSERT_HELD = ", dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
-            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed RETURNING id, created_at)" + SENDING;
-
-    private static final String INSERT_HELD_THEN_COMMIT = INSERT_HELD + "; COMMIT";
+    private static final String SEND = "WITH earlier AS (" + EARLIER + "),"
+            + " recent AS (SELECT (" + RECENT + ") AS times),"
+            + " gate AS (" + GATE + "),"
+            + PgLedger.reserveCtes(" AND EXISTS (SELECT 1 FROM gate)")
+            + ", dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed RETURNING id, created_at),"
+            + " sending AS (INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch RETURNING 1)"
+            + " SELECT count(*) AS started FROM sending";
 
     /** A check's read: the dispatch and its MAC, if the client may know it. */
     private static final String READ_CHECKABLE = "SELECT " + COLUMNS + ", code_mac FROM sms_dispatches"
@@ -201,10 +223,10 @@ public final class PgOtpStore implements OtpStore {
      */
     public static Map<String, String> planned() {
         return Map.of(
+                "send",
+                SEND,
                 "send read",
                 EARLIER_AND_RECENT,
-                "send hold and insert",
-                PgLedger.RESERVE_THEN + INSERT_HELD,
                 "accept",
                 ACCEPT_SENDING,
                 "count attempt",
@@ -219,6 +241,17 @@ public final class PgOtpStore implements OtpStore {
                 LOCK + BY_ID + " FOR UPDATE",
                 "settle",
                 SETTLE);
+    }
+
+    /**
+     * {@link #SEND}'s throttle, for a test that it agrees with {@link OtpThrottle#wait}: a row when a send
+     * is allowed, from the CTEs {@code earlier} (the request's earlier dispatch) and {@code recent} (one
+     * row, {@code times}: the phone's counted sends of the window, newest first, at most {@link
+     * OtpThrottle#PER_HOUR}), with two parameters, {@link OtpThrottle#PER_HOUR} and the send's time minus
+     * {@link OtpThrottle#SPACING} truncated to the microsecond.
+     */
+    public static String sendGate() {
+        return GATE;
     }
 
     @Override
@@ -240,42 +273,71 @@ public final class PgOtpStore implements OtpStore {
             Jdbc.timestamp(d.expiresAt())
         };
         String what = "begin SMS dispatch " + d.id();
-        // The common case, credit enough and a new hold key, in two round trips: the statement that places
-        // the hold and inserts the dispatch commits too. When it placed nothing, its COMMIT ended a
-        // transaction that wrote nothing (and released the phone's lock), and the general path starts over.
-        Optional<Begun> common =
-                Jdbc.transaction(dataSource, what, c -> begin(c, d, phoneKey, row, hold, clientRef, true));
-        return common.orElseGet(() -> Jdbc.transaction(
-                dataSource,
-                what,
-                c -> begin(c, d, phoneKey, row, hold, clientRef, false).orElseThrow()));
+        // The common case, a new request whose phone may receive a code, with credit enough and a new hold
+        // key, in one round trip: the lock, the reads, the hold, the dispatch and the commit. When that
+        // wrote nothing (an earlier dispatch of the request, the phone's limits, short of credit, or the
+        // hold's key taken), its COMMIT ended a transaction that wrote nothing and released the phone's
+        // lock, and the general path starts over and tells which.
+        if (Jdbc.transaction(dataSource, what, c -> send(c, d, phoneKey, row, hold, clientRef))) {
+            return new Begun.Started(d);
+        }
+        return Jdbc.transaction(dataSource, what, c -> begin(c, d, phoneKey, row, hold, clientRef));
     }
 
     /**
-     * {@link #begin}'s transaction. With {@code commitWithInsert}, the hold and the dispatch are written
-     * by a statement that also commits, or, empty, nothing was written and the transaction is over;
-     * without (after that statement placed nothing), the ledger's general path places the hold, finds
-     * the one its key already placed, or refuses it, and the caller commits.
+     * {@link #begin}'s common transaction: the cached plans for it, the phone's lock, {@link #SEND}, and
+     * the commit, four statements sent in one round trip. Each takes its own snapshot when it starts, so
+     * {@link #SEND} sees what the lock's previous holder committed. The transaction is over when this
+     * returns.
+     *
+     * @return whether the dispatch was written
      */
-    private Optional<Begun> begin(
-            Connection c,
-            OtpDispatch d,
-            String phoneKey,
-            Object[] row,
-            HoldRequest hold,
-            String clientRef,
-            boolean commitWithInsert)
+    private boolean send(Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
+            throws SQLException {
+        Instant now = d.createdAt();
+        long account = d.account().value();
+        try (PreparedStatement ps = c.prepareStatement(GENERIC_PLANS + "; " + LOCK_PHONE + "; " + SEND + "; COMMIT")) {
+            Jdbc.set(
+                    ps,
+                    lockKey(d, phoneKey),
+                    account,
+                    clientRef,
+                    account,
+                    phoneKey,
+                    Jdbc.timestamp(now.minus(OtpThrottle.WINDOW)),
+                    OtpThrottle.PER_HOUR,
+                    OtpThrottle.PER_HOUR,
+                    // The newest send's time is in microseconds: at or before this bound exactly when it
+                    // is at or before the send's time minus the spacing.
+                    Jdbc.timestamp(now.minus(OtpThrottle.SPACING).truncatedTo(ChronoUnit.MICROS)));
+            Jdbc.setFrom(ps, ledger.setReserve(ps, 10, hold), row);
+            ps.execute(); // the SET's count
+            if (!ps.getMoreResults() || !ps.getMoreResults()) {
+                throw new IllegalStateException("the phone's lock or the send did not answer");
+            }
+            try (ResultSet rs = ps.getResultSet()) {
+                rs.next();
+                return rs.getLong("started") == 1;
+            }
+        }
+    }
+
+    /**
+     * {@link #begin}'s general transaction, after {@link #send} wrote nothing: the phone's lock, the
+     * reads (the request's earlier dispatch, the phone's limits), then the ledger's own path places the
+     * hold, finds the one its key already placed, or refuses it; then the dispatch. The caller commits.
+     */
+    private Begun begin(Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
             throws SQLException {
         // The cached plans for this transaction, the phone's lock, then under it the request's earlier
         // dispatch, if any (so a retry racing its original sees the original's row), and the phone's
-        // counted sends of the last hour. Three statements sent in one round trip: each takes its own
-        // snapshot when it starts, so the reads see what the lock's previous holder committed.
+        // counted sends of the last hour, in one round trip.
         Instant now = d.createdAt();
-        List<Instant> recent = new ArrayList<>();
+        List<Instant> recent;
         try (PreparedStatement ps = c.prepareStatement(GENERIC_PLANS + "; " + LOCK_PHONE + "; " + EARLIER_AND_RECENT)) {
             Jdbc.set(
                     ps,
-                    "sms:" + d.account().value() + ":" + phoneKey,
+                    lockKey(d, phoneKey),
                     d.account().value(),
                     clientRef,
                     d.account().value(),
@@ -289,34 +351,38 @@ public final class PgOtpStore implements OtpStore {
             try (ResultSet rs = ps.getResultSet()) {
                 rs.next();
                 if (rs.getString("public_id") != null) {
-                    return Optional.of(new Begun.Existing(dispatch(rs)));
+                    return new Begun.Existing(dispatch(rs));
                 }
-                java.sql.Array times = rs.getArray("recent");
-                if (times != null) {
-                    for (Object t : (Object[]) times.getArray()) {
-                        recent.add(((java.sql.Timestamp) t).toInstant());
-                    }
-                }
+                recent = recent(rs);
             }
         }
         Optional<Duration> wait = OtpThrottle.wait(recent, now);
         if (wait.isPresent()) {
-            return Optional.of(new Begun.Throttled(wait.get()));
+            return new Begun.Throttled(wait.get());
         }
-        if (commitWithInsert) {
-            // Jdbc.transaction's own commit then finds the connection out of any transaction: no round trip.
-            return ledger.holdThen(c, hold, INSERT_HELD_THEN_COMMIT, row)
-                    ? Optional.of(new Begun.Started(d))
-                    : Optional.empty();
-        }
-        // The combined statement placed nothing a moment ago (short of credit, or the key was taken): the
-        // ledger's own path places the hold, finds the key's hold, or refuses it; then the dispatch.
         ledger.hold(c, hold);
         try (PreparedStatement ps = c.prepareStatement(INSERT)) {
             Jdbc.set(ps, row);
             ps.executeUpdate();
         }
-        return Optional.of(new Begun.Started(d));
+        return new Begun.Started(d);
+    }
+
+    /** The advisory lock's key of the account and phone. */
+    private static String lockKey(OtpDispatch d, String phoneKey) {
+        return "sms:" + d.account().value() + ":" + phoneKey;
+    }
+
+    /** The {@code recent} column: the phone's counted sends of the last hour, newest first. */
+    private static List<Instant> recent(ResultSet rs) throws SQLException {
+        List<Instant> recent = new ArrayList<>();
+        java.sql.Array times = rs.getArray("recent");
+        if (times != null) {
+            for (Object t : (Object[]) times.getArray()) {
+                recent.add(((Timestamp) t).toInstant());
+            }
+        }
+        return recent;
     }
 
     @Override

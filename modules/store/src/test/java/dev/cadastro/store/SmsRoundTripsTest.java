@@ -1,0 +1,151 @@
+package dev.cadastro.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.core.account.Principal;
+import dev.cadastro.core.internal.ManualClock;
+import dev.cadastro.core.sms.OtpRequest;
+import dev.cadastro.core.sms.OtpService;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How many times the SMS paths wait for PostgreSQL: the store talks to the server through a proxy that
+ * counts the Sync messages the driver sends (pgjdbc ends each batch of extended-protocol messages it
+ * waits for with one; its transaction's {@code BEGIN}, a simple query sent ahead of the batch, is not
+ * waited for). A send is one round trip to begin (the phone's lock, the reads, the hold, the dispatch
+ * and the commit) and one to accept. pgjdbc sends a statement whose answer row it cannot bound only
+ * after a Sync for what precedes it: a text column added to the send's answer would make the begin two
+ * round trips again, and this test fail.
+ */
+class SmsRoundTripsTest {
+    private static final Pattern HOST_PORT = Pattern.compile("//(localhost|127\\.0\\.0\\.1):(\\d+)/");
+
+    @Test
+    void aSendIsOneRoundTripToBeginAndOneToAccept() throws Exception {
+        String url = TestDatabase.freshDatabase();
+        Matcher m = HOST_PORT.matcher(url);
+        assertTrue(m.find(), url);
+        try (SyncCounter proxy = new SyncCounter(Integer.parseInt(m.group(2)))) {
+            String proxied =
+                    m.replaceFirst("//127.0.0.1:" + proxy.port() + "/") + "&sslmode=disable&gssEncMode=disable";
+            ManualClock clock = new ManualClock(Instant.parse("2026-11-25T03:00:00Z"));
+            try (Store store =
+                    Store.open(Database.builder().url(proxied).poolSize(1).build(), Clock.systemUTC())) {
+                OtpStoreTest.Provider provider = new OtpStoreTest.Provider();
+                OtpService otp = SmsFlows.service(store, provider, clock);
+                Principal p = SmsFlows.principal(store, clock, 100);
+                // pgjdbc prepares and describes a statement on the server from its fifth execution on.
+                for (int i = 0; i < 8; i++) {
+                    var sent = otp.send(p, OtpRequest.parse("1199%07d".formatted(i), 300L, null));
+                    otp.verify(p, sent.id(), provider.code(sent.id()));
+                }
+                int before = proxy.syncs();
+                var sent = otp.send(p, OtpRequest.parse("11988887777", 300L, null));
+                assertEquals(2, proxy.syncs() - before, "round trips of a send");
+                before = proxy.syncs();
+                otp.verify(p, sent.id(), provider.code(sent.id()));
+                assertEquals(2, proxy.syncs() - before, "round trips of a check: the read, then the write");
+            }
+        }
+    }
+
+    /** A TCP proxy to PostgreSQL on loopback that counts the Sync messages of its clients. */
+    private static final class SyncCounter implements AutoCloseable {
+        private final ServerSocket listener;
+        private final int upstream;
+        private final AtomicInteger syncs = new AtomicInteger();
+
+        SyncCounter(int upstream) throws IOException {
+            this.upstream = upstream;
+            this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            Thread.ofVirtual().start(this::accept);
+        }
+
+        int port() {
+            return listener.getLocalPort();
+        }
+
+        int syncs() {
+            return syncs.get();
+        }
+
+        private void accept() {
+            try {
+                while (true) {
+                    Socket client = listener.accept();
+                    Socket server = new Socket(InetAddress.getLoopbackAddress(), upstream);
+                    client.setTcpNoDelay(true);
+                    server.setTcpNoDelay(true);
+                    Thread.ofVirtual().start(() -> clientToServer(client, server));
+                    Thread.ofVirtual().start(() -> copy(server, client));
+                }
+            } catch (IOException closed) {
+                // The test is over.
+            }
+        }
+
+        /** The client's messages, forwarded one at a time: the startup message, then typed messages. */
+        private void clientToServer(Socket client, Socket server) {
+            try (client;
+                    server;
+                    DataInputStream in = new DataInputStream(client.getInputStream())) {
+                OutputStream out = server.getOutputStream();
+                byte[] startup = new byte[in.readInt() - 4];
+                in.readFully(startup);
+                writeInt(out, startup.length + 4);
+                out.write(startup);
+                out.flush();
+                while (true) {
+                    int type = in.readUnsignedByte();
+                    int length = in.readInt();
+                    byte[] body = new byte[length - 4];
+                    in.readFully(body);
+                    if (type == 'S') {
+                        syncs.incrementAndGet();
+                    }
+                    out.write(type);
+                    writeInt(out, length);
+                    out.write(body);
+                    out.flush();
+                }
+            } catch (EOFException | java.net.SocketException closed) {
+                // The connection ended.
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private static void copy(Socket from, Socket to) {
+            try {
+                InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream();
+                in.transferTo(out);
+            } catch (IOException closed) {
+                // The connection ended.
+            }
+        }
+
+        private static void writeInt(OutputStream out, int v) throws IOException {
+            out.write(new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v});
+        }
+
+        @Override
+        public void close() throws IOException {
+            listener.close();
+        }
+    }
+}
