@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * waits for with one; its transaction's {@code BEGIN}, a simple query sent ahead of the batch, is not
  * waited for). A send is one round trip to begin (the phone's lock, the reads, the hold, the dispatch
  * and the commit) and one to accept. pgjdbc sends a statement whose answer row it cannot bound only
- * after a Sync for what precedes it: a text column added to the send's answer would make the begin two
- * round trips again, and this test fail.
+ * after a Sync for what precedes it, and the next statement after another: a text column added to the
+ * send's answer would make the begin three round trips again, and this test fail.
  */
 class SmsRoundTripsTest {
     private static final Pattern HOST_PORT = Pattern.compile("//(localhost|127\\.0\\.0\\.1):(\\d+)/");
@@ -53,12 +53,20 @@ class SmsRoundTripsTest {
                     var sent = otp.send(p, OtpRequest.parse("1199%07d".formatted(i), 300L, null));
                     otp.verify(p, sent.id(), provider.code(sent.id()));
                 }
-                int before = proxy.syncs();
-                var sent = otp.send(p, OtpRequest.parse("11988887777", 300L, null));
-                assertEquals(2, proxy.syncs() - before, "round trips of a send");
-                before = proxy.syncs();
-                otp.verify(p, sent.id(), provider.code(sent.id()));
-                assertEquals(2, proxy.syncs() - before, "round trips of a check: the read, then the write");
+                // The fewest of three: the pool checks a connection idle for over half a second before
+                // lending it, one more Sync, should the machine stall between two borrowings.
+                int sends = Integer.MAX_VALUE;
+                int checks = Integer.MAX_VALUE;
+                for (int i = 0; i < 3; i++) {
+                    int before = proxy.syncs();
+                    var sent = otp.send(p, OtpRequest.parse("1198888%04d".formatted(i), 300L, null));
+                    sends = Math.min(sends, proxy.syncs() - before);
+                    before = proxy.syncs();
+                    otp.verify(p, sent.id(), provider.code(sent.id()));
+                    checks = Math.min(checks, proxy.syncs() - before);
+                }
+                assertEquals(2, sends, "round trips of a send");
+                assertEquals(2, checks, "round trips of a check: the read, then the write");
             }
         }
     }

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 import net.jqwik.api.constraints.Size;
 
@@ -23,7 +24,8 @@ import net.jqwik.api.constraints.Size;
  * The send's throttle in SQL (the {@code gate} of the statement that holds the credit and writes the
  * dispatch) allows a send exactly when {@link OtpThrottle#wait} does, on the same recent sends: times
  * in microseconds as PostgreSQL keeps them, a send's time in nanoseconds, many of them within a few
- * microseconds of the 30-second and one-hour bounds.
+ * microseconds of the 30-second and one-hour bounds. The bounds are the ones the store sends through the
+ * driver, which rounds a timestamp to the nearest microsecond.
  */
 class SmsSendGateProperties {
     private static final Instant T0 = Instant.parse("2026-11-25T12:00:00Z");
@@ -33,8 +35,8 @@ class SmsSendGateProperties {
     @Property(tries = 1000)
     void theStatementsGateAllowsASendExactlyWhenTheThrottleDoes(
             @ForAll @Size(max = 8) List<@LongRange(min = 0, max = 7_200_000) Long> sendMillis,
-            @ForAll @LongRange(min = -3, max = 3) int microsOff,
-            @ForAll @LongRange(min = 0, max = 999) int nanos,
+            @ForAll @IntRange(min = -3, max = 3) int microsOff,
+            @ForAll @IntRange(min = 0, max = 999) int nanos,
             @ForAll @LongRange(min = 0, max = 7_300_000) long nowMillis,
             @ForAll boolean nearTheSpacing)
             throws SQLException {
@@ -65,6 +67,28 @@ class SmsSendGateProperties {
                 .toList();
         boolean throttle = OtpThrottle.wait(recent, now).isEmpty();
         assertEquals(throttle, gate(recent, now), "sends " + recent + " at " + now);
+        // The read's own bound, through the driver, selects the same sends.
+        assertEquals(
+                sends.stream().filter(t -> t.isAfter(windowStart)).count(),
+                inWindow(sends, now),
+                "sends after the window's start among " + sends + " at " + now);
+    }
+
+    /** How many of {@code sends} PostgreSQL finds after the read's bound, {@link PgOtpStore#windowStart}. */
+    private static long inWindow(List<Instant> sends, Instant now) throws SQLException {
+        try (Connection c = TestDatabase.store().dataSource().getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT count(*) FROM unnest(?::timestamptz[]) t WHERE t > ?")) {
+            ps.setArray(
+                    1,
+                    c.createArrayOf(
+                            "timestamptz", sends.stream().map(Timestamp::from).toArray()));
+            ps.setTimestamp(2, Timestamp.from(PgOtpStore.windowStart(now)));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     private static boolean gate(List<Instant> recent, Instant now) throws SQLException {
@@ -78,7 +102,7 @@ class SmsSendGateProperties {
                                     "timestamptz",
                                     recent.stream().map(Timestamp::from).toArray()));
             ps.setInt(2, OtpThrottle.PER_HOUR);
-            ps.setTimestamp(3, Timestamp.from(now.minus(OtpThrottle.SPACING).truncatedTo(ChronoUnit.MICROS)));
+            ps.setTimestamp(3, Timestamp.from(PgOtpStore.spacingBound(now)));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }

@@ -154,8 +154,9 @@ public final class PgOtpStore implements OtpStore {
      * dispatch and its row in sms_sending. One row, {@code started}: 1 when the dispatch was written.
      *
      * <p>Only that count, a column of fixed size: pgjdbc sends a statement whose row it cannot bound (a
-     * text column, an array) only after a Sync and the answers to everything sent before it, one more
-     * round trip; with this answer the lock, this statement and the commit go out together.
+     * text column, an array) only after a Sync and the answers to everything sent before it, and the next
+     * statement only after another, two more round trips; with this answer the lock, this statement and
+     * the commit go out together.
      *
      * <p>{@code gate} is {@link OtpThrottle#wait}'s rule on the same times: a send is allowed when fewer
      * than {@link OtpThrottle#PER_HOUR} of them are in the window (they are the newest, and all after its
@@ -247,8 +248,8 @@ public final class PgOtpStore implements OtpStore {
      * {@link #SEND}'s throttle, for a test that it agrees with {@link OtpThrottle#wait}: a row when a send
      * is allowed, from the CTEs {@code earlier} (the request's earlier dispatch) and {@code recent} (one
      * row, {@code times}: the phone's counted sends of the window, newest first, at most {@link
-     * OtpThrottle#PER_HOUR}), with two parameters, {@link OtpThrottle#PER_HOUR} and the send's time minus
-     * {@link OtpThrottle#SPACING} truncated to the microsecond.
+     * OtpThrottle#PER_HOUR}), with two parameters, {@link OtpThrottle#PER_HOUR} and {@link
+     * #spacingBound}.
      */
     public static String sendGate() {
         return GATE;
@@ -304,12 +305,10 @@ public final class PgOtpStore implements OtpStore {
                     clientRef,
                     account,
                     phoneKey,
-                    Jdbc.timestamp(now.minus(OtpThrottle.WINDOW)),
+                    Jdbc.timestamp(windowStart(now)),
                     OtpThrottle.PER_HOUR,
                     OtpThrottle.PER_HOUR,
-                    // The newest send's time is in microseconds: at or before this bound exactly when it
-                    // is at or before the send's time minus the spacing.
-                    Jdbc.timestamp(now.minus(OtpThrottle.SPACING).truncatedTo(ChronoUnit.MICROS)));
+                    Jdbc.timestamp(spacingBound(now)));
             Jdbc.setFrom(ps, ledger.setReserve(ps, 10, hold), row);
             ps.execute(); // the SET's count
             if (!ps.getMoreResults() || !ps.getMoreResults()) {
@@ -342,7 +341,7 @@ public final class PgOtpStore implements OtpStore {
                     clientRef,
                     d.account().value(),
                     phoneKey,
-                    Jdbc.timestamp(now.minus(OtpThrottle.WINDOW)),
+                    Jdbc.timestamp(windowStart(now)),
                     OtpThrottle.PER_HOUR);
             ps.execute(); // the SET's count
             if (!ps.getMoreResults() || !ps.getMoreResults()) {
@@ -366,6 +365,23 @@ public final class PgOtpStore implements OtpStore {
             ps.executeUpdate();
         }
         return new Begun.Started(d);
+    }
+
+    /**
+     * The start of the phone's window for a send at {@code now}, to the microsecond PostgreSQL keeps: a
+     * send's time, in microseconds, is after it exactly when it is after {@code now} minus {@link
+     * OtpThrottle#WINDOW} (the driver would round a bound with more than 500 ns to the next microsecond).
+     */
+    public static Instant windowStart(Instant now) {
+        return now.minus(OtpThrottle.WINDOW).truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /**
+     * {@link #sendGate()}'s bound for a send at {@code now}: the newest send's time, in microseconds, is
+     * at or before it exactly when it is at or before {@code now} minus {@link OtpThrottle#SPACING}.
+     */
+    public static Instant spacingBound(Instant now) {
+        return now.minus(OtpThrottle.SPACING).truncatedTo(ChronoUnit.MICROS);
     }
 
     /** The advisory lock's key of the account and phone. */
