@@ -1,10 +1,12 @@
 package dev.cadastro.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.internal.ManualClock;
+import dev.cadastro.core.sms.OtpLimitException;
 import dev.cadastro.core.sms.OtpRequest;
 import dev.cadastro.core.sms.OtpService;
 import java.io.DataInputStream;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * counts the Sync messages the driver sends (pgjdbc ends each batch of extended-protocol messages it
  * waits for with one; its transaction's {@code BEGIN}, a simple query sent ahead of the batch, is not
  * waited for). A send is one round trip to begin (the phone's lock, the reads, the hold, the dispatch
- * and the commit) and one to accept. pgjdbc sends a statement whose answer row it cannot bound only
+ * and the commit) and one to accept; a send the phone's limits refuse is one round trip. pgjdbc sends a statement whose answer row it cannot bound only
  * after a Sync for what precedes it, and the next statement after another: a text column added to the
  * send's answer would make the begin three round trips again, and this test fail.
  */
@@ -67,6 +69,15 @@ class SmsRoundTripsTest {
                 }
                 assertEquals(2, sends, "round trips of a send");
                 assertEquals(2, checks, "round trips of a check: the read, then the write");
+                // The phone's limits refuse a second code within 30 seconds from the same round trip.
+                int throttled = Integer.MAX_VALUE;
+                for (int i = 0; i < 3; i++) {
+                    int before = proxy.syncs();
+                    assertThrows(
+                            OtpLimitException.class, () -> otp.send(p, OtpRequest.parse("11988880000", 300L, null)));
+                    throttled = Math.min(throttled, proxy.syncs() - before);
+                }
+                assertEquals(1, throttled, "round trips of a throttled send");
             }
         }
     }

@@ -147,16 +147,24 @@ public final class PgOtpStore implements OtpStore {
     private static final String INSERT = "WITH dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at)" + SENDING;
 
+    /** {@link #SEND}'s {@code recent_1} to {@code recent_5}: the elements of {@code times}, one column each. */
+    private static final String RECENT_COLUMNS = java.util.stream.IntStream.rangeClosed(1, OtpThrottle.PER_HOUR)
+            .mapToObj(i -> " times[" + i + "] AS recent_" + i)
+            .collect(java.util.stream.Collectors.joining(","));
+
     /**
      * The common send as one statement, run under the phone's lock: {@link #EARLIER_AND_RECENT}'s reads
      * ({@code earlier}, {@code recent}); then, only when there is no earlier dispatch and the phone's
      * limits allow a send ({@code gate}), the ledger's hold ({@code reserve}, {@code placed}), the
-     * dispatch and its row in sms_sending. One row, {@code started}: 1 when the dispatch was written.
+     * dispatch and its row in sms_sending. One row: {@code started}, 1 when the dispatch was written;
+     * {@code earlier}, whether the request has an earlier dispatch; {@code recent_1} to {@code recent_5},
+     * the phone's counted sends of the window, newest first (nulls past the last), enough for {@link
+     * OtpThrottle#wait} to answer a throttled send from this transaction.
      *
-     * <p>Only that count, a column of fixed size: pgjdbc sends a statement whose row it cannot bound (a
-     * text column, an array) only after a Sync and the answers to everything sent before it, and the next
-     * statement only after another, two more round trips; with this answer the lock, this statement and
-     * the commit go out together.
+     * <p>Only columns of fixed size: pgjdbc sends a statement whose row it cannot bound (a text column,
+     * an array) only after a Sync and the answers to everything sent before it, and the next statement
+     * only after another, two more round trips; with this answer the lock, this statement and the commit
+     * go out together.
      *
      * <p>{@code gate} is {@link OtpThrottle#wait}'s rule on the same times: a send is allowed when fewer
      * than {@link OtpThrottle#PER_HOUR} of them are in the window (they are the newest, and all after its
@@ -170,7 +178,9 @@ public final class PgOtpStore implements OtpStore {
             + ", dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
             + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed RETURNING id, created_at),"
             + " sending AS (INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch RETURNING 1)"
-            + " SELECT count(*) AS started FROM sending";
+            + " SELECT (SELECT count(*) FROM sending) AS started, EXISTS (SELECT 1 FROM earlier) AS earlier,"
+            + RECENT_COLUMNS
+            + " FROM recent";
 
     /** A check's read: the dispatch and its MAC, if the client may know it. */
     private static final String READ_CHECKABLE = "SELECT " + COLUMNS + ", code_mac FROM sms_dispatches"
@@ -275,14 +285,14 @@ public final class PgOtpStore implements OtpStore {
         };
         String what = "begin SMS dispatch " + d.id();
         // The common case, a new request whose phone may receive a code, with credit enough and a new hold
-        // key, in one round trip: the lock, the reads, the hold, the dispatch and the commit. When that
-        // wrote nothing (an earlier dispatch of the request, the phone's limits, short of credit, or the
-        // hold's key taken), its COMMIT ended a transaction that wrote nothing and released the phone's
-        // lock, and the general path starts over and tells which.
-        if (Jdbc.transaction(dataSource, what, c -> send(c, d, phoneKey, row, hold, clientRef))) {
-            return new Begun.Started(d);
-        }
-        return Jdbc.transaction(dataSource, what, c -> begin(c, d, phoneKey, row, hold, clientRef));
+        // key, in one round trip: the lock, the reads, the hold, the dispatch and the commit; a send the
+        // phone's limits refuse is answered from the same round trip. When it wrote nothing for another
+        // reason (an earlier dispatch of the request, short of credit, or the hold's key taken), its COMMIT
+        // ended a transaction that wrote nothing and released the phone's lock, and the general path
+        // starts over and tells which.
+        Optional<Begun> common = Jdbc.transaction(dataSource, what, c -> send(c, d, phoneKey, row, hold, clientRef));
+        return common.orElseGet(
+                () -> Jdbc.transaction(dataSource, what, c -> begin(c, d, phoneKey, row, hold, clientRef)));
     }
 
     /**
@@ -291,9 +301,10 @@ public final class PgOtpStore implements OtpStore {
      * {@link #SEND} sees what the lock's previous holder committed. The transaction is over when this
      * returns.
      *
-     * @return whether the dispatch was written
+     * @return started, throttled, or empty when the general path must tell what the send is
      */
-    private boolean send(Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
+    private Optional<Begun> send(
+            Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
             throws SQLException {
         Instant now = d.createdAt();
         long account = d.account().value();
@@ -316,14 +327,27 @@ public final class PgOtpStore implements OtpStore {
             }
             try (ResultSet rs = ps.getResultSet()) {
                 rs.next();
-                return rs.getLong("started") == 1;
+                if (rs.getLong("started") == 1) {
+                    return Optional.of(new Begun.Started(d));
+                }
+                if (rs.getBoolean("earlier")) {
+                    return Optional.empty();
+                }
+                List<Instant> recent = new ArrayList<>();
+                for (int i = 1; i <= OtpThrottle.PER_HOUR; i++) {
+                    Timestamp t = rs.getTimestamp("recent_" + i);
+                    if (t != null) {
+                        recent.add(t.toInstant());
+                    }
+                }
+                return OtpThrottle.wait(recent, now).map(Begun.Throttled::new);
             }
         }
     }
 
     /**
-     * {@link #begin}'s general transaction, after {@link #send} wrote nothing: the phone's lock, the
-     * reads (the request's earlier dispatch, the phone's limits), then the ledger's own path places the
+     * {@link #begin}'s general transaction, after {@link #send} wrote nothing and the phone's limits did
+     * not refuse it: the phone's lock, the reads (the request's earlier dispatch, the phone's limits), then the ledger's own path places the
      * hold, finds the one its key already placed, or refuses it; then the dispatch. The caller commits.
      */
     private Begun begin(Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
