@@ -120,6 +120,20 @@ class OtpStoreTest {
     }
 
     @Test
+    void aRetryUnderTheSameReferenceWithinThirtySecondsAnswersTheFirstDispatchNotTheLimit() {
+        Principal p = principal(5);
+        String reference = "idem.quick-retry-" + p.accountId().value();
+        OtpSent first = service().send(p, request(300), reference);
+        clock.advance(Duration.ofSeconds(1)); // the phone's 30 s rule would refuse a new request now
+        OtpSent again = service().send(p, request(300), reference);
+        assertEquals(first, again);
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, 4, 0), sms(p), "one credit, once");
+        // A new request to the phone within the 30 s is refused.
+        assertThrows(
+                dev.cadastro.core.sms.OtpLimitException.class, () -> service().send(p, request(300)));
+    }
+
+    @Test
     void aRetryUnderTheSameReferenceAnswersTheFirstDispatchWithoutASecondSmsOrCharge() {
         Principal p = principal(5);
         OtpSent first =

@@ -37,7 +37,7 @@ class SmsRoundTripsTest {
     private static final Pattern HOST_PORT = Pattern.compile("//(localhost|127\\.0\\.0\\.1):(\\d+)/");
 
     @Test
-    void aSendIsOneRoundTripToBeginAndOneToAccept() throws Exception {
+    void aSendBeginsInOneRoundTripAcceptsInOneAndTheLimitsRefuseInOne() throws Exception {
         String url = TestDatabase.freshDatabase();
         Matcher m = HOST_PORT.matcher(url);
         assertTrue(m.find(), url);

@@ -126,10 +126,11 @@ public final class PgOtpStore implements OtpStore {
     private static final String LOCK_PHONE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))";
 
     /**
-     * The send's statements run the plans their connection cached, for the rest of this transaction:
-     * {@link #SEND}, or, when that placed nothing, the read ({@link #EARLIER_AND_RECENT}), the ledger's
-     * hold and {@link #INSERT}; each one's generic plan is the one {@code SmsPlanTest} checks, or, for the
-     * ledger's, one read by primary key. Left to choose,
+     * The send's statements run the plans their connection cached, for the rest of the transaction:
+     * {@link #SEND}, or, on the general path (when that wrote nothing and the phone's limits did not
+     * refuse it), the read ({@link #EARLIER_AND_RECENT}), the ledger's hold and {@link #INSERT}; each
+     * one's generic plan is the one {@code SmsPlanTest} checks, or, for the ledger's, one read by primary
+     * key. Left to choose,
      * PostgreSQL kept the read's cached plan until autovacuum first analyzed a new home's tables, then
      * planned the read again at every execution for the rest of the connection's life: about 1,000
      * plannings a second at 1,000 pairs/s, roughly 0.1 ms of a backend's CPU each (benchmarks/RESULTS.md,
