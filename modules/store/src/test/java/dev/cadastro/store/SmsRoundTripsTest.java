@@ -29,9 +29,10 @@ import org.junit.jupiter.api.Test;
  * counts the Sync messages the driver sends (pgjdbc ends each batch of extended-protocol messages it
  * waits for with one; its transaction's {@code BEGIN}, a simple query sent ahead of the batch, is not
  * waited for). A send is one round trip to begin (the phone's lock, the reads, the hold, the dispatch
- * and the commit) and one to accept; a send the phone's limits refuse is one round trip. pgjdbc sends a statement whose answer row it cannot bound only
- * after a Sync for what precedes it, and the next statement after another: a text column added to the
- * send's answer would make the begin three round trips again, and this test fail.
+ * and the commit) and one to accept; a send the phone's limits refuse is one round trip. pgjdbc sends a
+ * statement whose answer row it cannot bound only after a Sync for what precedes it, and the next
+ * statement after another: a text column added to the send's answer would make the begin three round
+ * trips again, and this test fail.
  */
 class SmsRoundTripsTest {
     private static final Pattern HOST_PORT = Pattern.compile("//(localhost|127\\.0\\.0\\.1):(\\d+)/");

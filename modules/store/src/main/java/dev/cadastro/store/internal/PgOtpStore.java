@@ -348,8 +348,9 @@ public final class PgOtpStore implements OtpStore {
 
     /**
      * {@link #begin}'s general transaction, after {@link #send} wrote nothing and the phone's limits did
-     * not refuse it: the phone's lock, the reads (the request's earlier dispatch, the phone's limits), then the ledger's own path places the
-     * hold, finds the one its key already placed, or refuses it; then the dispatch. The caller commits.
+     * not refuse it: the phone's lock, the reads (the request's earlier dispatch, the phone's limits),
+     * then the ledger's own path places the hold, finds the one its key already placed, or refuses it;
+     * then the dispatch. The caller commits.
      */
     private Begun begin(Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
             throws SQLException {
