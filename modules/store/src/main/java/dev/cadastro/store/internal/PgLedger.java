@@ -61,16 +61,12 @@ public final class PgLedger implements Ledger, AutoCloseable {
             + " INSERT INTO ledger_entries (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
             + " SELECT ?, ?, ?, ?, ?, ?, ?, posted FROM credit RETURNING balance_after";
 
-    private static final String RESERVE = "WITH reserve AS ("
-            + " UPDATE balances SET held = held + ?"
-            + " WHERE account_id = ? AND kind = ? AND posted - held >= ?"
-            + " AND NOT EXISTS (SELECT 1 FROM holds WHERE account_id = ? AND idem_key = ?)"
-            + " RETURNING 1)"
-            + " INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)"
-            + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING created_at";
+    /** A hold placed when the balance covers it and its key is new: its creation time, or no row. */
+    private static final String RESERVE = "WITH" + reserveCtes("") + "SELECT created_at FROM placed";
 
     /**
-     * {@link #RESERVE} as two CTEs of a {@code WITH}, {@code reserve} then {@code placed} (the hold's key
+     * A hold's reservation as two CTEs of a {@code WITH}, {@code reserve} (the balance's held sum raised
+     * when it covers the amount and the key is new) then {@code placed} (the hold's key and creation time
      * when it was placed, no row otherwise), with twelve parameters that {@link #setReserve} sets.
      *
      * @param condition added to the balance's {@code WHERE}, without parameters (empty for none): the
@@ -84,7 +80,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
                 + " RETURNING 1),"
                 + " placed AS ("
                 + " INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)"
-                + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING idem_key) ";
+                + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING idem_key, created_at) ";
     }
 
     /**
@@ -399,11 +395,7 @@ public final class PgLedger implements Ledger, AutoCloseable {
     /** Runs the conditional reservation: the new hold, or empty when the key exists or the balance is short. */
     private Optional<Hold> reserve(Connection c, HoldRequest r) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(RESERVE)) {
-            long account = r.account().value();
-            String kind = r.kind().name();
-            String key = r.key().value();
-            Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, key);
-            Jdbc.setFrom(ps, 7, account, key, kind, r.amount(), r.description(), now());
+            setReserve(ps, 1, r);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();

@@ -308,25 +308,11 @@ public final class PgOtpStore implements OtpStore {
             Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
             throws SQLException {
         Instant now = d.createdAt();
-        long account = d.account().value();
         try (PreparedStatement ps = c.prepareStatement(GENERIC_PLANS + "; " + LOCK_PHONE + "; " + SEND + "; COMMIT")) {
-            Jdbc.set(
-                    ps,
-                    lockKey(d, phoneKey),
-                    account,
-                    clientRef,
-                    account,
-                    phoneKey,
-                    Jdbc.timestamp(windowStart(now)),
-                    OtpThrottle.PER_HOUR,
-                    OtpThrottle.PER_HOUR,
-                    Jdbc.timestamp(spacingBound(now)));
-            Jdbc.setFrom(ps, ledger.setReserve(ps, 10, hold), row);
-            ps.execute(); // the SET's count
-            if (!ps.getMoreResults() || !ps.getMoreResults()) {
-                throw new IllegalStateException("the phone's lock or the send did not answer");
-            }
-            try (ResultSet rs = ps.getResultSet()) {
+            int next = setLockAndReads(ps, d, phoneKey, clientRef);
+            Jdbc.setFrom(ps, next, OtpThrottle.PER_HOUR, Jdbc.timestamp(spacingBound(now)));
+            Jdbc.setFrom(ps, ledger.setReserve(ps, next + 2, hold), row);
+            try (ResultSet rs = afterTheLock(ps)) {
                 rs.next();
                 if (rs.getLong("started") == 1) {
                     return Optional.of(new Begun.Started(d));
@@ -360,20 +346,8 @@ public final class PgOtpStore implements OtpStore {
         Instant now = d.createdAt();
         List<Instant> recent;
         try (PreparedStatement ps = c.prepareStatement(GENERIC_PLANS + "; " + LOCK_PHONE + "; " + EARLIER_AND_RECENT)) {
-            Jdbc.set(
-                    ps,
-                    lockKey(d, phoneKey),
-                    d.account().value(),
-                    clientRef,
-                    d.account().value(),
-                    phoneKey,
-                    Jdbc.timestamp(windowStart(now)),
-                    OtpThrottle.PER_HOUR);
-            ps.execute(); // the SET's count
-            if (!ps.getMoreResults() || !ps.getMoreResults()) {
-                throw new IllegalStateException("the phone's lock or its reads did not answer");
-            }
-            try (ResultSet rs = ps.getResultSet()) {
+            setLockAndReads(ps, d, phoneKey, clientRef);
+            try (ResultSet rs = afterTheLock(ps)) {
                 rs.next();
                 if (rs.getString("public_id") != null) {
                     return new Begun.Existing(dispatch(rs));
@@ -410,9 +384,38 @@ public final class PgOtpStore implements OtpStore {
         return now.minus(OtpThrottle.SPACING).truncatedTo(ChronoUnit.MICROS);
     }
 
-    /** The advisory lock's key of the account and phone. */
-    private static String lockKey(OtpDispatch d, String phoneKey) {
-        return "sms:" + d.account().value() + ":" + phoneKey;
+    /**
+     * Sets the parameters that {@link #SEND} and {@link #EARLIER_AND_RECENT}, each after {@link
+     * #LOCK_PHONE}, begin with: the phone's lock, the request's earlier dispatch, the phone's recent sends.
+     *
+     * @return the index of the parameter after them
+     */
+    private static int setLockAndReads(PreparedStatement ps, OtpDispatch d, String phoneKey, String clientRef)
+            throws SQLException {
+        long account = d.account().value();
+        Object[] values = {
+            "sms:" + account + ":" + phoneKey,
+            account,
+            clientRef,
+            account,
+            phoneKey,
+            Jdbc.timestamp(windowStart(d.createdAt())),
+            OtpThrottle.PER_HOUR
+        };
+        Jdbc.set(ps, values);
+        return values.length + 1;
+    }
+
+    /**
+     * Runs {@link #GENERIC_PLANS}, {@link #LOCK_PHONE} and the statement after them (and anything after
+     * that, such as a {@code COMMIT}): the third statement's rows.
+     */
+    private static ResultSet afterTheLock(PreparedStatement ps) throws SQLException {
+        ps.execute(); // the SET's count
+        if (!ps.getMoreResults() || !ps.getMoreResults()) {
+            throw new IllegalStateException("the phone's lock or the statement after it did not answer");
+        }
+        return ps.getResultSet();
     }
 
     /** The {@code recent} column: the phone's counted sends of the last hour, newest first. */
