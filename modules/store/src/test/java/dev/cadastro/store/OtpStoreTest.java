@@ -129,8 +129,7 @@ class OtpStoreTest {
         assertEquals(first, again);
         assertEquals(new Balance(CreditKind.SMS_CREDITS, 4, 0), sms(p), "one credit, once");
         // A new request to the phone within the 30 s is refused.
-        assertThrows(
-                dev.cadastro.core.sms.OtpLimitException.class, () -> service().send(p, request(300)));
+        assertThrows(OtpLimitException.class, () -> service().send(p, request(300)));
     }
 
     @Test

@@ -71,18 +71,18 @@ class SmsDispatchRulesTest {
 
     @Test
     void onANewDatabaseEveryRuleRefusesARowThatBreaksIt() throws Exception {
-        PGSimpleDataSource db = dataSource(TestDatabase.freshDatabase());
+        PGSimpleDataSource db = TestDatabase.dataSource(TestDatabase.freshDatabase());
         Migrations.apply(db, Clock.systemUTC());
         assertRulesHold(db);
     }
 
     @Test
     void upgradingToDomainsKeepsTheDispatchesTheirIndexesAndEveryRule() throws Exception {
-        PGSimpleDataSource db = dataSource(TestDatabase.freshDatabase());
+        PGSimpleDataSource db = TestDatabase.dataSource(TestDatabase.freshDatabase());
         Migrations.apply(db, Clock.systemUTC(), 11);
         try (Connection c = db.getConnection();
                 Statement s = c.createStatement()) {
-            long account = account(s);
+            long account = TestDatabase.accountRow(s, "rules");
             for (int i = 0; i < 50; i++) {
                 s.executeUpdate(row(account, Map.of("public_id", "'old-" + i + "'", "client_ref", "'r." + i + "'")));
             }
@@ -103,7 +103,9 @@ class SmsDispatchRulesTest {
             }
             SQLException duplicate = assertThrows(
                     SQLException.class,
-                    () -> s.executeUpdate(row(account(s), Map.of("public_id", "'old-3'", "client_ref", "'r.x'"))));
+                    () -> s.executeUpdate(row(
+                            TestDatabase.accountRow(s, "rules"),
+                            Map.of("public_id", "'old-3'", "client_ref", "'r.x'"))));
             assertEquals("23505", duplicate.getSQLState(), duplicate.getMessage());
         }
         assertRulesHold(db);
@@ -112,7 +114,7 @@ class SmsDispatchRulesTest {
     private static void assertRulesHold(PGSimpleDataSource db) throws SQLException {
         try (Connection c = db.getConnection();
                 Statement s = c.createStatement()) {
-            long account = account(s);
+            long account = TestDatabase.accountRow(s, "rules");
             assertEquals(1, s.executeUpdate(row(account, Map.of("public_id", "'valid'"))));
             for (Map.Entry<Map<String, String>, String> broken : BROKEN) {
                 SQLException e = assertThrows(
@@ -165,19 +167,5 @@ class SmsDispatchRulesTest {
                 v.get("verified_at"),
                 v.get("delivery"),
                 v.get("settled_at"));
-    }
-
-    private static long account(Statement s) throws SQLException {
-        try (ResultSet rs = s.executeQuery("INSERT INTO accounts (name, plan_name, daily_request_limit, created_at)"
-                + " VALUES ('rules', 'p', 10, now()) RETURNING id")) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private static PGSimpleDataSource dataSource(String url) {
-        PGSimpleDataSource db = new PGSimpleDataSource();
-        db.setURL(url);
-        return db;
     }
 }

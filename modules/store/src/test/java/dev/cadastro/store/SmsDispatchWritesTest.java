@@ -45,7 +45,7 @@ class SmsDispatchWritesTest {
     @Test
     void noIndexOfTheDispatchesNamesAColumnTheirUpdatesSet() throws Exception {
         String url = TestDatabase.freshDatabase();
-        Migrations.apply(dataSource(url), Clock.systemUTC());
+        Migrations.apply(TestDatabase.dataSource(url), Clock.systemUTC());
         try (Connection c = DriverManager.getConnection(url);
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid)"
@@ -116,16 +116,11 @@ class SmsDispatchWritesTest {
     @Test
     void anUpgradeWithSendsInFlightStillReleasesTheStuckOnes() throws Exception {
         String url = TestDatabase.freshDatabase();
-        PGSimpleDataSource db = dataSource(url);
+        PGSimpleDataSource db = TestDatabase.dataSource(url);
         Migrations.apply(db, Clock.systemUTC(), 12);
         try (Connection c = db.getConnection();
                 Statement s = c.createStatement()) {
-            long account;
-            try (ResultSet rs = s.executeQuery("INSERT INTO accounts (name, plan_name, daily_request_limit, created_at)"
-                    + " VALUES ('upgrade', 'p', 10, now()) RETURNING id")) {
-                rs.next();
-                account = rs.getLong(1);
-            }
+            long account = TestDatabase.accountRow(s, "upgrade");
             s.executeUpdate("INSERT INTO balances (account_id, kind, posted, held) VALUES (" + account
                     + ", 'SMS_CREDITS', 3, 2)");
             for (String id : List.of("stuck", "settled", "fresh")) {
@@ -185,11 +180,5 @@ class SmsDispatchWritesTest {
 
     private static Balance sms(Store store, Principal p) {
         return store.ledger().balance(p.accountId(), CreditKind.SMS_CREDITS);
-    }
-
-    private static PGSimpleDataSource dataSource(String url) {
-        PGSimpleDataSource db = new PGSimpleDataSource();
-        db.setURL(url);
-        return db;
     }
 }

@@ -54,6 +54,25 @@ final class TestDatabase {
         return server.jdbcUrl().replace("/postgres?", "/" + name + "?");
     }
 
+    /** A data source on {@code url} outside any pool: for migrating a database step by step. */
+    static org.postgresql.ds.PGSimpleDataSource dataSource(String url) {
+        org.postgresql.ds.PGSimpleDataSource db = new org.postgresql.ds.PGSimpleDataSource();
+        db.setURL(url);
+        return db;
+    }
+
+    /**
+     * A new account written by plain SQL on {@code s}, for a schema migrated only part of the way, where
+     * the store cannot run: its id.
+     */
+    static long accountRow(Statement s, String name) throws SQLException {
+        try (java.sql.ResultSet rs = s.executeQuery("INSERT INTO accounts (name, plan_name, daily_request_limit,"
+                + " created_at) VALUES ('" + name + "', 'p', 10, now()) RETURNING id")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     /** A new account funded with {@code credits} credits and {@code sms} SMS credits. */
     static Account fundedAccount(long credits, long sms) {
         return fundedAccount(store(), credits, sms);
