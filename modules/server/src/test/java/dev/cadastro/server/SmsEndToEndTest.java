@@ -2,6 +2,7 @@ package dev.cadastro.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -161,12 +162,19 @@ class SmsEndToEndTest {
     }
 
     private static HttpResponse<String> post(String path, String body, String key) {
+        return post(path, body, key, null);
+    }
+
+    private static HttpResponse<String> post(String path, String body, String key, String idempotencyKey) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path))
                 .timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json");
         if (key != null) {
             b.header("Authorization", "Bearer " + key);
+        }
+        if (idempotencyKey != null) {
+            b.header("Idempotency-Key", idempotencyKey);
         }
         HttpResponse<String> r = f.send(b.build());
         seen.add(r.statusCode() + " " + r.headers().map() + " " + r.body());
@@ -244,6 +252,37 @@ class SmsEndToEndTest {
         Set<String> names = new java.util.HashSet<>();
         j.fieldNames().forEachRemaining(names::add);
         return names;
+    }
+
+    @Test
+    void aRetryUnderTheSameIdempotencyKeyAnswersTheFirstDispatchOnceChargedAndAnotherAccountsKeyIsItsOwn() {
+        Account a = account(3);
+        Account b = account(3);
+        String keyA = f.key(a, Scope.SMS_OTP);
+        String keyB = f.key(b, Scope.SMS_OTP);
+        String phone = phone();
+        String body = "{\"telefone\": \"" + phone + "\", \"validade_segundos\": 300}";
+        String idem = "retry-" + UUID.randomUUID();
+        HttpResponse<String> first = post(SEND, body, keyA, idem);
+        contract.check(SEND, "post", first);
+        // At once, within the phone's 30 s: the retry is answered, not refused by the limit.
+        HttpResponse<String> again = post(SEND, body, keyA, idem);
+        contract.check(SEND, "post", again);
+        assertEquals(sent(first), sent(again));
+        assertEquals(first.body(), again.body());
+        assertEquals(2, smsBalance(a).posted(), "one SMS credit for both");
+        assertEquals(
+                1,
+                inbox.read(Phone.of(phone), 100).stream()
+                        .filter(m -> m.reference().equals(sent(first)))
+                        .count(),
+                "one message sent");
+        // The same key from another account is that account's own request: its own dispatch and charge.
+        HttpResponse<String> other = post(SEND, body, keyB, idem);
+        contract.check(SEND, "post", other);
+        assertNotEquals(sent(first), sent(other));
+        assertEquals(2, smsBalance(b).posted());
+        assertEquals(2, smsBalance(a).posted());
     }
 
     @Test
