@@ -21,9 +21,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiPredicate;
 
 /**
  * The SMS provider and the code keys a server uses. By default the {@link SimulatedSms} behind its
@@ -194,8 +194,7 @@ public record SmsOptions(
         }
 
         @Override
-        public Optional<Checked> check(
-                AccountId account, String id, Instant now, BiPredicate<OtpDispatch, byte[]> matches) {
+        public Optional<Checked> check(AccountId account, String id, Instant now, Map<String, byte[]> typedMacs) {
             return Optional.empty();
         }
     }

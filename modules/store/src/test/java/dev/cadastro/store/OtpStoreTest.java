@@ -17,6 +17,7 @@ import dev.cadastro.core.provider.ProviderUnavailableException;
 import dev.cadastro.core.sms.Delivery;
 import dev.cadastro.core.sms.DeliveryReceipt;
 import dev.cadastro.core.sms.OtpCheck;
+import dev.cadastro.core.sms.OtpCode;
 import dev.cadastro.core.sms.OtpDispatch;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpLimitException;
@@ -37,6 +38,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -596,6 +598,46 @@ class OtpStoreTest {
                 store.otpStore().find(p.accountId(), after.id()).orElseThrow().keyId());
         assertTrue(rotated.verify(p, before.id(), provider.code(before.id())).valid());
         assertTrue(rotated.verify(p, after.id(), provider.code(after.id())).valid());
+    }
+
+    @Test
+    void theCheckMatchesOnlyTheWholeMacUnderTheDispatchsOwnKey() {
+        Principal p = principal(1);
+        OtpSent sent = service().send(p, request(300));
+        OtpCode code = OtpCode.typed(provider.code(sent.id())).orElseThrow();
+        byte[] right = keys.mac("k1", sent.id(), code);
+        byte[] lastByte = right.clone();
+        lastByte[31] ^= 1;
+        byte[] firstByte = right.clone();
+        firstByte[0] ^= (byte) 0x80;
+        OtpStore otp = store.otpStore();
+        // Each a counted miss: one bit off at either end, the right bytes under another key's id, and no
+        // MAC under the dispatch's key (its key was dropped).
+        List<Map<String, byte[]>> misses =
+                List.of(Map.of("k1", lastByte), Map.of("k1", firstByte), Map.of("k2", right), Map.of());
+        int attempts = 0;
+        for (Map<String, byte[]> miss : misses) {
+            OtpStore.Checked checked =
+                    otp.check(p.accountId(), sent.id(), clock.instant(), miss).orElseThrow();
+            attempts++;
+            assertFalse(checked.valid(), () -> "MACs under " + miss.keySet());
+            assertEquals(attempts, checked.dispatch().attempts(), () -> "MACs under " + miss.keySet());
+            assertEquals(OtpStatus.PENDENTE, checked.dispatch().status(clock.instant()));
+        }
+        // The right MAC among others: the one under the dispatch's key decides.
+        OtpStore.Checked hit = otp.check(
+                        p.accountId(), sent.id(), clock.instant(), Map.of("k2", lastByte, "k1", right.clone()))
+                .orElseThrow();
+        assertTrue(hit.valid());
+        assertEquals(OtpStatus.VERIFICADO, hit.dispatch().status(clock.instant()));
+        // Spent: the same MAC again is not counted and not valid.
+        OtpStore.Checked again = otp.check(p.accountId(), sent.id(), clock.instant(), Map.of("k1", right))
+                .orElseThrow();
+        assertFalse(again.valid());
+        assertEquals(5, again.dispatch().attempts());
+        // Another account's check of it finds nothing, even with the right MAC.
+        Principal other = principal(0);
+        assertEquals(Optional.empty(), otp.check(other.accountId(), sent.id(), clock.instant(), Map.of("k1", right)));
     }
 
     @Test

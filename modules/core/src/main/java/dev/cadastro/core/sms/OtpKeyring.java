@@ -169,6 +169,18 @@ public final class OtpKeyring {
     }
 
     /**
+     * The MAC of a typed code for a dispatch under every key, by key id: what a store compares with the
+     * stored MAC under the dispatch's own key, without reading that MAC out (see {@link OtpStore#check}).
+     */
+    public Map<String, byte[]> macs(String dispatchId, OtpCode typed) {
+        Map<String, byte[]> macs = new LinkedHashMap<>();
+        for (String keyId : secrets.keySet()) {
+            macs.put(keyId, mac(keyId, dispatchId, typed));
+        }
+        return macs;
+    }
+
+    /**
      * Whether a typed code matches the stored MAC, compared in constant time ({@link
      * MessageDigest#isEqual}). A dispatch whose key was dropped never matches.
      */

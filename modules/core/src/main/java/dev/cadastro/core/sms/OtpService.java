@@ -173,11 +173,7 @@ public final class OtpService {
             throw notFound(envioId);
         }
         Instant now = clock.instant();
-        OtpStore.Checked checked = store.check(
-                        principal.accountId(),
-                        envioId,
-                        now,
-                        (dispatch, mac) -> keys.matches(dispatch.keyId(), dispatch.id(), typed, mac))
+        OtpStore.Checked checked = store.check(principal.accountId(), envioId, now, keys.macs(envioId, typed))
                 .orElseThrow(() -> notFound(envioId));
         OtpDispatch after = checked.dispatch();
         return new OtpCheck(checked.valid(), after.status(now), after.remainingAttempts(now));

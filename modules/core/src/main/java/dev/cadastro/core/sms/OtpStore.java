@@ -4,9 +4,9 @@ import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.ledger.HoldRequest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiPredicate;
 
 /**
  * Port: the dispatches of one-time codes, each moved together with its SMS credit in the ledger. Every
@@ -78,17 +78,21 @@ public interface OtpStore {
     Optional<OtpDispatch> find(AccountId account, String id);
 
     /**
-     * One check of a dispatch of the account: when the dispatch is {@link Delivery#checkable()
-     * checkable} and pending at {@code now}, {@code matches} compares the typed code with the stored MAC
-     * (which never changes), then one statement counts the attempt, and on a match marks the dispatch
-     * verified, only if it is still pending, under {@link OtpDispatch#MAX_ATTEMPTS} attempts and not
-     * expired at {@code now}: however many checks run at once, at most five are ever counted and one at
-     * most verifies. It returns after that statement committed.
+     * One check of a dispatch of the account, one statement: when the dispatch is {@link
+     * Delivery#checkable() checkable}, pending, under {@link OtpDispatch#MAX_ATTEMPTS} attempts and not
+     * expired at {@code now}, it counts the attempt, and marks the dispatch verified when the typed code's
+     * MAC under the dispatch's key ({@code typedMacs} by key id) equals the stored MAC: however many checks
+     * run at once, at most five are ever counted and one at most verifies. It returns after that statement
+     * committed.
      *
-     * @param matches given the dispatch and its stored MAC, whether the typed code matches (in constant time)
+     * <p>The comparison's time must not depend on the stored MAC: in constant time ({@link
+     * OtpKeyring#matches}, for a store that reads the MAC out) or over blinded values. A key id missing
+     * from {@code typedMacs} (a dropped key) never matches; the attempt still counts.
+     *
+     * @param typedMacs the typed code's MAC for this dispatch under each key id the server has
      * @return empty when the account has no checkable dispatch of that id
      */
-    Optional<Checked> check(AccountId account, String id, Instant now, BiPredicate<OtpDispatch, byte[]> matches);
+    Optional<Checked> check(AccountId account, String id, Instant now, Map<String, byte[]> typedMacs);
 
     /**
      * The result of {@link #check}.

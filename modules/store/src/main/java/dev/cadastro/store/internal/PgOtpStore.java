@@ -10,6 +10,8 @@ import dev.cadastro.core.sms.OtpDispatch;
 import dev.cadastro.core.sms.OtpStatus;
 import dev.cadastro.core.sms.OtpStore;
 import dev.cadastro.core.sms.OtpThrottle;
+import java.security.SecureRandom;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiPredicate;
 import javax.sql.DataSource;
 
 /**
@@ -34,12 +35,13 @@ import javax.sql.DataSource;
  *   <li>Sends to one account and phone take turns on a transaction-scoped advisory lock, so two parallel
  *       sends cannot both pass the 30-second rule; the lock ends with the transaction, before the
  *       provider is called.
- *   <li>A check reads the dispatch and its MAC, which never change, and compares the MAC in Java, in
- *       constant time; then one UPDATE counts the attempt, and on a match marks the dispatch verified,
- *       only if it is still pending, under five attempts and unexpired. PostgreSQL re-evaluates that
- *       WHERE on the newest row version for every concurrent UPDATE, so at most five attempts are ever
- *       counted and one check at most verifies, whatever the parallelism. The answer is given after
- *       that statement committed: one commit per check, and no row lock held while Java compares.
+ *   <li>A check is one UPDATE: it counts the attempt, and on a match marks the dispatch verified, only
+ *       if it is still pending, under five attempts and unexpired. PostgreSQL re-evaluates that WHERE on
+ *       the newest row version for every concurrent UPDATE, so at most five attempts are ever counted and
+ *       one check at most verifies, whatever the parallelism. The caller sends the typed code's MAC under
+ *       each key; the statement compares the one under the dispatch's key with the stored MAC, blinded
+ *       (see {@link #MATCH}). The answer is given after that statement committed, and a check that found
+ *       nothing to count reads the dispatch for its answer.
  *   <li>Settlements lock the dispatch row ({@code FOR UPDATE}) and act only from the state they expect,
  *       so a duplicated receipt or a late provider answer changes nothing twice.
  *   <li>A dispatch in sending has a row in {@code sms_sending}, written by the statement that inserts the
@@ -183,21 +185,37 @@ public final class PgOtpStore implements OtpStore {
             + RECENT_COLUMNS
             + " FROM recent";
 
-    /** A check's read: the dispatch and its MAC, if the client may know it. */
-    private static final String READ_CHECKABLE = "SELECT " + COLUMNS + ", code_mac FROM sms_dispatches"
-            + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE;
+    /** A dispatch the client may check, whatever its status. */
+    private static final String READ_CHECKABLE =
+            "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ? AND " + CHECKABLE;
 
     /**
-     * A check's write: counts the attempt, and on a match ({@code ?} true) spends the code, only if the
-     * dispatch can still be checked (see the class comment). The same statement for a match and a
-     * mismatch.
+     * Whether the typed code's MAC under the dispatch's key equals the stored one: parameters a nonce
+     * twice, the typed MACs ({@code bytea[]}) and their key ids ({@code text[]}) in the same order. A key
+     * id not sent (a dropped key) makes it NULL, no match.
+     *
+     * <p>PostgreSQL compares {@code bytea} with {@code memcmp}, whose time grows with the common prefix.
+     * So it compares the SHA-256 of each MAC after a nonce of 32 bytes drawn for each check from {@link
+     * SecureRandom} instead: no one can predict or steer those digests, so how long their comparison
+     * takes says nothing about the stored MAC (the double-MAC comparison). The stored MAC never leaves
+     * the database.
+     */
+    private static final String MATCH = "coalesce(sha256(?::bytea || code_mac)"
+            + " = sha256(?::bytea || (?::bytea[])[array_position(?::text[], key_id)]), false)";
+
+    /**
+     * A check: counts the attempt, and on a match spends the code, only if the dispatch can still be
+     * checked (see the class comment); its answer's state tells whether this check verified it.
      */
     private static final String COUNT_ATTEMPT = "UPDATE sms_dispatches SET attempts = attempts + 1,"
-            + " state = CASE WHEN ? THEN 'verificado' ELSE state END,"
-            + " verified_at = CASE WHEN ? THEN ?::timestamptz ELSE verified_at END"
+            + " state = CASE WHEN " + MATCH + " THEN 'verificado' ELSE state END,"
+            + " verified_at = CASE WHEN " + MATCH + " THEN ?::timestamptz ELSE verified_at END"
             + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE
             + " AND state = 'pendente' AND attempts < " + OtpDispatch.MAX_ATTEMPTS + " AND expires_at > ?"
             + " RETURNING " + COLUMNS;
+
+    /** The blinding nonce's size: as many bytes as the digests it blinds. */
+    private static final int NONCE_BYTES = 32;
 
     private static final String FIND =
             "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ?";
@@ -222,6 +240,7 @@ public final class PgOtpStore implements OtpStore {
 
     private final DataSource dataSource;
     private final PgLedger ledger;
+    private final SecureRandom random = new SecureRandom();
 
     public PgOtpStore(DataSource dataSource, PgLedger ledger) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -590,40 +609,45 @@ public final class PgOtpStore implements OtpStore {
     }
 
     @Override
-    public Optional<Checked> check(
-            AccountId account, String id, Instant now, BiPredicate<OtpDispatch, byte[]> matches) {
+    public Optional<Checked> check(AccountId account, String id, Instant now, Map<String, byte[]> typedMacs) {
+        String[] keyIds = typedMacs.keySet().toArray(String[]::new);
+        byte[][] macs = new byte[keyIds.length][];
+        for (int i = 0; i < keyIds.length; i++) {
+            macs[i] = typedMacs.get(keyIds[i]);
+        }
+        byte[] nonce = new byte[NONCE_BYTES];
+        random.nextBytes(nonce);
+        // PostgreSQL keeps microseconds and the driver rounds to the nearest one: truncated, a check 1 ns
+        // before the term still compares as before it, as OtpDispatch.status says.
+        Timestamp at = Jdbc.timestamp(now.truncatedTo(ChronoUnit.MICROS));
         return Jdbc.autoCommit(dataSource, "check SMS dispatch", c -> {
-            OtpDispatch read;
-            byte[] mac;
-            try (PreparedStatement ps = c.prepareStatement(READ_CHECKABLE)) {
-                Jdbc.set(ps, id, account.value());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
-                    }
-                    read = dispatch(rs);
-                    mac = rs.getBytes("code_mac");
-                }
-            }
-            if (read.status(now) != OtpStatus.PENDENTE) {
-                // Verified, blocked or expired when read: nothing can be counted (the UPDATE would agree).
-                return Optional.of(new Checked(read, false));
-            }
-            // The MAC and the key id never change, so the comparison does not need the row locked; the
-            // UPDATE decides whether this attempt still counts, and whether this match still verifies.
-            boolean matched = matches.test(read, mac);
-            // PostgreSQL keeps microseconds and the driver rounds to the nearest one: truncated, a check
-            // 1 ns before the term still compares as before it, as OtpDispatch.status says.
-            Timestamp at = Jdbc.timestamp(now.truncatedTo(ChronoUnit.MICROS));
+            Array macArray = c.createArrayOf("bytea", macs);
+            Array idArray = c.createArrayOf("text", keyIds);
             try (PreparedStatement ps = c.prepareStatement(COUNT_ATTEMPT)) {
-                Jdbc.set(ps, matched, matched, at, id, account.value(), at);
+                Jdbc.set(
+                        ps,
+                        nonce,
+                        nonce,
+                        macArray,
+                        idArray,
+                        nonce,
+                        nonce,
+                        macArray,
+                        idArray,
+                        at,
+                        id,
+                        account.value(),
+                        at);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
-                        return Optional.of(new Checked(dispatch(rs), matched));
+                        OtpDispatch counted = dispatch(rs);
+                        // The UPDATE acts only on a pending dispatch, so verified now means by this check.
+                        return Optional.of(new Checked(counted, counted.state() == OtpStatus.VERIFICADO));
                     }
                 }
             }
-            // A parallel check counted the last attempt or verified it in between.
+            // Not counted: unknown, not the account's, not checkable, or no longer pending (verified,
+            // blocked, expired), maybe by a parallel check in between.
             try (PreparedStatement ps = c.prepareStatement(READ_CHECKABLE)) {
                 Jdbc.set(ps, id, account.value());
                 try (ResultSet rs = ps.executeQuery()) {
