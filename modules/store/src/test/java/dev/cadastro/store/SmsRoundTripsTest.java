@@ -6,8 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.internal.ManualClock;
+import dev.cadastro.core.ledger.Balance;
+import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.ledger.CreditKind;
+import dev.cadastro.core.sms.OtpDispatch;
 import dev.cadastro.core.sms.OtpLimitException;
 import dev.cadastro.core.sms.OtpRequest;
+import dev.cadastro.core.sms.OtpSent;
 import dev.cadastro.core.sms.OtpService;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -18,6 +23,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -25,14 +31,15 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * How many times the SMS paths wait for PostgreSQL: the store talks to the server through a proxy that
- * counts the Sync messages the driver sends (pgjdbc ends each batch of extended-protocol messages it
- * waits for with one; its transaction's {@code BEGIN}, a simple query sent ahead of the batch, is not
- * waited for). A send is one round trip to begin (the phone's lock, the reads, the hold, the dispatch
- * and the commit) and one to accept; a send the phone's limits refuse is one round trip. pgjdbc sends a
- * statement whose answer row it cannot bound only after a Sync for what precedes it, and the next
- * statement after another: a text column added to the send's answer would make the begin three round
- * trips again, and this test fail.
+ * How many times the SMS paths exchange messages with PostgreSQL: the store talks to the server through a
+ * proxy that counts the messages PostgreSQL answers with a ReadyForQuery, each answer sent on its own:
+ * the Syncs that end pgjdbc's batches of extended-protocol messages, and simple queries, such as the
+ * {@code BEGIN} pgjdbc sends ahead of the first batch of a connection out of auto-commit. A send is one
+ * exchange to begin (the phone's lock, the reads, the hold, the dispatch and the commit, with their own
+ * {@code BEGIN}) and one to accept; a check is one; a send the phone's limits refuse is one. pgjdbc sends
+ * a statement whose answer row it cannot bound only after a Sync for what precedes it, and the next
+ * statement after another: a text column added to the send's answer would make the begin three
+ * exchanges again, and this test fail.
  */
 class SmsRoundTripsTest {
     private static final Pattern HOST_PORT = Pattern.compile("//(localhost|127\\.0\\.0\\.1):(\\d+)/");
@@ -42,7 +49,7 @@ class SmsRoundTripsTest {
         String url = TestDatabase.freshDatabase();
         Matcher m = HOST_PORT.matcher(url);
         assertTrue(m.find(), url);
-        try (SyncCounter proxy = new SyncCounter(Integer.parseInt(m.group(2)))) {
+        try (ExchangeCounter proxy = new ExchangeCounter(Integer.parseInt(m.group(2)))) {
             String proxied =
                     m.replaceFirst("//127.0.0.1:" + proxy.port() + "/") + "&sslmode=disable&gssEncMode=disable";
             ManualClock clock = new ManualClock(Instant.parse("2026-11-25T03:00:00Z"));
@@ -57,39 +64,70 @@ class SmsRoundTripsTest {
                     otp.verify(p, sent.id(), provider.code(sent.id()));
                 }
                 // The fewest of three: the pool checks a connection idle for over half a second before
-                // lending it, one more Sync, should the machine stall between two borrowings.
+                // lending it, one more exchange, should the machine stall between two borrowings.
                 int sends = Integer.MAX_VALUE;
                 int checks = Integer.MAX_VALUE;
                 for (int i = 0; i < 3; i++) {
-                    int before = proxy.syncs();
+                    int before = proxy.exchanges();
                     var sent = otp.send(p, OtpRequest.parse("1198888%04d".formatted(i), 300L, null));
-                    sends = Math.min(sends, proxy.syncs() - before);
-                    before = proxy.syncs();
+                    sends = Math.min(sends, proxy.exchanges() - before);
+                    before = proxy.exchanges();
                     otp.verify(p, sent.id(), provider.code(sent.id()));
-                    checks = Math.min(checks, proxy.syncs() - before);
+                    checks = Math.min(checks, proxy.exchanges() - before);
                 }
-                assertEquals(2, sends, "round trips of a send");
-                assertEquals(1, checks, "round trips of a check: the write, which compares");
+                assertEquals(2, sends, "exchanges of a send");
+                assertEquals(1, checks, "exchanges of a check: the write, which compares");
                 // The phone's limits refuse a second code within 30 seconds from the same round trip.
                 int throttled = Integer.MAX_VALUE;
                 for (int i = 0; i < 3; i++) {
-                    int before = proxy.syncs();
+                    int before = proxy.exchanges();
                     assertThrows(
                             OtpLimitException.class, () -> otp.send(p, OtpRequest.parse("11988880000", 300L, null)));
-                    throttled = Math.min(throttled, proxy.syncs() - before);
+                    throttled = Math.min(throttled, proxy.exchanges() - before);
                 }
-                assertEquals(1, throttled, "round trips of a throttled send");
+                assertEquals(1, throttled, "exchanges of a throttled send");
             }
         }
     }
 
-    /** A TCP proxy to PostgreSQL on loopback that counts the Sync messages of its clients. */
-    private static final class SyncCounter implements AutoCloseable {
+    @Test
+    void aSendWhoseBatchFailsRollsBackItsHoldAndLeavesTheConnectionUsable() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-25T03:00:00Z"));
+        try (Store store = Store.open(
+                Database.builder().url(TestDatabase.freshDatabase()).poolSize(1).build(), Clock.systemUTC())) {
+            OtpStoreTest.Provider provider = new OtpStoreTest.Provider();
+            OtpService otp = SmsFlows.service(store, provider, clock);
+            Principal p = SmsFlows.principal(store, clock, 5);
+            OtpSent sent = otp.send(p, OtpRequest.parse("11987650000", 300L, null));
+            // The batch's BEGIN, lock and reads pass, its hold is placed, then its insert fails: the
+            // dispatch id is taken. The transaction the batch opened must be rolled back.
+            OtpDispatch taken = OtpDispatch.sending(
+                    sent.id(), p.accountId(), "(11) 9****-1111", 6, "k1", clock.instant(), Duration.ofSeconds(300));
+            assertThrows(
+                    StoreException.class,
+                    () -> store.otpStore()
+                            .begin(
+                                    taken,
+                                    "another-phone",
+                                    new byte[32],
+                                    new CostRules(clock).smsCode(p.accountId(), "another-hold"),
+                                    "another-request"));
+            // The pool's one connection works, and no hold of the failed batch is left.
+            assertEquals(
+                    new Balance(CreditKind.SMS_CREDITS, 4, 0),
+                    store.ledger().balance(p.accountId(), CreditKind.SMS_CREDITS));
+            OtpSent next = otp.send(p, OtpRequest.parse("11987651111", 300L, null));
+            assertTrue(otp.verify(p, next.id(), provider.code(next.id())).valid());
+        }
+    }
+
+    /** A TCP proxy to PostgreSQL on loopback that counts its clients' Sync and simple Query messages. */
+    private static final class ExchangeCounter implements AutoCloseable {
         private final ServerSocket listener;
         private final int upstream;
-        private final AtomicInteger syncs = new AtomicInteger();
+        private final AtomicInteger exchanges = new AtomicInteger();
 
-        SyncCounter(int upstream) throws IOException {
+        ExchangeCounter(int upstream) throws IOException {
             this.upstream = upstream;
             this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             Thread.ofVirtual().start(this::accept);
@@ -99,8 +137,8 @@ class SmsRoundTripsTest {
             return listener.getLocalPort();
         }
 
-        int syncs() {
-            return syncs.get();
+        int exchanges() {
+            return exchanges.get();
         }
 
         private void accept() {
@@ -134,8 +172,8 @@ class SmsRoundTripsTest {
                     int length = in.readInt();
                     byte[] body = new byte[length - 4];
                     in.readFully(body);
-                    if (type == 'S') {
-                        syncs.incrementAndGet();
+                    if (type == 'S' || type == 'Q') {
+                        exchanges.incrementAndGet();
                     }
                     out.write(type);
                     writeInt(out, length);

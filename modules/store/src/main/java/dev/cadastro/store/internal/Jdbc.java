@@ -51,6 +51,31 @@ final class Jdbc {
         }
     }
 
+    /**
+     * Runs work whose statements open and close their own transaction ({@code BEGIN; ...; COMMIT} sent as
+     * one batch), on a connection in auto-commit mode. pgjdbc opens the transaction of a connection out
+     * of auto-commit with a {@code BEGIN} sent as a simple query, which PostgreSQL answers at once, apart
+     * from the batch's answers: one more packet each way and one more wake-up on each side. A batch with
+     * its own {@code BEGIN} is answered once, at its Sync. When the work throws, the transaction the
+     * batch left open (aborted by a failed statement) is rolled back before the connection goes back.
+     */
+    static <T> T ownTransaction(DataSource dataSource, String what, Work<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            try {
+                return work.run(c);
+            } catch (SQLException | RuntimeException | Error e) {
+                try (var rollback = c.createStatement()) {
+                    rollback.execute("ROLLBACK");
+                } catch (SQLException r) {
+                    e.addSuppressed(r);
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
     static StoreException failure(String what, SQLException e) {
         return new StoreException(what + " failed: " + e.getMessage() + " (SQLSTATE " + e.getSQLState() + ")", e);
     }

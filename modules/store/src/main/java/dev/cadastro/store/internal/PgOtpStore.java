@@ -310,16 +310,17 @@ public final class PgOtpStore implements OtpStore {
         // reason (an earlier dispatch of the request, short of credit, or the hold's key taken), its COMMIT
         // ended a transaction that wrote nothing and released the phone's lock, and the general path
         // starts over and tells which.
-        Optional<Begun> common = Jdbc.transaction(dataSource, what, c -> send(c, d, phoneKey, row, hold, clientRef));
+        Optional<Begun> common = Jdbc.ownTransaction(dataSource, what, c -> send(c, d, phoneKey, row, hold, clientRef));
         return common.orElseGet(
                 () -> Jdbc.transaction(dataSource, what, c -> begin(c, d, phoneKey, row, hold, clientRef)));
     }
 
     /**
-     * {@link #begin}'s common transaction: the cached plans for it, the phone's lock, {@link #SEND}, and
-     * the commit, four statements sent in one round trip. Each takes its own snapshot when it starts, so
-     * {@link #SEND} sees what the lock's previous holder committed. The transaction is over when this
-     * returns.
+     * {@link #begin}'s common transaction, on a connection in auto-commit mode: {@code BEGIN}, the cached
+     * plans for it, the phone's lock, {@link #SEND}, and the {@code COMMIT}, five statements sent in one
+     * round trip and answered at once (see {@link Jdbc#ownTransaction}). Each takes its own snapshot when
+     * it starts, so {@link #SEND} sees what the lock's previous holder committed. The transaction is over
+     * when this returns.
      *
      * @return started, throttled, or empty when the general path must tell what the send is
      */
@@ -327,11 +328,12 @@ public final class PgOtpStore implements OtpStore {
             Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
             throws SQLException {
         Instant now = d.createdAt();
-        try (PreparedStatement ps = c.prepareStatement(GENERIC_PLANS + "; " + LOCK_PHONE + "; " + SEND + "; COMMIT")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("BEGIN; " + GENERIC_PLANS + "; " + LOCK_PHONE + "; " + SEND + "; COMMIT")) {
             int next = setLockAndReads(ps, d, phoneKey, clientRef);
             Jdbc.setFrom(ps, next, OtpThrottle.PER_HOUR, Jdbc.timestamp(spacingBound(now)));
             Jdbc.setFrom(ps, ledger.setReserve(ps, next + 2, hold), row);
-            try (ResultSet rs = afterTheLock(ps)) {
+            try (ResultSet rs = afterTheLock(ps, 2)) {
                 rs.next();
                 if (rs.getLong("started") == 1) {
                     return Optional.of(new Begun.Started(d));
@@ -366,7 +368,7 @@ public final class PgOtpStore implements OtpStore {
         List<Instant> recent;
         try (PreparedStatement ps = c.prepareStatement(GENERIC_PLANS + "; " + LOCK_PHONE + "; " + EARLIER_AND_RECENT)) {
             setLockAndReads(ps, d, phoneKey, clientRef);
-            try (ResultSet rs = afterTheLock(ps)) {
+            try (ResultSet rs = afterTheLock(ps, 1)) {
                 rs.next();
                 if (rs.getString("public_id") != null) {
                     return new Begun.Existing(dispatch(rs));
@@ -426,11 +428,15 @@ public final class PgOtpStore implements OtpStore {
     }
 
     /**
-     * Runs {@link #GENERIC_PLANS}, {@link #LOCK_PHONE} and the statement after them (and anything after
-     * that, such as a {@code COMMIT}): the third statement's rows.
+     * Runs a batch of {@code counts} statements without rows ({@link #GENERIC_PLANS}, after a {@code
+     * BEGIN} or not), {@link #LOCK_PHONE} and the statement after them (and anything after that, such as
+     * a {@code COMMIT}): that statement's rows.
      */
-    private static ResultSet afterTheLock(PreparedStatement ps) throws SQLException {
-        ps.execute(); // the SET's count
+    private static ResultSet afterTheLock(PreparedStatement ps, int counts) throws SQLException {
+        ps.execute(); // the first statement's count
+        for (int i = 1; i < counts; i++) {
+            ps.getMoreResults();
+        }
         if (!ps.getMoreResults() || !ps.getMoreResults()) {
             throw new IllegalStateException("the phone's lock or the statement after it did not answer");
         }
