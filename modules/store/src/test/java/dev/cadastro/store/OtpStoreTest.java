@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -624,10 +625,13 @@ class OtpStoreTest {
             assertEquals(attempts, checked.dispatch().attempts(), () -> "MACs under " + miss.keySet());
             assertEquals(OtpStatus.PENDENTE, checked.dispatch().status(clock.instant()));
         }
-        // The right MAC among others: the one under the dispatch's key decides.
-        OtpStore.Checked hit = otp.check(
-                        p.accountId(), sent.id(), clock.instant(), Map.of("k2", lastByte, "k1", right.clone()))
-                .orElseThrow();
+        // The right MAC between two others, in a set order: the one under the dispatch's key decides.
+        Map<String, byte[]> macs = new LinkedHashMap<>();
+        macs.put("k2", lastByte);
+        macs.put("k1", right.clone());
+        macs.put("k0", firstByte);
+        OtpStore.Checked hit =
+                otp.check(p.accountId(), sent.id(), clock.instant(), macs).orElseThrow();
         assertTrue(hit.valid());
         assertEquals(OtpStatus.VERIFICADO, hit.dispatch().status(clock.instant()));
         // Spent: the same MAC again is not counted and not valid.

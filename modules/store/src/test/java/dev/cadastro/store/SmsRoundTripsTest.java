@@ -112,7 +112,8 @@ class SmsRoundTripsTest {
                                     new byte[32],
                                     new CostRules(clock).smsCode(p.accountId(), "another-hold"),
                                     "another-request"));
-            // The pool's one connection works, and no hold of the failed batch is left.
+            // The failed statement took its hold with it; the pool's one connection must have come back
+            // out of the transaction it left open and aborted, or the next statement would fail (25P02).
             assertEquals(
                     new Balance(CreditKind.SMS_CREDITS, 4, 0),
                     store.ledger().balance(p.accountId(), CreditKind.SMS_CREDITS));

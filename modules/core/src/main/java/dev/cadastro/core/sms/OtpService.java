@@ -27,9 +27,10 @@ import java.util.Objects;
  * its release when it was unavailable ({@code SMS_INDISPONIVEL}: nothing charged, the throttle does not
  * count it). The code exists only in memory between its generation and the provider call.
  *
- * <p>Checking: the typed code's HMAC is compared with the stored one in constant time; one statement
- * then counts the attempt, and on a match marks the code verified, once, only if the state and the
- * expiry still allow it ({@link OtpStore#check}). No cost.
+ * <p>Checking: the typed code's HMAC under each key goes to the store, where one statement compares
+ * the one under the dispatch's key with the stored HMAC, without a timing that depends on it, counts
+ * the attempt, and on a match marks the code verified, once, only if the state and the expiry still
+ * allow it ({@link OtpStore#check}). No cost.
  *
  * <p>Logs name the dispatch and the masked phone, never the code.
  */

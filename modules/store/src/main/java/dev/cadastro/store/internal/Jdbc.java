@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import javax.sql.DataSource;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
 
 /** Connection handling shared by the adapters: one place for commit, rollback and error wrapping. */
 final class Jdbc {
@@ -56,13 +58,18 @@ final class Jdbc {
      * one batch), on a connection in auto-commit mode. pgjdbc opens the transaction of a connection out
      * of auto-commit with a {@code BEGIN} sent as a simple query, which PostgreSQL answers at once, apart
      * from the batch's answers: one more packet each way and one more wake-up on each side. A batch with
-     * its own {@code BEGIN} is answered once, at its Sync. When the work throws, the transaction the
-     * batch left open (aborted by a failed statement) is rolled back before the connection goes back.
+     * its own {@code BEGIN} is answered once, at its Sync. When the work throws, or returns with the
+     * transaction still open, the transaction is rolled back before the connection goes back (a failed
+     * statement leaves it open and aborted).
      */
     static <T> T ownTransaction(DataSource dataSource, String what, Work<T> work) {
         try (Connection c = dataSource.getConnection()) {
             try {
-                return work.run(c);
+                T result = work.run(c);
+                if (c.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE) {
+                    throw new IllegalStateException(what + " left its transaction open");
+                }
+                return result;
             } catch (SQLException | RuntimeException | Error e) {
                 try (var rollback = c.createStatement()) {
                     rollback.execute("ROLLBACK");

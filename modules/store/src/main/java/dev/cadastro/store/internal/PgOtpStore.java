@@ -190,9 +190,10 @@ public final class PgOtpStore implements OtpStore {
             "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ? AND " + CHECKABLE;
 
     /**
-     * Whether the typed code's MAC under the dispatch's key equals the stored one: parameters a nonce
-     * twice, the typed MACs ({@code bytea[]}) and their key ids ({@code text[]}) in the same order. A key
-     * id not sent (a dropped key) makes it NULL, no match.
+     * Whether the typed code's MAC under the dispatch's key equals the stored one, as {@code hit}:
+     * parameters the typed MACs' key ids ({@code text[]}), the MACs ({@code bytea[]}) in the same order,
+     * paired by {@code unnest} whatever the arrays' bounds, and a nonce. A key id not sent (a dropped key)
+     * makes the typed MAC NULL, no match.
      *
      * <p>PostgreSQL compares {@code bytea} with {@code memcmp}, whose time grows with the common prefix.
      * So it compares the SHA-256 of each MAC after a nonce of 32 bytes drawn for each check from {@link
@@ -200,16 +201,18 @@ public final class PgOtpStore implements OtpStore {
      * takes says nothing about the stored MAC (the double-MAC comparison). The stored MAC never leaves
      * the database.
      */
-    private static final String MATCH = "coalesce(sha256(?::bytea || code_mac)"
-            + " = sha256(?::bytea || (?::bytea[])[array_position(?::text[], key_id)]), false)";
+    private static final String MATCH = "SELECT coalesce(sha256(n.nonce || code_mac) = sha256(n.nonce"
+            + " || (SELECT k.mac FROM unnest(?::text[], ?::bytea[]) AS k(id, mac) WHERE k.id = key_id)), false) AS hit"
+            + " FROM (SELECT ?::bytea AS nonce) n";
 
     /**
-     * A check: counts the attempt, and on a match spends the code, only if the dispatch can still be
-     * checked (see the class comment); its answer's state tells whether this check verified it.
+     * A check: counts the attempt, and on a match ({@link #MATCH}, computed once for both columns) spends
+     * the code, only if the dispatch can still be checked (see the class comment); its answer's state
+     * tells whether this check verified it.
      */
     private static final String COUNT_ATTEMPT = "UPDATE sms_dispatches SET attempts = attempts + 1,"
-            + " state = CASE WHEN " + MATCH + " THEN 'verificado' ELSE state END,"
-            + " verified_at = CASE WHEN " + MATCH + " THEN ?::timestamptz ELSE verified_at END"
+            + " (state, verified_at) = (SELECT CASE WHEN m.hit THEN 'verificado' ELSE state END,"
+            + " CASE WHEN m.hit THEN ?::timestamptz ELSE verified_at END FROM (" + MATCH + ") m)"
             + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE
             + " AND state = 'pendente' AND attempts < " + OtpDispatch.MAX_ATTEMPTS + " AND expires_at > ?"
             + " RETURNING " + COLUMNS;
@@ -630,20 +633,7 @@ public final class PgOtpStore implements OtpStore {
             Array macArray = c.createArrayOf("bytea", macs);
             Array idArray = c.createArrayOf("text", keyIds);
             try (PreparedStatement ps = c.prepareStatement(COUNT_ATTEMPT)) {
-                Jdbc.set(
-                        ps,
-                        nonce,
-                        nonce,
-                        macArray,
-                        idArray,
-                        nonce,
-                        nonce,
-                        macArray,
-                        idArray,
-                        at,
-                        id,
-                        account.value(),
-                        at);
+                Jdbc.set(ps, at, idArray, macArray, nonce, id, account.value(), at);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         OtpDispatch counted = dispatch(rs);
