@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
 /**
@@ -103,11 +105,7 @@ public final class PgOtpStore implements OtpStore {
 
     private static final String DIVISION_BY_ZERO = "22012";
 
-    /**
-     * {@link #begin}'s reads in one statement and one row: the request's earlier dispatch, locked (all
-     * nulls when there is none), and the created times of the phone's counted sends of the last hour,
-     * newest first (null when none).
-     */
+    /** The request's earlier dispatch, locked. */
     private static final String EARLIER = "SELECT " + COLUMNS + ", hold_key FROM sms_dispatches"
             + " WHERE account_id = ? AND client_ref = ? AND delivery <> 'indisponivel' LIMIT 1 FOR UPDATE";
 
@@ -120,9 +118,22 @@ public final class PgOtpStore implements OtpStore {
     private static final String GATE = "SELECT 1 FROM recent WHERE NOT EXISTS (SELECT 1 FROM earlier)"
             + " AND coalesce(cardinality(times), 0) < ? AND coalesce(times[1] <= ?, true)";
 
-    private static final String EARLIER_AND_RECENT = "WITH earlier AS (" + EARLIER + ")"
-            + " SELECT earlier.*, (" + RECENT + ") AS recent"
-            + " FROM (SELECT 1) one LEFT JOIN earlier ON true";
+    /** The CTEs {@code earlier} ({@link #EARLIER}) and {@code recent} (one row, {@link #RECENT} as {@code times}). */
+    private static final String READS =
+            "WITH earlier AS (" + EARLIER + "), recent AS (SELECT (" + RECENT + ") AS times)";
+
+    /** {@code recent_1} to {@code recent_5}: the elements of {@code times}, one column each (see {@link #recent}). */
+    private static final String RECENT_COLUMNS = IntStream.rangeClosed(1, OtpThrottle.PER_HOUR)
+            .mapToObj(i -> " times[" + i + "] AS recent_" + i)
+            .collect(Collectors.joining(","));
+
+    /**
+     * {@link #begin}'s general reads in one statement and one row: the request's earlier dispatch (all
+     * nulls when there is none) and the created times of the phone's counted sends of the last hour,
+     * newest first, in {@link #RECENT_COLUMNS}.
+     */
+    private static final String EARLIER_AND_RECENT =
+            READS + " SELECT earlier.*," + RECENT_COLUMNS + " FROM recent LEFT JOIN earlier ON true";
 
     /** Sends to one account and phone take turns on this transaction-scoped lock. */
     private static final String LOCK_PHONE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))";
@@ -150,11 +161,6 @@ public final class PgOtpStore implements OtpStore {
     private static final String INSERT = "WITH dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at)" + SENDING;
 
-    /** {@link #SEND}'s {@code recent_1} to {@code recent_5}: the elements of {@code times}, one column each. */
-    private static final String RECENT_COLUMNS = java.util.stream.IntStream.rangeClosed(1, OtpThrottle.PER_HOUR)
-            .mapToObj(i -> " times[" + i + "] AS recent_" + i)
-            .collect(java.util.stream.Collectors.joining(","));
-
     /**
      * The common send as one statement, run under the phone's lock: {@link #EARLIER_AND_RECENT}'s reads
      * ({@code earlier}, {@code recent}); then, only when there is no earlier dispatch and the phone's
@@ -174,8 +180,7 @@ public final class PgOtpStore implements OtpStore {
      * start) and the newest is no later than the send's time minus {@link OtpThrottle#SPACING}, to the
      * microsecond PostgreSQL keeps. {@code SmsSendGateProperties} checks that the two agree.
      */
-    private static final String SEND = "WITH earlier AS (" + EARLIER + "),"
-            + " recent AS (SELECT (" + RECENT + ") AS times),"
+    private static final String SEND = READS + ","
             + " gate AS (" + GATE + "),"
             + PgLedger.reserveCtes(" AND EXISTS (SELECT 1 FROM gate)")
             + ", dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
@@ -344,14 +349,7 @@ public final class PgOtpStore implements OtpStore {
                 if (rs.getBoolean("earlier")) {
                     return Optional.empty();
                 }
-                List<Instant> recent = new ArrayList<>();
-                for (int i = 1; i <= OtpThrottle.PER_HOUR; i++) {
-                    Timestamp t = rs.getTimestamp("recent_" + i);
-                    if (t != null) {
-                        recent.add(t.toInstant());
-                    }
-                }
-                return OtpThrottle.wait(recent, now).map(Begun.Throttled::new);
+                return OtpThrottle.wait(recent(rs), now).map(Begun.Throttled::new);
             }
         }
     }
@@ -446,13 +444,13 @@ public final class PgOtpStore implements OtpStore {
         return ps.getResultSet();
     }
 
-    /** The {@code recent} column: the phone's counted sends of the last hour, newest first. */
+    /** The {@link #RECENT_COLUMNS}: the phone's counted sends of the last hour, newest first. */
     private static List<Instant> recent(ResultSet rs) throws SQLException {
         List<Instant> recent = new ArrayList<>();
-        java.sql.Array times = rs.getArray("recent");
-        if (times != null) {
-            for (Object t : (Object[]) times.getArray()) {
-                recent.add(((Timestamp) t).toInstant());
+        for (int i = 1; i <= OtpThrottle.PER_HOUR; i++) {
+            Timestamp t = rs.getTimestamp("recent_" + i);
+            if (t != null) {
+                recent.add(t.toInstant());
             }
         }
         return recent;
