@@ -50,7 +50,7 @@ class SelfContainedDocsTest {
 
     @Test
     void noFileReferencesADocumentOutsideTheRepository() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositoryFiles.root();
         List<String> found = new ArrayList<>();
         int scanned = 0;
         for (Path file : files(root)) {
@@ -134,15 +134,5 @@ class SelfContainedDocsTest {
         }
         int dot = relative.lastIndexOf('.');
         return dot < 0 || !KINDS.contains(relative.substring(dot));
-    }
-
-    /** The folder with the parent {@code pom.xml} and {@code README.md}, above this module. */
-    private static Path repositoryRoot() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !(Files.exists(dir.resolve("README.md")) && Files.exists(dir.resolve("mvnw")))) {
-            dir = dir.getParent();
-        }
-        assertTrue(dir != null, "the repository root is above " + Path.of("").toAbsolutePath());
-        return dir;
     }
 }
