@@ -23,6 +23,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * {@code docs/cli.md} and {@code docs/configuration.md} cover every command and flag that {@code --help}
@@ -33,8 +34,9 @@ import picocli.CommandLine.Model.OptionSpec;
  * <ul>
  *   <li>a section of {@code docs/cli.md} per command, headed by its name in backticks ({@code ## `serve`},
  *       {@code ### `admin top-up`}; the root command's section is "Global options"), which names each of
- *       the command's flags in backticks ({@code `--port`}, {@code `--port P`}); the section runs to the
- *       next heading of any level. The {@code help} subcommand picocli adds under each group is one
+ *       the command's flags in backticks ({@code `--port`}, {@code `--port P`}) and each of its
+ *       arguments by its label ({@code `CNPJ`}, {@code `DOC...`}); the section runs to the next heading
+ *       of any level. The {@code help} subcommand picocli adds under each group is one
  *       command, documented once at the top level;
  *   <li>every flag of {@code serve} and {@code demo}, and {@code admin}'s own (the store it works on), in
  *       {@code docs/configuration.md};
@@ -89,6 +91,9 @@ class CliDocsTest {
         assertTrue(missing.contains("serve: `--calls-refresh`"), missing.toString());
         assertTrue(missing.contains("demo: `--calls-refresh`"), missing.toString());
 
+        String withoutCnpj = cli.replace("| `CNPJ` |", "| CNPJ |");
+        assertTrue(missingFromCliDoc(tree, withoutCnpj).contains("lookup: argument `CNPJ`"), "a removed argument");
+
         String withoutTopUp = cli.replaceAll("(?m)^(#+) `admin top-up`.*$", "$1 top up");
         assertTrue(
                 missingFromCliDoc(tree, withoutTopUp).contains("admin top-up: no section headed `admin top-up`"),
@@ -117,6 +122,14 @@ class CliDocsTest {
             for (String flag : flags(command)) {
                 if (!mentioned(section, flag)) {
                     missing.add(name + ": `" + flag + "`");
+                }
+            }
+            for (PositionalParamSpec parameter : command.positionalParameters()) {
+                String label = parameter.paramLabel().replaceAll("^<(.*)>$", "$1");
+                if (!Pattern.compile("`" + Pattern.quote(label) + "(?=[`\\s.\\[])")
+                        .matcher(section)
+                        .find()) {
+                    missing.add(name + ": argument `" + label + "`");
                 }
             }
         }
