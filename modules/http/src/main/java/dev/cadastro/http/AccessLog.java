@@ -13,7 +13,7 @@ import java.lang.System.Logger.Level;
  * tokens) and no body (codes). {@code account} is the authenticated account or call-records
  * integration id, {@code -} before authentication; {@code refused_by} is added when a rate limit
  * refused the request. Where the line ends is the host's choice: the JDK's logging by default, SLF4J
- * through its {@code slf4j-jdk-platform-logging} bridge (README, "Metrics and logs").
+ * through its {@code slf4j-jdk-platform-logging} bridge (docs/configuration.md, "Metrics and logs").
  */
 public final class AccessLog {
     /** The logger name hosts route or silence. */

@@ -21,7 +21,8 @@ import java.util.function.Consumer;
 /**
  * The telemetry port on Prometheus client_java: one registry per instance (never the library's global
  * one, so two servers in one JVM, or a host's own metrics, stay apart), written in the Prometheus text
- * format by {@link #scrape(OutputStream)}. README, "Metrics and logs", lists every metric.
+ * format by {@link #scrape(OutputStream)}. docs/configuration.md, "Metrics and logs", lists every
+ * metric.
  *
  * <p>The event metrics are counters and one histogram, updated on the request's thread: a data point
  * per label set is looked up once and kept, so a request costs a map lookup and two atomic adds. What is

@@ -27,8 +27,9 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
- * The gauges a server registers on its {@link PrometheusTelemetry}, read when scraped (README, "Metrics
- * and logs", lists them), and the handler of the management listener's {@code GET /metrics}.
+ * The gauges a server registers on its {@link PrometheusTelemetry}, read when scraped
+ * (docs/configuration.md, "Metrics and logs", lists them), and the handler of the management
+ * listener's {@code GET /metrics}.
  */
 final class ServerMetrics {
     private static final System.Logger LOG = System.getLogger(ServerMetrics.class.getName());

@@ -40,8 +40,8 @@ final class CallsFlags {
     @Option(
             names = "--calls-refresh",
             paramLabel = "DURATION",
-            description = "How often calls are ingested from the exchange: 2m, 30s, 1h or PT2M (default 2m, the"
-                    + " contract's refresh).")
+            description = "How often calls are ingested from the exchange: 2m, 30s, 1h or PT2M (serve's default 2m,"
+                    + " the contract's refresh; demo's 30s).")
     String refresh;
 
     /** Whether the call-records API port was given. */
