@@ -7,7 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The snippet of README.md's "Embedding the core", kept compiling and true. */
+/** The snippet of README.md's "Embedding", kept compiling and true. */
 class ReadmeExampleTest {
 
     @Test
@@ -17,7 +17,7 @@ class ReadmeExampleTest {
         System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
         try {
             for (String input : new String[] {"12abc34501de35", "12.ABC.345/01DE-36"}) {
-                // --- README.md, "Embedding the core" ---
+                // --- README.md, "Embedding" ---
                 switch (Cnpj.parse(input)) {
                     case Parsed.Valid<Cnpj> v -> System.out.println(v.value().formatted()); // 12.ABC.345/01DE-35
                     case Parsed.Invalid<Cnpj> i ->
