@@ -14,6 +14,7 @@ module dev.cadastro.core {
     exports dev.cadastro.core.document;
     exports dev.cadastro.core.ledger;
     exports dev.cadastro.core.mailing;
+    exports dev.cadastro.core.overview;
     exports dev.cadastro.core.person;
     exports dev.cadastro.core.ratelimit;
     exports dev.cadastro.core.error;

@@ -11,6 +11,7 @@ import dev.cadastro.core.files.LocalFolderFileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
+import dev.cadastro.core.overview.AccountOverviewService;
 import dev.cadastro.core.person.PersonLookupService;
 import dev.cadastro.core.person.SubjectDigests;
 import dev.cadastro.core.ratelimit.Admission;
@@ -378,7 +379,9 @@ public final class CadastroServer implements AutoCloseable {
                 new SecureRandom());
         IdempotentResponses idempotent = new IdempotentResponses(new IdempotentCalls(store.idempotency(), clock));
         OtpService otp = sms.service(store.otpStore(), clock);
-        return CompanyDataApi.router(admission, companies, mailing, enrichment, credit, otp, persons, idempotent);
+        AccountOverviewService overviews = new AccountOverviewService(store.accountFunds());
+        return CompanyDataApi.router(
+                admission, companies, mailing, enrichment, credit, otp, persons, overviews, idempotent);
     }
 
     /**

@@ -467,6 +467,7 @@ class CompanyDataEndToEndTest {
                         "/v1/empresas/{cnpj}/{ordem}",
                         "/v1/openapi.json",
                         "/v1/mailing",
+                        "/v1/mailing/estimativa",
                         "/v1/mailing/{job_id}",
                         "/v1/mailing/{job_id}/arquivo",
                         "/v1/enriquecimento/{cnpj}",
@@ -478,6 +479,7 @@ class CompanyDataEndToEndTest {
                         "/v1/pessoas/consultar-async",
                         "/v1/pessoas/jobs/{job_id}",
                         "/v1/pessoas/lote",
+                        "/v1/conta",
                         "/health/live",
                         "/health/ready"),
                 paths);

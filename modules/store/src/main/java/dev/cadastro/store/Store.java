@@ -13,12 +13,14 @@ import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.idempotency.IdempotencyStore;
 import dev.cadastro.core.ledger.Ledger;
 import dev.cadastro.core.mailing.MailingJobs;
+import dev.cadastro.core.overview.AccountFunds;
 import dev.cadastro.core.person.AuditTrail;
 import dev.cadastro.core.person.PersonJobs;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpStore;
 import dev.cadastro.core.telemetry.Telemetry;
 import dev.cadastro.store.internal.Migrations;
+import dev.cadastro.store.internal.PgAccountFunds;
 import dev.cadastro.store.internal.PgAccounts;
 import dev.cadastro.store.internal.PgAdmissionStore;
 import dev.cadastro.store.internal.PgApiKeys;
@@ -59,6 +61,7 @@ public final class Store implements AutoCloseable {
     private final PgAdmissionStore admissionStore;
     private final IdempotencyStore idempotency;
     private final MailingJobs mailingJobs;
+    private final AccountFunds accountFunds;
     private final OtpStore otpStore;
     private final CreditReportCache creditReports;
     private final PgAuditTrail personAudit;
@@ -87,6 +90,7 @@ public final class Store implements AutoCloseable {
         this.admissionStore = new PgAdmissionStore(dataSource, admissionWorkers);
         this.idempotency = new PgIdempotencyStore(dataSource);
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
+        this.accountFunds = new PgAccountFunds(dataSource);
         this.otpStore = new PgOtpStore(dataSource, ledger);
         this.creditReports = new PgCreditReportCache(dataSource, ledger);
         this.personAudit = new PgAuditTrail(dataSource, ledger, batchWorkers);
@@ -168,6 +172,11 @@ public final class Store implements AutoCloseable {
     /** Mailing export jobs and their queue; each state change commits with its ledger hold. */
     public MailingJobs mailingJobs() {
         return mailingJobs;
+    }
+
+    /** Each account's balances and what its running exports hold, read together. */
+    public AccountFunds accountFunds() {
+        return accountFunds;
     }
 
     /** Each account's cache of the credit reports it fetched; a fetch's charge commits with its row. */

@@ -36,6 +36,8 @@ import java.util.random.RandomGenerator;
  *       leads delivered, the rest of the hold released, the job {@code concluido}) in one transaction.
  *       A failure releases the whole hold. A job whose server died is run again from the start by the
  *       next claim; its completion charges once, under the hold's key.
+ *   <li>{@link #estimate}: scope {@code mailing:read}; the count and the hold {@link #create} would
+ *       place, computed by the same code, never placed.
  *   <li>{@link #status} and {@link #download}: scope {@code mailing:read}; another account's job is not
  *       found, like an unknown one; they never charge.
  * </ul>
@@ -45,6 +47,9 @@ public final class MailingService {
 
     /** A job claimed this many times without ending fails (a poison job must not loop forever). */
     public static final int MAX_ATTEMPTS = 3;
+
+    /** The reference of the hold an estimate computes and never places. */
+    private static final String ESTIMATE_REFERENCE = "estimativa";
 
     private final RegisterSearch register;
     private final MailingJobs jobs;
@@ -102,17 +107,45 @@ public final class MailingService {
         principal.require(Scope.MAILING_EXPORT);
         RegisterQuery filters = request.filtros();
         CountResult count = register.count(filters);
-        // An estimate may be below the truth: hold the quantity then, so the hold always covers delivery.
-        long total = count.aproximado() ? request.quantidade() : count.total();
-        int limit = (int) Math.min(request.quantidade(), total);
+        int limit = leadsLimit(count, request.quantidade());
         String id = newId();
         Instant now = clock.instant();
         MailingJob job = MailingJob.create(
                 id, principal.accountId(), encode(filters), request.quantidade(), limit, request.formato(), now);
-        HoldRequest hold = costs.mailingHold(principal.accountId(), reference, Math.max(1, limit));
+        HoldRequest hold = hold(principal, reference, limit);
         MailingJob saved = jobs.create(job, hold);
         created.run();
         return saved;
+    }
+
+    /**
+     * What {@link #create} would do with this request, without doing it: the filter's count (the same
+     * count a count-only search answers) and the credits the export's hold would take, computed by the
+     * same rule as the real hold. Free: the ledger is not touched and no job is made.
+     *
+     * @throws dev.cadastro.core.error.CadastroException {@code SEM_ESCOPO} (the key lacks {@code
+     *     mailing:read}), or {@code PARAMETRO_INVALIDO} from the register
+     */
+    public MailingEstimate estimate(Principal principal, MailingRequest request) {
+        principal.require(Scope.MAILING_READ);
+        CountResult count = register.count(request.filtros());
+        int limit = leadsLimit(count, request.quantidade());
+        return new MailingEstimate(
+                count,
+                request.quantidade(),
+                hold(principal, ESTIMATE_REFERENCE, limit).amount());
+    }
+
+    /** The most leads an export may deliver: min(quantidade, total), or quantidade when the total is an estimate. */
+    private static int leadsLimit(CountResult count, int quantidade) {
+        // An estimate may be below the truth: hold the quantity then, so the hold always covers delivery.
+        long total = count.aproximado() ? quantidade : count.total();
+        return (int) Math.min(quantidade, total);
+    }
+
+    /** The hold of an export of at most {@code leadsLimit} leads (at least 1 credit: a hold is never empty). */
+    private HoldRequest hold(Principal principal, String reference, int leadsLimit) {
+        return costs.mailingHold(principal.accountId(), reference, Math.max(1, leadsLimit));
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.mailing.MailingService;
+import dev.cadastro.core.overview.AccountOverviewService;
 import dev.cadastro.core.person.PersonLookupService;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.ratelimit.Admitted;
@@ -41,7 +42,9 @@ import java.util.Objects;
  *   <li>{@code GET /v1/empresas/{cnpj}}: CNPJ lookup, also reached as {@code
  *       /v1/empresas/12.345.678/0001-95} when a client leaves the mask's slash unencoded;
  *   <li>{@code POST /v1/mailing}, {@code GET /v1/mailing/{job_id}}, {@code GET
- *       /v1/mailing/{job_id}/arquivo}: mailing exports ({@link MailingEndpoints});
+ *       /v1/mailing/{job_id}/arquivo}: mailing exports ({@link MailingEndpoints}); {@code POST
+ *       /v1/mailing/estimativa}, an addition beyond the contract: the count and the hold of an export,
+ *       free;
  *   <li>{@code GET /v1/enriquecimento/{cnpj}} (also with the mask's slash unencoded) and {@code POST
  *       /v1/credito/consultar}: bureau enrichment and credit reports ({@link
  *       BureauEndpoints});
@@ -50,6 +53,9 @@ import java.util.Objects;
  *       {@link PersonEndpoints});
  *   <li>{@code POST /v1/sms/otp} and {@code POST /v1/sms/otp/verificar}: SMS one-time codes (
  *       4.8, {@link SmsEndpoints});
+ *   <li>{@code GET /v1/conta}, an addition beyond the contract: the asking key's account overview
+ *       (balances, held credits, daily limit and use, the key's scopes and release), any valid key,
+ *       free ({@link AccountJson});
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
  *
@@ -81,6 +87,7 @@ public final class CompanyDataApi {
     private final BureauEndpoints bureau;
     private final PersonEndpoints persons;
     private final SmsEndpoints sms;
+    private final AccountOverviewService overviews;
     private final byte[] openApi;
 
     private CompanyDataApi(
@@ -91,6 +98,7 @@ public final class CompanyDataApi {
             CreditReportService credit,
             OtpService otp,
             PersonLookupService persons,
+            AccountOverviewService overviews,
             IdempotentResponses idempotent) {
         this.admission = Objects.requireNonNull(admission, "admission");
         this.companies = Objects.requireNonNull(companies, "companies");
@@ -99,6 +107,7 @@ public final class CompanyDataApi {
         this.bureau = new BureauEndpoints(enrichment, credit, idempotent);
         this.persons = new PersonEndpoints(persons, idempotent);
         this.sms = new SmsEndpoints(otp, idempotent);
+        this.overviews = Objects.requireNonNull(overviews, "overviews");
         this.openApi = openApiDocument();
     }
 
@@ -111,9 +120,10 @@ public final class CompanyDataApi {
             CreditReportService credit,
             OtpService otp,
             PersonLookupService persons,
+            AccountOverviewService overviews,
             IdempotentResponses idempotent) {
-        CompanyDataApi api =
-                new CompanyDataApi(admission, companies, mailing, enrichment, credit, otp, persons, idempotent);
+        CompanyDataApi api = new CompanyDataApi(
+                admission, companies, mailing, enrichment, credit, otp, persons, overviews, idempotent);
         ErrorMapping.Endpoint enriching = ErrorMapping.Endpoint.ENRICHMENT;
         ErrorMapping.Endpoint reporting = ErrorMapping.Endpoint.CREDIT_REPORT;
         return Router.builder(Service.COMPANY_DATA)
@@ -123,6 +133,9 @@ public final class CompanyDataApi {
                 // NN.NNN.NNN/NNNN-NN sent with its slash unencoded arrives as two segments.
                 .getCharged("/v1/empresas/{cnpj}/{ordem}", api::lookup)
                 .post("/v1/mailing", r -> api.guarded(r, Scope.MAILING_EXPORT, p -> api.mailing.create(r, p)))
+                .post(
+                        "/v1/mailing/estimativa",
+                        r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.estimate(r, p)))
                 .get("/v1/mailing/{job_id}", r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.status(r, p)))
                 .get(
                         "/v1/mailing/{job_id}/arquivo",
@@ -147,6 +160,7 @@ public final class CompanyDataApi {
                 .post("/v1/pessoas/lote", r -> api.guarded(r, Scope.PESSOAS_READ, p -> api.persons.batch(r, p)))
                 .post("/v1/sms/otp", r -> api.guarded(r, Scope.SMS_OTP, p -> api.sms.send(r, p)))
                 .post("/v1/sms/otp/verificar", r -> api.guarded(r, Scope.SMS_OTP, p -> api.sms.check(r, p)))
+                .get("/v1/conta", api::account)
                 .get("/v1/openapi.json", api::openApi)
                 .build();
     }
@@ -201,6 +215,14 @@ public final class CompanyDataApi {
         }
     }
 
+    /** Any valid key: no scope is required; it answers only its own account and its own key. */
+    private Response account(Request request) throws Exception {
+        return admitted(request, ErrorMapping.Endpoint.STANDARD, admitted -> {
+            refuseQuery(request, "GET /v1/conta", Message.TAKES_NONE.with());
+            return Response.json(200, AccountJson.overview(overviews.overview(admitted)));
+        });
+    }
+
     private Response openApi(Request request) {
         return Response.json(200, openApi).withHeader("Cache-Control", "public, max-age=3600");
     }
@@ -208,6 +230,11 @@ public final class CompanyDataApi {
     @FunctionalInterface
     private interface Authorized {
         Response handle(Principal principal) throws Exception;
+    }
+
+    @FunctionalInterface
+    private interface AdmittedOperation {
+        Response handle(Admitted admitted) throws Exception;
     }
 
     /**
@@ -220,6 +247,15 @@ public final class CompanyDataApi {
 
     /** As above, with the statuses of an endpoint whose published status list overrides some ({@link ErrorMapping}). */
     private Response guarded(Request request, Scope scope, ErrorMapping.Endpoint endpoint, Authorized operation)
+            throws Exception {
+        return admitted(
+                request,
+                endpoint,
+                admitted -> operation.handle(admitted.principal().require(scope)));
+    }
+
+    /** Admission, then the operation with what admission found (the principal and the rate-limit windows). */
+    private Response admitted(Request request, ErrorMapping.Endpoint endpoint, AdmittedOperation operation)
             throws Exception {
         Admitted admitted;
         try {
@@ -234,7 +270,7 @@ public final class CompanyDataApi {
         request.facts().account(admitted.principal().accountId().value());
         Headers rateHeaders = RateLimitHeaders.of(admitted.decision());
         try {
-            return operation.handle(admitted.principal().require(scope)).withHeaders(rateHeaders);
+            return operation.handle(admitted).withHeaders(rateHeaders);
         } catch (Exception | StackOverflowError e) {
             return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId(), request.locale())
                     .withHeaders(rateHeaders);

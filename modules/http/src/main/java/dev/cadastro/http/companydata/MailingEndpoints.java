@@ -6,6 +6,7 @@ import dev.cadastro.core.error.Message;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.mailing.ExportFormat;
+import dev.cadastro.core.mailing.MailingEstimate;
 import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingRequest;
 import dev.cadastro.core.mailing.MailingService;
@@ -29,7 +30,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * {@code POST /v1/mailing}, {@code GET /v1/mailing/{job_id}} and {@code GET /v1/mailing/{job_id}/arquivo},
+ * {@code POST /v1/mailing}, {@code POST /v1/mailing/estimativa}, {@code GET /v1/mailing/{job_id}} and {@code
+ * GET /v1/mailing/{job_id}/arquivo},
  * called by {@link CompanyDataApi} after admission and the scope check.
  *
  * <p>The body's {@code filtros} take every filter of {@code GET /v1/empresas} by the same names and
@@ -167,8 +169,38 @@ final class MailingEndpoints {
         }
     }
 
+    /**
+     * {@code POST /v1/mailing/estimativa}: the body of {@code POST /v1/mailing}, read by the same parser,
+     * with {@code quantidade} optional (the largest export when absent); answers the filter's count and
+     * the credits the export's hold would take. Free, and it changes nothing, so an {@code
+     * Idempotency-Key} is not read.
+     */
+    Response estimate(Request request, Principal principal) {
+        refuseQuery(request, "POST /v1/mailing/estimativa");
+        MailingEstimate estimate = mailing.estimate(principal, parse(JsonBody.object(request.body()), false));
+        return Response.json(200, Json.bytes(g -> {
+            g.writeStartObject();
+            g.writeNumberField("total", estimate.count().total());
+            g.writeBooleanField("aproximado", estimate.count().aproximado());
+            g.writeNumberField("quantidade", estimate.quantidade());
+            g.writeNumberField("creditos_reservados", estimate.creditsHeld());
+            g.writeNumberField("creditos_consumidos", 0);
+            g.writeEndObject();
+        }));
+    }
+
     /** The body of {@code POST /v1/mailing}, every rule naming its field. */
     static MailingRequest parse(Map<String, Object> body) {
+        return parse(body, true);
+    }
+
+    /**
+     * The body of {@code POST /v1/mailing}, every rule naming its field.
+     *
+     * @param quantityRequired false for an estimate: an absent {@code quantidade} is then the largest
+     *     export, {@value MailingRequest#MAX_QUANTITY}
+     */
+    static MailingRequest parse(Map<String, Object> body, boolean quantityRequired) {
         for (String name : body.keySet()) {
             if (!BODY_FIELDS.contains(name)) {
                 throw InvalidParameterException.of(
@@ -182,6 +214,9 @@ final class MailingEndpoints {
                     "filtros", body.containsKey("filtros") ? "type" : "required", Message.MAILING_FILTERS_TYPE.with());
         }
         Object q = body.get("quantidade");
+        if (q == null && !quantityRequired) {
+            q = BigInteger.valueOf(MailingRequest.MAX_QUANTITY);
+        }
         if (!(q instanceof BigInteger quantity)) {
             throw InvalidParameterException.of(
                     "quantidade",

@@ -155,7 +155,8 @@ public final class DemoCommand extends CliCommand {
         return Cli.DONE;
     }
 
-    private static void printCurlLines(
+    /** The company-data curl lines the demo prints (public for the test that sends each of them). */
+    public static void printCurlLines(
             PrintStream out, CadastroServer server, Map<Scope, String> keys, java.nio.file.Path home) {
         String base = "http://" + ServeCommand.hostFor(server.address()) + ":" + server.port();
         String key = keys.get(Scope.EMPRESAS_READ);
@@ -181,7 +182,15 @@ public final class DemoCommand extends CliCommand {
         out.println("  # rate-limit headers and the balance");
         out.println("  curl -si -H 'Authorization: Bearer " + key + "' '" + base
                 + "/v1/empresas?ufs=MG&limite=1' | grep -i '^x-'");
+        out.println("  # the account: credit balance, credits held by running exports, SMS balance, daily limit and"
+                + " today's use, this key's scopes (any key; free)");
+        out.println("  curl -s -H 'Authorization: Bearer " + key + "' '" + base + "/v1/conta'");
         String export = keys.get(Scope.MAILING_EXPORT);
+        out.println("  # estimate an export first (mailing:read; free): the filter's total and the credits the"
+                + " export would hold");
+        out.println("  curl -s -H 'Authorization: Bearer " + other + "' -H 'Content-Type: application/json' -d '"
+                + "{\"filtros\": {\"ufs\": [\"RJ\"], \"situacao_cadastral\": [\"02\"]}, \"quantidade\": 100}' '"
+                + base + "/v1/mailing/estimativa'");
         out.println("  # a mailing export: 100 active companies in RJ as CSV in a ZIP (holds 100 credits,"
                 + " charges the leads delivered)");
         out.println("  curl -s -H 'Authorization: Bearer " + export + "' -H 'Content-Type: application/json' -d '"
