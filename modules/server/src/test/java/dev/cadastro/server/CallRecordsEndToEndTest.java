@@ -265,6 +265,55 @@ class CallRecordsEndToEndTest {
     }
 
     @Test
+    void ateWithoutAFractionTakesTheWholeSecondItNamesAndWithOneTheExactInstant() {
+        CallTokens.Issued mine = stack.integration();
+        long id = mine.integration().id();
+        // 14:58:00Z is 11:58:00 in Brasília time, the form datahistorico shows.
+        Instant second = stack.clock.instant().minusSeconds(120);
+        stack.ingest(List.of(
+                ready(id, "INICIO", second),
+                ready(id, "FIM", second.plusNanos(999_999_000)),
+                ready(id, "SEGUINTE", second.plusSeconds(1))));
+        JsonNode all = ServerFixture.json(stack.get("/v1/ligacoes", mine.token()));
+        for (JsonNode item : all.path("ligacoes")) {
+            String shown = item.at("/metadata/datahistorico").asText();
+            assertEquals(
+                    item.at("/metadata/id").asText().equals("SEGUINTE") ? "2026-11-20T11:58:01" : "2026-11-20T11:58:00",
+                    shown);
+        }
+        // The second as shown: both calls shown at 11:58:00, not the next second's first microsecond.
+        for (String q : List.of(
+                "ate=2026-11-20T11:58:00",
+                "desde=2026-11-20T11:58:00&ate=2026-11-20T11:58:00",
+                "ate=2026-11-20T14:58:00Z",
+                "ate=2026-11-20T11:58",
+                "ate=2026-11-20T11:58:00.999999",
+                "ate=2026-11-20T11:58:00.9999999")) {
+            HttpResponse<String> r = stack.get("/v1/ligacoes?" + q, mine.token());
+            contract.check("/v1/ligacoes", r);
+            assertEquals(List.of("FIM", "INICIO"), ids(ServerFixture.json(r)), q);
+        }
+        // A fraction is the exact instant, even a zero one.
+        assertEquals(
+                List.of("INICIO"),
+                ids(ServerFixture.json(stack.get("/v1/ligacoes?ate=2026-11-20T11:58:00.999998", mine.token()))));
+        assertEquals(
+                List.of("INICIO"),
+                ids(ServerFixture.json(stack.get("/v1/ligacoes?ate=2026-11-20T11:58:00.000", mine.token()))));
+        // desde without a fraction is the first microsecond of its second: already the whole second.
+        assertEquals(
+                List.of("SEGUINTE", "FIM", "INICIO"),
+                ids(ServerFixture.json(stack.get("/v1/ligacoes?desde=2026-11-20T11:58:00", mine.token()))));
+        assertEquals(
+                List.of("SEGUINTE"),
+                ids(ServerFixture.json(stack.get("/v1/ligacoes?desde=2026-11-20T11:58:01", mine.token()))));
+        assertEquals(
+                List.of("SEGUINTE"),
+                ids(ServerFixture.json(
+                        stack.get("/v1/ligacoes?desde=2026-11-20T11:58:01&ate=2026-11-20T11:58:01", mine.token()))));
+    }
+
+    @Test
     void farFutureOrPastDatesAreRefusedNamingTheParameterNotAnError500() {
         CallTokens.Issued mine = stack.integration();
         for (String q : List.of(

@@ -397,6 +397,26 @@ class CompanyDataEndToEndTest {
     }
 
     @Test
+    void aBooleanParameterIsExactlyTrueOrFalseAndNothingElse() {
+        String key = f.key(f.account(10, 1000));
+        // An unencoded + is a space: "+true" arrives as " true", which must not read as true.
+        for (String name : List.of(
+                "mei", "simples", "com_telefone", "com_telefone_movel", "com_email", "divida", "apenas_total")) {
+            for (String value : List.of("+true", "%20true", "false%20", "TRUE", "False", "tRue")) {
+                HttpResponse<String> r = search("ufs=SP&" + name + "=" + value, key);
+                assertError(r, 422, "PARAMETRO_INVALIDO");
+                assertEquals(
+                        "campo=" + name + "; regra=boolean",
+                        json(r).path("erro").path("detalhe").asText(),
+                        name + "=" + value + " -> " + r.body());
+                assertTrue(json(r).path("erro").path("mensagem").asText().contains("true ou false"), r.body());
+            }
+        }
+        HttpResponse<String> total = search("ufs=SP&apenas_total=true&mei=false", key);
+        assertEquals(200, total.statusCode(), total.body());
+    }
+
+    @Test
     void answersHugeValuesWith4xxAndTheEnvelope() {
         String key = f.key(f.account(10, 1000));
         HttpResponse<String> longText = search("municipios=" + "A".repeat(500), key);

@@ -498,6 +498,30 @@ class PersonEndToEndTest {
     }
 
     @Test
+    void aBatchItemThatIsNotAStringIsInvalidForItsTypeNotMissing() {
+        Cpf good = PersonStack.withData(600);
+        Account acct = s.account(1000, ALL);
+        String key = s.key(acct, true);
+        // The good CPF sent as a JSON number is still not a CPF: its type is wrong, it is not missing.
+        String body = "{\"finalidade\": \"KYC_CADASTRO\", \"cpfs\": [" + good.digits() + ", \"\", null, true, [\""
+                + good.digits() + "\"], \"" + good.digits() + "\"]}";
+        HttpResponse<String> r = s.post(BATCH, body, bearer(key));
+        contract.check(BATCH, "post", r);
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode items = json(r).get("itens");
+        assertEquals(
+                List.of("cpf_invalido", "cpf_invalido", "cpf_invalido", "cpf_invalido", "cpf_invalido", "concluido"),
+                statuses(items));
+        List<String> reasons = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            reasons.add(items.get(i).path("motivo").asText());
+        }
+        assertEquals(List.of("type", "required", "type", "type", "type"), reasons, r.body());
+        assertEquals(15, json(r).get("creditos_consumidos").asLong());
+        assertEquals(985, f.balance(acct));
+    }
+
+    @Test
     void aBatchAboveTheContractedCeilingIsRefusedStatingIt() {
         Account acct = s.account(1000, ALL);
         f.server.store().accounts().setPersonBatchLimit(acct.id(), 3);

@@ -169,7 +169,9 @@ public final class MailingService {
         MailingJob job = status(principal, id);
         if (!(job.outcome().orElse(null) instanceof MailingJob.Delivered d)) {
             throw new NotFoundException(
-                    Message.MAILING_FILE_NOT_READY.with(id, job.state().wire()));
+                    job.state() == MailingJob.State.PROCESSANDO
+                            ? Message.MAILING_FILE_PROCESSING.with(id)
+                            : Message.MAILING_FILE_FAILED.with(id));
         }
         if (!d.expiresAt().isAfter(clock.instant())) {
             throw new NotFoundException(Message.MAILING_FILE_EXPIRED_AT.with(id, SaoPauloTime.format(d.expiresAt())));

@@ -37,8 +37,15 @@ public record BatchOutcome(List<Item> items, Justification justification, long c
             }
         }
 
-        /** Not a CPF, or its check digits fail; not charged. */
+        /**
+         * Not a CPF, or its check digits fail; not charged. The reason is the rule broken: a CPF's
+         * ({@code required}, {@code format}, {@code check-digits}, ...), or {@link #TYPE} for an item
+         * that is not a JSON string at all (a number, say).
+         */
         record CpfInvalido(String reason) implements Item {
+            /** The reason of an item that is not a string: a CPF is sent as a string. */
+            public static final String TYPE = "type";
+
             @Override
             public String status() {
                 return "cpf_invalido";

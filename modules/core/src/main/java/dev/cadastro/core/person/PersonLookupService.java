@@ -251,6 +251,11 @@ public final class PersonLookupService {
         boolean outOfCredits = false;
         Instant now = clock.instant();
         for (int i = 0; i < texts.size(); i++) {
+            if (!(cpfs.get(i) instanceof String)) {
+                // A number (or null, a list...) is the wrong type, not a missing CPF.
+                items[i] = new BatchOutcome.Item.CpfInvalido(BatchOutcome.Item.CpfInvalido.TYPE);
+                continue;
+            }
             Cpf cpf;
             switch (Cpf.parse(texts.get(i))) {
                 case Parsed.Valid<Cpf> v -> cpf = v.value();

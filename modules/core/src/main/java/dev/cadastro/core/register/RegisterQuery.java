@@ -538,16 +538,20 @@ public final class RegisterQuery {
         return s;
     }
 
+    /**
+     * Exactly {@code true} or {@code false}, as the contract's enum says: no other case, and nothing
+     * around it (an unencoded {@code +true} arrives as {@code " true"} and is refused, not read as true).
+     */
     private static Boolean bool(Map<String, List<String>> p, String name) {
         List<String> values = p.get(name);
         if (values == null) {
             return null;
         }
-        String s = values.get(0).strip();
-        if (s.equalsIgnoreCase("true")) {
+        String s = values.get(0);
+        if (s.equals("true")) {
             return Boolean.TRUE;
         }
-        if (s.equalsIgnoreCase("false")) {
+        if (s.equals("false")) {
             return Boolean.FALSE;
         }
         throw InvalidParameterException.of(name, "boolean", Message.BOOLEAN.with(name, Texts.quote(values.get(0))));

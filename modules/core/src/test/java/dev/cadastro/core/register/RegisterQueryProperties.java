@@ -97,7 +97,7 @@ class RegisterQueryProperties {
     }
 
     private static Arbitrary<Value> bool(String name) {
-        return Arbitraries.of("true", "false", "TRUE", "False").map(b -> Value.ok(name, b, b.toLowerCase(Locale.ROOT)));
+        return Arbitraries.of("true", "false").map(b -> Value.ok(name, b, b));
     }
 
     /** Opening dates: "de" bounds before 2005, "ate" bounds after, so a range is never empty by chance. */
@@ -163,7 +163,9 @@ class RegisterQueryProperties {
                 Arbitraries.of("2", "05", "1", "ativa")
                         .map(v -> Value.broken(RegisterQuery.SITUACAO_CADASTRAL, v, "code")),
                 Arbitraries.of("02", "1", "ME").map(v -> Value.broken(RegisterQuery.PORTES, v, "code")),
-                Combinators.combine(Arbitraries.of(BOOLEANS), Arbitraries.of("sim", "1", "yes", "verdadeiro"))
+                Combinators.combine(
+                                Arbitraries.of(BOOLEANS),
+                                Arbitraries.of("sim", "1", "yes", "verdadeiro", "TRUE", "False", " true", "false "))
                         .as((name, v) -> Value.broken(name, v, "boolean")),
                 Arbitraries.of("2020-13-01", "01/02/2020", "2020-1-1", "2021-02-30", "ontem")
                         .map(v -> Value.broken(RegisterQuery.ABERTURA_DE, v, "date")),

@@ -66,7 +66,7 @@ class RegisterQueryTest {
     void readsBooleansDatesAndPages() {
         RegisterQuery q = RegisterQuery.parse(params(
                 "mei", "true",
-                "divida", "FALSE",
+                "divida", "false",
                 "abertura_de", "2020-01-01",
                 "abertura_ate", "2023-12-31",
                 "apenas_total", "true",
@@ -147,6 +147,8 @@ class RegisterQueryTest {
                 "com_email|null|boolean|com_email 'null' must be true or false",
                 "divida|0|boolean|divida '0' must be true or false",
                 "apenas_total|x|boolean|apenas_total 'x' must be true or false",
+                "apenas_total|' true'|boolean|apenas_total ' true' must be true or false",
+                "divida|FALSE|boolean|divida 'FALSE' must be true or false",
                 "abertura_de|2020-13-01|date|abertura_de '2020-13-01' must be a date as YYYY-MM-DD",
                 "abertura_de|01/02/2020|date|abertura_de '01/02/2020' must be a date as YYYY-MM-DD",
                 "abertura_ate|20200101|date|abertura_ate '20200101' must be a date as YYYY-MM-DD",

@@ -237,9 +237,32 @@ public final class CallRecordsApi {
         return micros.equals(t) ? t : micros.plus(1, ChronoUnit.MICROS);
     }
 
-    /** {@code ate}: the last moment, a fraction finer than the store's microsecond rounded down. */
+    /**
+     * {@code ate}: the last moment. Calls are shown to the second, so a value without a fraction names
+     * a second as shown and takes all of it, to its last microsecond ({@code 10:00:14} keeps a call at
+     * {@code 10:00:14.999999}, shown as {@code 10:00:14}; {@code 10:00} is {@code 10:00:00}); a value
+     * with a fraction is that instant, a fraction finer than the store's microsecond rounded down.
+     * {@code desde} needs no such widening: the start of its second is already its first moment.
+     */
     static Instant until(String text) {
-        return time("ate", text).truncatedTo(ChronoUnit.MICROS);
+        Instant t = time("ate", text).truncatedTo(ChronoUnit.MICROS);
+        return hasFraction(text) ? t : t.plus(1, ChronoUnit.SECONDS).minus(1, ChronoUnit.MICROS);
+    }
+
+    /** Whether a value {@link #time} accepted carries a fraction of the second. */
+    private static boolean hasFraction(String text) {
+        java.util.regex.Matcher m = DATE_TIME.matcher(normalized(text));
+        return m.matches() && (m.group(1).indexOf('.') >= 0 || m.group(1).indexOf(',') >= 0);
+    }
+
+    /** The text trimmed, with an offset's {@code +} that arrived as a space put back. */
+    private static String normalized(String text) {
+        String t = text.trim();
+        if (t.matches(".*T.* [0-9]{2}(:?[0-9]{2})?")) {
+            int space = t.lastIndexOf(' ');
+            t = t.substring(0, space) + '+' + t.substring(space + 1);
+        }
+        return t;
     }
 
     /**
@@ -249,11 +272,7 @@ public final class CallRecordsApi {
      * sent unencoded in a query arrives as a space; an offset after a space is read as {@code +}.
      */
     static Instant time(String parameter, String text) {
-        String t = text.trim();
-        if (t.matches(".*T.* [0-9]{2}(:?[0-9]{2})?")) {
-            int space = t.lastIndexOf(' ');
-            t = t.substring(0, space) + '+' + t.substring(space + 1);
-        }
+        String t = normalized(text);
         java.util.regex.Matcher m = DATE_TIME.matcher(t);
         LocalDateTime local;
         ZoneOffset offset;

@@ -108,17 +108,19 @@ public final class AdminCommand extends CliCommand {
         return clock;
     }
 
+    /** The store flags, given before or after the subcommand (they are inherited: see {@link StoreOptions}). */
+    StoreOptions store() {
+        return store;
+    }
+
     /** One admin subcommand: resolves the store, opens it, runs, closes it. */
     abstract static class Subcommand extends CliCommand {
         @ParentCommand
         AdminCommand admin;
 
-        @Mixin
-        StoreOptions store;
-
         @Override
         public final Integer call() {
-            try (Store opened = Store.open(store.or(admin.store).resolve(), admin.clock)) {
+            try (Store opened = Store.open(admin.store.resolve(), admin.clock)) {
                 run(opened, out());
             }
             return Cli.DONE;

@@ -73,9 +73,6 @@ public final class CallsCommand extends CliCommand {
         @ParentCommand
         CallsCommand calls;
 
-        @Mixin
-        StoreOptions store;
-
         @Parameters(index = "0", paramLabel = "FILE", description = "The .jsonl file.")
         String file;
 
@@ -103,7 +100,7 @@ public final class CallsCommand extends CliCommand {
                 throw usage("--integration '" + integration
                         + "' must be 1 to 63 lower-case letters, digits, - or _, starting with a letter or digit");
             }
-            StoreOptions where = store.or(calls.store);
+            StoreOptions where = calls.store;
             Path folder = files != null ? path("--files", files) : where.filesFolder();
             try (Store opened = Store.open(where.resolve(), calls.clock)) {
                 Integration target = opened.callTokens()

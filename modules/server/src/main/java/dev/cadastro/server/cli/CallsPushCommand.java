@@ -6,7 +6,6 @@ import dev.cadastro.core.calls.push.DeliveryStatus;
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.DestinationRefusedException;
 import dev.cadastro.core.calls.push.PushDestination;
-import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.store.Store;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -25,7 +24,6 @@ import java.util.Objects;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -54,15 +52,12 @@ final class CallsPushCommand extends AdminGroup {
         @ParentCommand
         CallsPushCommand parent;
 
-        @Mixin
-        StoreOptions store;
-
         @Option(names = "--integration", paramLabel = "NAME", required = true, description = "The integration's name.")
         String integrationName;
 
         @Override
         public final Integer call() {
-            try (Store opened = parent.open(store)) {
+            try (Store opened = parent.open()) {
                 Integration integration = opened.pushDestinations()
                         .integration(integrationName)
                         .orElseThrow(() -> new CommandFailure("integration '" + integrationName

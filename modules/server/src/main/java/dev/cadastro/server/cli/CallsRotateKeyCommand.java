@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code ./cadastro admin calls-rotate-key}: adds a new random HMAC key to the call-records keys file
@@ -17,20 +18,17 @@ import picocli.CommandLine.Option;
         name = "calls-rotate-key",
         description = {
             "Add a new call-records key (signs list cursors and recording links) to"
-                    + " <home>/secrets/calls-keys.properties and make it current; restart the server.",
+                    + " <home>/secrets/calls-keys.properties (--home, default " + StoreOptions.DEFAULT_HOME
+                    + ") and make it current; restart the server.",
             "Old keys stay: dropping a key.ID line breaks every url_gravacao signed with it (stored links are"
                     + " permanent and answer 403 after) and every cursor in flight that names it (400).",
             "Several servers: --add-only on each and restart them all, then --make-current ID on each and"
                     + " restart again, so no server signs with a key another cannot verify."
         })
 final class CallsRotateKeyCommand extends CliCommand {
-    @Option(
-            names = "--home",
-            paramLabel = "DIR",
-            defaultValue = StoreOptions.DEFAULT_HOME,
-            description = "The home of the serve (--sms-dir) or demo (--home) whose keys to rotate (default"
-                    + " ${DEFAULT-VALUE}).")
-    String home;
+    /** Its --home is admin's, inherited, so it may come before or after the subcommand. */
+    @ParentCommand
+    AdminCommand admin;
 
     @Option(
             names = "--add-only",
@@ -48,7 +46,7 @@ final class CallsRotateKeyCommand extends CliCommand {
         if (addOnly && makeCurrent != null) {
             throw usage("--add-only and --make-current are the two steps of a rotation; give one");
         }
-        Path file = CallsSecrets.fileUnder(path("--home", home));
+        Path file = CallsSecrets.fileUnder(admin.store().homeFolder("calls-rotate-key"));
         if (!Files.exists(file)) {
             throw new CommandFailure("no call-records keys at " + file + " (serve with --calls-port and demo create"
                     + " it on first start; with " + CallsSecrets.ENV + " set, rotate in that variable instead)");
@@ -66,7 +64,8 @@ final class CallsRotateKeyCommand extends CliCommand {
         if (addOnly) {
             String id = CallsSecrets.KEYRING.add(file, new SecureRandom());
             out().println("call-records key " + id + " added to " + file + " (not current); restart every server,"
-                    + " then run: ./cadastro admin calls-rotate-key --home " + home + " --make-current " + id);
+                    + " then run: ./cadastro admin calls-rotate-key --home "
+                    + admin.store().homeName() + " --make-current " + id);
             return Cli.DONE;
         }
         String id = CallsSecrets.KEYRING.rotate(file, new SecureRandom());

@@ -2,7 +2,6 @@ package dev.cadastro.server.cli;
 
 import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.calls.Integration;
-import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
 import java.util.List;
@@ -10,7 +9,6 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -35,17 +33,14 @@ import picocli.CommandLine.ParentCommand;
             CallsTokenCommand.Revoke.class
         })
 final class CallsTokenCommand extends AdminGroup {
-    /** One calls-token subcommand: resolves the store (its own flags, then the group's, then admin's), runs. */
+    /** One calls-token subcommand: resolves the store (admin's flags, given anywhere), runs. */
     abstract static class Sub extends CliCommand {
         @ParentCommand
         CallsTokenCommand group;
 
-        @Mixin
-        StoreOptions store;
-
         @Override
         public final Integer call() {
-            try (Store opened = group.open(store)) {
+            try (Store opened = group.open()) {
                 run(opened.callTokens(), out());
             }
             return Cli.DONE;

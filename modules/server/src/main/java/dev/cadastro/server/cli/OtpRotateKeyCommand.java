@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code ./cadastro admin otp-rotate-key}: adds a new random HMAC key to the SMS code keys file and
@@ -16,21 +16,19 @@ import picocli.CommandLine.Option;
 @Command(
         name = "otp-rotate-key",
         description = {
-            "Add a new SMS code key to <home>/secrets/otp-keys.properties and make it current (restart the server).",
+            "Add a new SMS code key to <home>/secrets/otp-keys.properties (--home, default " + StoreOptions.DEFAULT_HOME
+                    + ") and make it current (restart the server).",
             "Codes already sent keep checking with their own key; remove an old key.ID line an hour later."
         })
 final class OtpRotateKeyCommand extends CliCommand {
-    @Option(
-            names = "--home",
-            paramLabel = "DIR",
-            defaultValue = StoreOptions.DEFAULT_HOME,
-            description = "The home of the serve (--sms-dir) or demo (--home) whose keys to rotate (default"
-                    + " ${DEFAULT-VALUE}).")
-    String home;
+    /** Its --home is admin's, inherited, so it may come before or after the subcommand. */
+    @ParentCommand
+    AdminCommand admin;
 
     @Override
     public Integer call() {
-        Path file = path("--home", home).resolve("secrets").resolve("otp-keys.properties");
+        Path file =
+                admin.store().homeFolder("otp-rotate-key").resolve("secrets").resolve("otp-keys.properties");
         if (!Files.exists(file)) {
             throw new CommandFailure("no SMS code keys at " + file + " (serve and demo create it on first start;"
                     + " with " + OtpSecrets.ENV + " set, rotate in that variable instead)");

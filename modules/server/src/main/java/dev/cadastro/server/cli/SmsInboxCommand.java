@@ -12,6 +12,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code ./cadastro admin sms-inbox --phone P}: what the simulated SMS provider "delivered" to a phone,
@@ -23,7 +24,8 @@ import picocli.CommandLine.Option;
         name = "sms-inbox",
         description = {
             "Show the messages the simulated SMS provider delivered to a phone (newest last), codes included.",
-            "Reads <home>/sms-inbox.tsv, as serve --sms-dir or demo --home writes it. Times in ISO 8601 with the -03:00 offset (America/Sao_Paulo)."
+            "Reads <home>/sms-inbox.tsv (--home, default " + StoreOptions.DEFAULT_HOME
+                    + "), as serve --sms-dir or demo --home writes it. Times in ISO 8601 with the -03:00 offset (America/Sao_Paulo)."
         })
 final class SmsInboxCommand extends CliCommand {
     private static final DateTimeFormatter WHEN = SaoPauloTime.FORMATTER;
@@ -35,13 +37,9 @@ final class SmsInboxCommand extends CliCommand {
             description = "The mobile number, with or without +55 and punctuation.")
     String phone;
 
-    @Option(
-            names = "--home",
-            paramLabel = "DIR",
-            defaultValue = StoreOptions.DEFAULT_HOME,
-            description = "The home of the serve (--sms-dir) or demo (--home) whose inbox to read (default"
-                    + " ${DEFAULT-VALUE}).")
-    String home;
+    /** Its --home is admin's, inherited, so it may come before or after the subcommand. */
+    @ParentCommand
+    AdminCommand admin;
 
     @Option(
             names = "--limit",
@@ -57,7 +55,7 @@ final class SmsInboxCommand extends CliCommand {
             case Parsed.Valid<Phone> v -> v.value();
             case Parsed.Invalid<Phone> i -> throw usage(i.violation().message());
         };
-        Path file = path("--home", home).resolve("sms-inbox.tsv");
+        Path file = admin.store().homeFolder("sms-inbox").resolve("sms-inbox.tsv");
         if (!Files.exists(file)) {
             throw new CommandFailure("no SMS inbox at " + file + ": no message was delivered under this home yet"
                     + " (give the --home of the running serve --sms-dir or demo --home)");

@@ -7,6 +7,7 @@ import dev.cadastro.store.EmbeddedDatabase;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /**
  * Which store {@code ./cadastro admin} works on: a PostgreSQL URL, an embedded database folder, or a
@@ -14,6 +15,11 @@ import picocli.CommandLine.Option;
  * open is reached through the address it recorded ({@link EmbeddedDatabase#running}); one that is not
  * running is started here. A folder without a database is an error unless {@code --create-db} says to
  * make one: admin never creates a database by accident.
+ *
+ * <p>Mixed into the group command ({@code admin}, {@code calls}) only. The options are inherited
+ * ({@link ScopeType#INHERIT}): picocli adds them to every subcommand and sub-subcommand and binds them all
+ * to this one instance, so a flag given before the subcommand or after it lands in the same place, and no
+ * subcommand can read a store or a home of its own by mistake.
  */
 public final class StoreOptions {
     /** The home {@code demo} uses when none is given; its database is {@code .cadastro/db}. */
@@ -22,40 +28,49 @@ public final class StoreOptions {
     @Option(
             names = "--home",
             paramLabel = "DIR",
-            description = "A home as demo --home uses it: the embedded database in DIR/db. Without any of"
-                    + " --home, --embedded-db and --database: the demo's default home, " + DEFAULT_HOME + "/db.")
+            scope = ScopeType.INHERIT,
+            description = "A home as demo --home uses it: the embedded database in DIR/db (sms-inbox and the key"
+                    + " rotations: the home's files). Without any of --home, --embedded-db and --database: the"
+                    + " demo's default home, " + DEFAULT_HOME + ".")
     String home;
 
     @Option(
             names = "--embedded-db",
             paramLabel = "DIR",
+            scope = ScopeType.INHERIT,
             description = "Folder of an embedded PostgreSQL, as serve --embedded-db uses it.")
     String embeddedDb;
 
     @Option(
             names = "--database",
             paramLabel = "URL",
+            scope = ScopeType.INHERIT,
             description = "A PostgreSQL JDBC URL, jdbc:postgresql://host:5432/db?user=u&password=p.")
     String database;
 
     @Option(
             names = "--create-db",
+            scope = ScopeType.INHERIT,
             description = "Initialise a new, empty embedded database when the folder has none (otherwise"
                     + " admin refuses, exit status 3).")
     boolean createDb;
 
-    /** These options where any was given, else {@code before}'s (those given before the subcommand). */
-    public StoreOptions or(StoreOptions before) {
-        if (before == null) {
-            return this;
+    /**
+     * The home a subcommand that reads or writes files under a home ({@code sms-inbox}, the key rotations)
+     * works in: {@code --home}, or the default home. Such a subcommand has no database to open, so
+     * {@code --embedded-db} or {@code --database} is a usage error rather than silently ignored.
+     */
+    public Path homeFolder(String subcommand) {
+        if (embeddedDb != null || database != null) {
+            throw new UsageException(subcommand + " works on the files of a home: give --home DIR (the serve's"
+                    + " --sms-dir or the demo's --home), not " + (database != null ? "--database" : "--embedded-db"));
         }
-        StoreOptions merged = new StoreOptions();
-        boolean own = home != null || embeddedDb != null || database != null;
-        merged.home = own ? home : before.home;
-        merged.embeddedDb = own ? embeddedDb : before.embeddedDb;
-        merged.database = own ? database : before.database;
-        merged.createDb = createDb || before.createDb;
-        return merged;
+        return nonBlank("--home", homeName());
+    }
+
+    /** {@code --home} as given, or the default home. */
+    public String homeName() {
+        return home != null ? home : DEFAULT_HOME;
     }
 
     /**
@@ -63,7 +78,7 @@ public final class StoreOptions {
      * default home's, where serve --files puts them by default.
      */
     public Path filesFolder() {
-        return nonBlank("--home", home != null ? home : DEFAULT_HOME).resolve("files");
+        return nonBlank("--home", homeName()).resolve("files");
     }
 
     /** The database to open; throws a usage error, or a {@link CommandFailure} naming the folder. */
