@@ -22,9 +22,9 @@ public final class DumpLoader {
 
     private DumpLoader() {}
 
-    /** Whether this loader published {@code generation} with PGFN debt files (from its source label). */
+    /** Whether {@code generation} was published with PGFN debt data (its metadata says so). */
     public static boolean loadedWithDebt(PublishedIndex generation) {
-        return generation.sourceLabel().endsWith(WITH_DEBT);
+        return generation.debtData();
     }
 
     /** The result of a load: what was read and what was published. */
@@ -53,9 +53,9 @@ public final class DumpLoader {
             }
             String label = "Receita Federal dump " + reader.dateCode() + " ("
                     + options.dump().toAbsolutePath().normalize() + ")"
-                    + (options.debt() == null ? "" : WITH_DEBT);
+                    + (summary.debt() == null ? "" : WITH_DEBT);
             long publishStart = System.nanoTime();
-            PublishedIndex published = builder.publish(label);
+            PublishedIndex published = builder.publish(label, summary.debt() != null);
             // The publication (a merge into at most N segments, the checks, the precomputed counts and the
             // CNPJ map) is part of the load: at 70 M a merge into four segments takes minutes.
             java.time.Duration publishing = java.time.Duration.ofNanos(System.nanoTime() - publishStart);
@@ -73,7 +73,8 @@ public final class DumpLoader {
                     summary.rejectsFile(),
                     "generation " + published.generation() + " at " + published.path() + ", " + published.documents()
                             + " documents, " + partners + " partner rows, publication " + LoadSummary.format(publishing)
-                            + " of the load");
+                            + " of the load",
+                    summary.debt());
             return new Result(done, published);
         }
     }

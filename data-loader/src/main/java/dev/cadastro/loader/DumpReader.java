@@ -64,6 +64,9 @@ public final class DumpReader {
     /** Bytes of the Socios ZIPs read (through their CRC check) by the Socios thread. */
     private final AtomicLong verifiedBytes = new AtomicLong();
 
+    /** The PGFN files read, once read; null without debt files. */
+    private LoadSummary.DebtFiles debtFiles;
+
     private volatile boolean stopVerifier;
     /** Rows of Socios read, delivered and rejected by reason, as {@link #counts(Family)} keeps them. */
     private final long[] partnerCounts = new long[2 + RejectReason.values().length];
@@ -168,7 +171,10 @@ public final class DumpReader {
                 if (options.debt() != null) {
                     phase = "PGFN";
                     long[] c = counts.computeIfAbsent("PGFN", k -> new long[2 + RejectReason.values().length]);
-                    bytesDone += DebtReader.read(options.debt(), debt, rejects, c, notes);
+                    DebtReader.Read read = DebtReader.read(options.debt(), debt, rejects, c, notes);
+                    bytesDone += read.bytes();
+                    debtFiles = new LoadSummary.DebtFiles(
+                            options.debt().toAbsolutePath().normalize(), read.files(), read.csvs(), read.references());
                 }
                 EstablishmentAssembler assembler =
                         new EstablishmentAssembler(companies, simples, debt, (int) Math.min(estimated, 1 << 28), notes);
@@ -215,7 +221,8 @@ public final class DumpReader {
                 noted.put(n, notes[n.ordinal()]);
             }
         }
-        return new LoadSummary(folder.dateCode(), families, noted, delivered.get(), elapsed(), options.rejects(), null);
+        return new LoadSummary(
+                folder.dateCode(), families, noted, delivered.get(), elapsed(), options.rejects(), null, debtFiles);
     }
 
     private long[] counts(Family family) {

@@ -1,5 +1,6 @@
 package dev.cadastro.loader;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -9,7 +10,9 @@ import java.util.function.Consumer;
  * How to load one dump. Immutable; built and validated by {@link #builder(Path)}.
  *
  * @param dump the monthly dump folder (the 37 ZIPs)
- * @param debt optional folder of PGFN active-debt files (ZIPs or CSVs); null for none
+ * @param debt optional folder of PGFN active-debt files (ZIPs or CSVs): the one given, else the dump's
+ *     own {@value #DUMP_DEBT_FOLDER}/ folder when there is one ({@code ./cadastro generate} writes it);
+ *     null for none, and the generation is then published without debt data
  * @param rejects the rejects file to write
  * @param scratch folder for the join's scratch files (unlinked as soon as they are opened)
  * @param indexThreads threads handing establishments to the sink, besides the reader (default: the
@@ -31,6 +34,9 @@ public record LoadOptions(
         Consumer<Progress> progress,
         Duration progressInterval) {
 
+    /** The folder inside a dump whose PGFN debt files a load reads when no other folder is given. */
+    public static final String DUMP_DEBT_FOLDER = "debt";
+
     public static Builder builder(Path dump) {
         return new Builder(dump);
     }
@@ -51,6 +57,7 @@ public record LoadOptions(
             this.dump = Objects.requireNonNull(dump, "dump");
         }
 
+        /** The folder of the PGFN debt files; null (the default) takes the dump's {@code debt/} when present. */
         public Builder debt(Path debt) {
             this.debt = debt;
             return this;
@@ -102,7 +109,9 @@ public record LoadOptions(
                     ? rejects
                     : dump.toAbsolutePath().resolveSibling(dump.getFileName() + ".rejects.tsv");
             Path s = scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir"));
-            return new LoadOptions(dump, debt, r, s, indexThreads, batchSize, verifyUnread, progress, progressInterval);
+            Path inDump = dump.resolve(DUMP_DEBT_FOLDER);
+            Path d = debt != null ? debt : Files.isDirectory(inDump) ? inDump : null;
+            return new LoadOptions(dump, d, r, s, indexThreads, batchSize, verifyUnread, progress, progressInterval);
         }
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -19,6 +20,7 @@ import java.util.Map;
  * @param elapsed wall time of the whole load (the reader's alone until {@link DumpLoader} adds the publication)
  * @param rejectsFile where rejected rows were written
  * @param published what the register published (its own description), or null when nothing was
+ * @param debt the PGFN debt files read, or null when none were: the generation then has no debt data
  */
 public record LoadSummary(
         String dateCode,
@@ -27,12 +29,47 @@ public record LoadSummary(
         long establishments,
         Duration elapsed,
         Path rejectsFile,
-        String published) {
+        String published,
+        DebtFiles debt) {
 
     public LoadSummary {
         families = Collections.unmodifiableMap(new LinkedHashMap<>(families));
         notes = Collections.unmodifiableMap(new EnumMap<>(notes.isEmpty() ? new EnumMap<>(Note.class) : notes));
     }
+
+    /**
+     * The PGFN debt files a load read.
+     *
+     * @param folder where they were
+     * @param files the folder's files read (ZIPs and CSVs)
+     * @param csvs the CSV files read, inside the ZIPs or beside them
+     * @param references the reference months ({@code 2026-06}) their names carry; empty when none does
+     */
+    public record DebtFiles(Path folder, List<String> files, int csvs, List<String> references) {
+        public DebtFiles {
+            files = List.copyOf(files);
+            references = List.copyOf(references);
+        }
+
+        /** The summary's line, without its indent. */
+        public String describe() {
+            String reference = references.isEmpty()
+                    ? "reference date not in the file names"
+                    : (references.size() == 1 ? "reference date " : "reference dates ") + String.join(", ", references);
+            return String.format(
+                    Locale.ROOT,
+                    "PGFN debt: %s (%d CSV file%s) from %s, %s",
+                    String.join(", ", files),
+                    csvs,
+                    csvs == 1 ? "" : "s",
+                    folder,
+                    reference);
+        }
+    }
+
+    /** The summary's line when no debt file was read. */
+    public static final String NO_DEBT = "PGFN debt: no PGFN debt data (no --debt and no debt/ folder in the dump);"
+            + " searches, counts and exports with divida are refused";
 
     /**
      * Counts of one family.
@@ -114,6 +151,7 @@ public record LoadSummary(
                 sb.append("  kept with corrections: ").append(n).append('\n');
             }
         }
+        sb.append("  ").append(debt == null ? NO_DEBT : debt.describe()).append('\n');
         sb.append("  rejects: ").append(rejectsFile).append('\n');
         if (published != null) {
             sb.append("  published: ").append(published).append('\n');

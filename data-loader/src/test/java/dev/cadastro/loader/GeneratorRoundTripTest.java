@@ -32,6 +32,9 @@ class GeneratorRoundTripTest {
                         .seed(7)
                         .quirkRate(0.05)
                         .alphanumericShare(0.05)
+                        // No debt folder: the generator hands establishments as loaded without debt files
+                        // (GeneratorDebtTest checks the debt flags).
+                        .debtShare(0)
                         .threads(2)
                         .build(),
                 e -> expected.put(e.cnpj().value(), e));

@@ -257,6 +257,11 @@ public final class HttpLoadBenchmark {
             out.printf(
                     "ledger: %d accounts, %d credits charged as the answers reported, %d mismatches%n",
                     clients.size(), totalCharged, mismatches);
+            if (mismatches > 0) {
+                // A cross-check that differs fails the run (exit status 1), the server closed first.
+                throw new IllegalStateException("ledger cross-check: " + mismatches
+                        + " accounts' balances differ from what their answers reported (the MISMATCH lines above)");
+            }
             if (scraper != null) {
                 scraper.interrupt();
                 out.printf("observe: %d scrapes, the last %d bytes%n", SCRAPES.sum(), LAST_SCRAPE_BYTES.get());

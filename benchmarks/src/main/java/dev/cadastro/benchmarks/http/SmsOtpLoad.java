@@ -251,6 +251,11 @@ public final class SmsOtpLoad {
                 out.printf(
                         "ledger: %d SMS credits charged for %d accepted sends, %d mismatches%n",
                         total, total, mismatches);
+                if (mismatches > 0) {
+                    // A cross-check that differs fails the run (exit status 1), the connections closed first.
+                    throw new IllegalStateException("ledger cross-check: " + mismatches + " accounts' SMS balances"
+                            + " differ from the sends they were answered (the MISMATCH lines above)");
+                }
             } finally {
                 for (RawHttpConnection raw : raws) {
                     raw.close();

@@ -42,7 +42,8 @@ import org.apache.lucene.store.FSDirectory;
  * the peers must agree with each other, and with ours when ours is exact; an estimate of ours
  * ({@code aproximado}) must hold the peers' exact count in its interval. When the index is one segment
  * its order is global, {@code (uf, municipio, cnpj)}, and each page's CNPJs are compared with the
- * peers' {@code ORDER BY uf, municipio, cnpj}. Disagreements are printed and make the exit status 1.
+ * peers' {@code ORDER BY uf, municipio, cnpj}. A count that differs stops the run at once with exit status
+ * 1, naming the query; other disagreements (pages, lookups) are printed at the end and make it 1 too.
  *
  * <p>Each peer's floor is measured too: a prepared {@code SELECT 1} through the same connection, what the
  * peer pays per statement (a JDBC round trip an in-process call does not pay) before it reads a row. A
@@ -65,7 +66,8 @@ import org.apache.lucene.store.FSDirectory;
  *
  * <p>{@code --load-peers-only} exports the rows and loads the peers, then stops, without reading
  * INDEX_DIR (which may not exist yet): on a tight disk the peers can be loaded before our index is
- * built, and the run that measures reuses them. Give the same {@code --debt} to both runs. DUMP_DIR
+ * built, and the run that measures reuses them. Give the same {@code --debt} to both runs (without it,
+ * the dump's own {@code debt/} folder is read when there is one, as {@code ./cadastro load} does). DUMP_DIR
  * {@code -} measures without the dump (deleted to make room once the peers and our index were loaded):
  * the peers must hold the rows the work folder's {@code rows.properties} names, and queries resolve
  * municipalities with the index's own table. {@code --scratch DIR} puts the dump reader's join files
@@ -260,7 +262,14 @@ public final class PeerComparison {
                     runs.put(peer.name(), new PeerRun(total[0], countNs, pageNs, pages.get(0)));
                 }
                 Row row = new Row(name, c, page, oursCount, oursPage, oursCnpjs, runs);
-                check(row, segments, problems);
+                try {
+                    check(row, segments, problems);
+                } catch (CountMismatch mismatch) {
+                    System.out.println();
+                    System.out.println("Cross-check FAILURE, stopping: " + mismatch.getMessage());
+                    // Thrown out of main (exit status 1) once the peers are closed by the finally below.
+                    throw mismatch;
+                }
                 results.add(row);
             }
 
@@ -413,14 +422,17 @@ public final class PeerComparison {
         if (dump == null) {
             rows = PeerRows.recorded(work);
         } else {
-            DumpReader reader = DumpReader.open(LoadOptions.builder(dump)
+            LoadOptions options = LoadOptions.builder(dump)
                     .debt(debt)
                     .rejects(work.resolve("rows.rejects.tsv"))
                     .scratch(scratch != null ? scratch : work)
                     .verifyUnread(false)
-                    .build());
+                    .build();
+            DumpReader reader = DumpReader.open(options);
             lookups = reader.lookups();
-            rows = PeerRows.ensure(reader, PeerRows.fingerprint(dump, debt), work, documents);
+            // The folder the reader reads (--debt, else the dump's debt/), so rows exported without it are
+            // not reused for a load with it.
+            rows = PeerRows.ensure(reader, PeerRows.fingerprint(dump, options.debt()), work, documents);
         }
         System.out.printf(
                 Locale.ROOT,
@@ -465,20 +477,40 @@ public final class PeerComparison {
         }
     }
 
-    private static void check(Row row, int segments, List<String> problems) {
+    /**
+     * A count of a query that differs between the measured parties: the comparison stops there, as every
+     * later figure would compare answers to different questions (a dump loaded with debt files on one
+     * side and without on the other gives exactly that on the {@code divida} queries).
+     */
+    static final class CountMismatch extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        CountMismatch(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Cross-checks the counts of one query: the peers agree with each other, ours (count-only and the
+     * page's total) equals theirs when exact, or holds theirs in its interval when an estimate.
+     *
+     * @throws CountMismatch naming the query, at the first count that differs
+     */
+    static void checkCounts(Row row) {
         Long exact = null;
         for (Map.Entry<String, PeerRun> e : row.peers().entrySet()) {
             long n = e.getValue().count();
             if (exact == null) {
                 exact = n;
             } else if (exact != n) {
-                problems.add(row.name() + ": peers disagree, " + row.peers().keySet() + " counted "
+                throw new CountMismatch(row.name() + ": peers disagree, "
+                        + row.peers().keySet() + " counted "
                         + row.peers().values().stream().map(PeerRun::count).toList());
             }
             CountResult c = row.ours();
             if (c.aproximado()) {
                 if (n < c.low() || n > c.high()) {
-                    problems.add(String.format(
+                    throw new CountMismatch(String.format(
                             Locale.ROOT,
                             "%s: our estimate %,d (%,d..%,d) does not hold %s's exact %,d",
                             row.name(),
@@ -489,11 +521,11 @@ public final class PeerComparison {
                             n));
                 }
             } else if (c.total() != n) {
-                problems.add(String.format(
+                throw new CountMismatch(String.format(
                         Locale.ROOT, "%s: we count %,d, %s counts %,d", row.name(), c.total(), e.getKey(), n));
             }
             if (!row.oursPage().aproximado() && row.oursPage().total() != n) {
-                problems.add(String.format(
+                throw new CountMismatch(String.format(
                         Locale.ROOT,
                         "%s: our page states total %,d, %s counts %,d",
                         row.name(),
@@ -501,6 +533,12 @@ public final class PeerComparison {
                         e.getKey(),
                         n));
             }
+        }
+    }
+
+    private static void check(Row row, int segments, List<String> problems) {
+        checkCounts(row);
+        for (Map.Entry<String, PeerRun> e : row.peers().entrySet()) {
             if (segments == 1 && !row.oursCnpjs().equals(e.getValue().page())) {
                 problems.add(row.name() + ": page differs from " + e.getKey() + "'s at position "
                         + firstDifference(row.oursCnpjs(), e.getValue().page()) + " (ours "

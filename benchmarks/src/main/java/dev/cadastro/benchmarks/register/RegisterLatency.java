@@ -253,6 +253,10 @@ public final class RegisterLatency {
                 if (!c.aproximado() && peerTotal != c.total()) {
                     throw new IllegalStateException(e.getKey() + ": peer counted " + peerTotal + ", we " + c.total());
                 }
+                if (c.aproximado() && (peerTotal < c.low() || peerTotal > c.high())) {
+                    throw new IllegalStateException(e.getKey() + ": peer counted " + peerTotal + ", our estimate "
+                            + c.total() + " (" + c.low() + ".." + c.high() + ") does not hold it");
+                }
                 System.out.printf(
                         "| %s | %,d | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f |%n",
                         e.getKey(),

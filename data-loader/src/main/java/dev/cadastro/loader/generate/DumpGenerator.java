@@ -81,8 +81,9 @@ public final class DumpGenerator {
 
     /**
      * Writes the dump and hands every establishment a correct loader must load, as it must load it
-     * without the debt folder ({@code divida} false), to {@code expected} (from several threads at once;
-     * null for none).
+     * without debt files ({@code divida} false; a load reads the dump's {@code debt/} folder when there
+     * is one, so compare with a dump generated with a debt share of 0), to {@code expected} (from several
+     * threads at once; null for none).
      */
     public static GeneratedDump generate(Path out, GeneratorOptions options, Consumer<Establishment> expected) {
         Objects.requireNonNull(options, "options");

@@ -8,9 +8,14 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -66,12 +71,29 @@ public final class DebtReader {
     }
 
     /**
+     * What {@link #read} read.
+     *
+     * @param bytes uncompressed bytes read
+     * @param files the folder's files read (ZIPs and CSVs), by name
+     * @param csvs the CSV files read, inside the ZIPs or beside them
+     * @param references the reference months ({@code 2026-06}) the CSV names carry, in order
+     */
+    public record Read(long bytes, List<String> files, int csvs, List<String> references) {}
+
+    /** A year and month at the end of a PGFN file name: {@code arquivo_lai_SIDA_1_202606.csv}. */
+    private static final Pattern REFERENCE = Pattern.compile("(?<![0-9])((?:19|20)[0-9]{2})(0[1-9]|1[0-2])\\.csv$");
+
+    /**
      * Flags the roots of every company row. {@code counts} is {read, loaded, rejected by reason...}.
      *
-     * @return bytes read
+     * @throws StructuralFaultException when the folder holds no debt file: a load must not publish a
+     *     generation as having debt data when it read none
      */
-    public static long read(Path dir, RootSet roots, RejectsLog rejects, long[] counts, long[] notes) {
+    public static Read read(Path dir, RootSet roots, RejectsLog rejects, long[] counts, long[] notes) {
         long bytes = 0;
+        List<String> read = new ArrayList<>();
+        int csvs = 0;
+        SortedSet<String> references = new TreeSet<>();
         for (Path p : files(dir)) {
             String name = p.getFileName().toString();
             try {
@@ -84,16 +106,33 @@ public final class DebtReader {
                             }
                             DumpFile f = new DumpFile(null, 0, p, e.getName(), e.getSize(), e.getCrc(), null);
                             bytes += readCsv(VerifiedEntryStream.open(f), e.getName(), roots, rejects, counts, notes);
+                            csvs++;
+                            reference(e.getName(), references);
                         }
                     }
                 } else {
                     bytes += readCsv(Files.newInputStream(p), name, roots, rejects, counts, notes);
+                    csvs++;
+                    reference(name, references);
                 }
+                read.add(name);
             } catch (IOException e) {
                 throw new StructuralFaultException(name + " cannot be read: " + e.getMessage(), e);
             }
         }
-        return bytes;
+        if (csvs == 0) {
+            throw new StructuralFaultException("the debt folder " + dir + " holds no PGFN debt file (a .csv, or a"
+                    + " .zip of .csv files); remove the folder or give the PGFN files");
+        }
+        return new Read(bytes, List.copyOf(read), csvs, List.copyOf(references));
+    }
+
+    private static void reference(String name, SortedSet<String> references) {
+        String base = name.substring(name.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        Matcher m = REFERENCE.matcher(base);
+        if (m.find()) {
+            references.add(m.group(1) + "-" + m.group(2));
+        }
     }
 
     private static long readCsv(

@@ -4,6 +4,7 @@ import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.Empresa;
@@ -164,6 +165,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         Objects.requireNonNull(query, "query");
         GenerationReader g = acquire();
         try {
+            refuseDebtWithoutData(g, query);
             return new QueryEngine(g, options).search(query);
         } catch (IOException e) {
             throw failure(e);
@@ -177,6 +179,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         Objects.requireNonNull(query, "query");
         GenerationReader g = acquire();
         try {
+            refuseDebtWithoutData(g, query);
             return new QueryEngine(g, options).count(query);
         } catch (IOException e) {
             throw failure(e);
@@ -195,6 +198,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         // One generation from the first record to the last, even if another is published meanwhile.
         GenerationReader g = acquire();
         try {
+            refuseDebtWithoutData(g, query);
             return new QueryEngine(g, options).export(query, limit, sink);
         } finally {
             g.release();
@@ -295,6 +299,17 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("the register of " + root + " is closed");
+        }
+    }
+
+    /**
+     * A generation published without debt data has every {@code divida} flag false: a count with {@code
+     * divida} would be a wrong number stated as exact, so the filter is refused, naming it.
+     */
+    private static void refuseDebtWithoutData(GenerationReader g, RegisterQuery query) {
+        if (query.divida().isPresent() && !g.meta().debtData()) {
+            throw InvalidParameterException.of(
+                    RegisterQuery.DIVIDA, "no-debt-data", Message.REGISTER_NO_DEBT_DATA.with());
         }
     }
 

@@ -13,6 +13,14 @@ import java.time.Instant;
  *     while adding and re-checked on the committed index
  * @param sourceLabel what the generation was built from (for example the dump month)
  * @param publishedAt when it was published
+ * @param debtData whether the records' {@code divida} flags are data (the loader read PGFN debt files);
+ *     when false the register refuses a {@code divida} filter rather than answer a count it cannot know
  */
 public record PublishedIndex(
-        Path path, long generation, long documents, long checksum, String sourceLabel, Instant publishedAt) {}
+        Path path,
+        long generation,
+        long documents,
+        long checksum,
+        String sourceLabel,
+        Instant publishedAt,
+        boolean debtData) {}

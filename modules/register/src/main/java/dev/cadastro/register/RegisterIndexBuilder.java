@@ -296,7 +296,16 @@ public final class RegisterIndexBuilder implements AutoCloseable {
      *
      * @param sourceLabel what the generation was built from (for example {@code dump 2026-08})
      */
-    public synchronized PublishedIndex publish(String sourceLabel) {
+    public PublishedIndex publish(String sourceLabel) {
+        return publish(sourceLabel, true);
+    }
+
+    /**
+     * {@link #publish(String)}, recording whether the records' {@code divida} flags are data: false when
+     * the source had no debt data, so a search with {@code divida} is refused rather than answered
+     * with flags that are all false ({@link PublishedIndex#debtData()}).
+     */
+    public synchronized PublishedIndex publish(String sourceLabel, boolean debtData) {
         Objects.requireNonNull(sourceLabel, "sourceLabel");
         ensureOpen();
         try {
@@ -358,7 +367,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                     rollup.tuples(),
                     rollup.bytes() / 1024,
                     (t5 - t4) / 1_000_000);
-            Generations.writeMeta(staging, generation, docs, sum, sourceLabel, clock.instant());
+            Generations.writeMeta(staging, generation, docs, sum, sourceLabel, clock.instant(), debtData);
             Durable.syncDirectory(staging);
             Path published = Generations.generationDir(root, generation);
             Files.move(staging, published, StandardCopyOption.ATOMIC_MOVE);

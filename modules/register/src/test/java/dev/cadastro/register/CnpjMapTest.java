@@ -122,7 +122,7 @@ class CnpjMapTest {
         }
         assertFalse(Files.exists(dir.resolve(CnpjMap.NAME)));
         LookupsFile.write(dir.resolve(LookupsFile.NAME), SyntheticRegister.lookups());
-        Generations.writeMeta(dir, 1, survivors.size(), sum, "older layout", Instant.now());
+        Generations.writeMeta(dir, 1, survivors.size(), sum, "older layout", Instant.now(), true);
         Generations.point(root, dir);
     }
 }

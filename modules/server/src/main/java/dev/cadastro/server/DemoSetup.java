@@ -142,7 +142,7 @@ public final class DemoSetup {
 
     /** For a demo home whose dump was generated before the generator wrote debt files. */
     private String noDebt() {
-        return "register: this index was loaded without PGFN debt files, so divida=true finds nothing; delete "
+        return "register: this index was loaded without PGFN debt files, so searches with divida are refused; delete "
                 + index() + " and " + dump() + " to regenerate it with synthetic debt";
     }
 

@@ -387,7 +387,7 @@ class MailingEndToEndTest {
                 "{\"filtros\": {}, \"quantidade\": 10}|filtros",
                 "{\"filtros\": [\"SP\"], \"quantidade\": 10}|filtros",
                 "{\"filtros\": {\"estado\": [\"SP\"]}, \"quantidade\": 10}|filtros.estado",
-                "{\"filtros\": {\"ufs\": \"SP\"}, \"quantidade\": 10}|filtros.ufs",
+                "{\"filtros\": {\"ufs\": 7}, \"quantidade\": 10}|filtros.ufs",
                 "{\"filtros\": {\"ufs\": [\"XX\"]}, \"quantidade\": 10}|filtros.ufs",
                 "{\"filtros\": {\"ufs\": [\"SP\"], \"mei\": \"true\"}, \"quantidade\": 10}|filtros.mei",
                 "{\"filtros\": {\"ufs\": [\"SP\"], \"capital_min\": \"10\"}, \"quantidade\": 10}|filtros.capital_min",

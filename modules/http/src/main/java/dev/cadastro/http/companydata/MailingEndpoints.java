@@ -35,21 +35,26 @@ import java.util.TreeMap;
  * called by {@link CompanyDataApi} after admission and the scope check.
  *
  * <p>The body's {@code filtros} take every filter of {@code GET /v1/empresas} by the same names and
- * rules, typed as JSON: the repeatable filters as arrays of strings, the flags as booleans, the
+ * rules, typed as JSON: the repeatable filters as arrays of strings (one value also as a bare string), the flags as booleans, the
  * capital bounds as numbers, the dates as strings. {@code apenas_total}, {@code limite} and {@code
  * pagina} are not filters here.
  */
 final class MailingEndpoints {
-    private static final Set<String> LISTS = Set.of(
-            RegisterQuery.UFS,
-            RegisterQuery.MUNICIPIOS,
-            RegisterQuery.BAIRROS,
-            RegisterQuery.DDDS,
-            RegisterQuery.CNAES,
-            RegisterQuery.CNAES_SECUNDARIOS,
-            RegisterQuery.NATUREZAS,
-            RegisterQuery.SITUACAO_CADASTRAL,
-            RegisterQuery.PORTES);
+    /**
+     * The multi-value filters, each with two values valid for it: the example of its refusal (one value,
+     * then an array), so a client is never shown a state code as the example of a status.
+     */
+    private static final Map<String, List<String>> LISTS = Map.of(
+            RegisterQuery.UFS, List.of("SP", "RJ"),
+            RegisterQuery.MUNICIPIOS, List.of("Campinas", "Santos"),
+            RegisterQuery.BAIRROS, List.of("Centro", "Boa Vista"),
+            RegisterQuery.DDDS, List.of("11", "21"),
+            RegisterQuery.CNAES, List.of("6201501", "4711302"),
+            RegisterQuery.CNAES_SECUNDARIOS, List.of("6201501", "4711302"),
+            RegisterQuery.NATUREZAS, List.of("2062", "2135"),
+            RegisterQuery.SITUACAO_CADASTRAL, List.of("02", "08"),
+            RegisterQuery.PORTES, List.of("01", "03"));
+
     private static final Set<String> FLAGS = Set.of(
             RegisterQuery.MEI,
             RegisterQuery.SIMPLES,
@@ -250,9 +255,22 @@ final class MailingEndpoints {
             if (NOT_FILTERS.contains(name)) {
                 throw InvalidParameterException.of(field, "not-a-filter", Message.MAILING_NOT_A_FILTER.with(name));
             }
-            if (LISTS.contains(name)) {
+            if (LISTS.containsKey(name)) {
+                // One value may come as a string: the contract types these filters as strings and sends
+                // several values as an array. An array of one and the bare string are the same filter.
+                if (value instanceof String one) {
+                    params.put(name, List.of(one));
+                    continue;
+                }
                 if (!(value instanceof List<?> list) || list.isEmpty()) {
-                    throw InvalidParameterException.of(field, "type", Message.MAILING_LIST_TYPE.with(field));
+                    List<String> example = LISTS.get(name);
+                    throw InvalidParameterException.of(
+                            field,
+                            "type",
+                            Message.MAILING_LIST_TYPE.with(
+                                    field,
+                                    "\"" + example.get(0) + "\"",
+                                    "[\"" + example.get(0) + "\", \"" + example.get(1) + "\"]"));
                 }
                 List<String> values = new ArrayList<>(list.size());
                 for (Object v : list) {

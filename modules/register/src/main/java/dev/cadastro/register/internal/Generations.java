@@ -98,23 +98,49 @@ public final class Generations {
         return Long.parseLong(digits);
     }
 
-    public static void writeMeta(Path dir, long generation, long documents, long checksum, String label, Instant at)
+    /**
+     * Version of {@link #META}: 2 adds {@code debtData}. Version 1 (no {@code version} key, generations
+     * published before) did not record it: {@link #readMeta} infers it from the label.
+     */
+    static final int META_VERSION = 2;
+
+    /** The end of the label the loader gave a generation loaded with PGFN debt files, before version 2. */
+    static final String LEGACY_DEBT_LABEL_END = " with PGFN debt";
+
+    /** The start of the label the loader gave every generation, before version 2. */
+    static final String LEGACY_LOADER_LABEL_START = "Receita Federal dump ";
+
+    public static void writeMeta(
+            Path dir, long generation, long documents, long checksum, String label, Instant at, boolean debtData)
             throws IOException {
-        String text = "generation=" + generation + "\ndocuments=" + documents + "\nchecksum="
-                + Long.toHexString(checksum) + "\npublishedAt=" + at + "\nsourceLabel=" + escape(label) + "\n";
+        String text = "version=" + META_VERSION + "\ngeneration=" + generation + "\ndocuments=" + documents
+                + "\nchecksum=" + Long.toHexString(checksum) + "\npublishedAt=" + at + "\nsourceLabel="
+                + escape(label) + "\ndebtData=" + debtData + "\n";
         Durable.write(dir.resolve(META), text.getBytes(StandardCharsets.UTF_8));
     }
 
     public static PublishedIndex readMeta(Path dir) throws IOException {
         Properties p = new Properties();
         p.load(new StringReader(Files.readString(dir.resolve(META), StandardCharsets.UTF_8)));
+        int version = Integer.parseInt(p.getProperty("version", "1"));
+        if (version < 1 || version > META_VERSION) {
+            throw new IOException(
+                    dir.resolve(META) + " has version " + version + ", this code reads 1 to " + META_VERSION);
+        }
+        String label = p.getProperty("sourceLabel");
+        boolean debtData = version >= 2
+                ? Boolean.parseBoolean(p.getProperty("debtData"))
+                // Version 1: a generation the loader published says in its label whether it read PGFN files;
+                // one built otherwise carried the debt flags its builder gave.
+                : !label.startsWith(LEGACY_LOADER_LABEL_START) || label.endsWith(LEGACY_DEBT_LABEL_END);
         return new PublishedIndex(
                 dir,
                 Long.parseLong(p.getProperty("generation")),
                 Long.parseLong(p.getProperty("documents")),
                 Long.parseUnsignedLong(p.getProperty("checksum"), 16),
-                p.getProperty("sourceLabel"),
-                Instant.parse(p.getProperty("publishedAt")));
+                label,
+                Instant.parse(p.getProperty("publishedAt")),
+                debtData);
     }
 
     private static String escape(String s) {

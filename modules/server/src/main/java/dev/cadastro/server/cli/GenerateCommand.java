@@ -73,11 +73,11 @@ public final class GenerateCommand extends CliCommand {
             out().println(String.format(
                     Locale.ROOT,
                     "wrote %s: synthetic PGFN active-debt files, %,d companies with debt (%,d rows);"
-                            + " load them with --debt %s",
+                            + " ./cadastro load --dump %s reads them",
                     dump.debtDir(),
                     dump.debtCompanies(),
                     dump.debtRows(),
-                    dump.debtDir()));
+                    dir));
         }
         return Cli.DONE;
     }

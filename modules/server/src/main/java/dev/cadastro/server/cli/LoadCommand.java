@@ -32,7 +32,11 @@ public final class LoadCommand extends CliCommand {
     @Option(names = "--index", paramLabel = "DIR", required = true, description = "The register index to publish into.")
     String index;
 
-    @Option(names = "--debt", paramLabel = "DIR", description = "Folder of the PGFN debt files (optional).")
+    @Option(
+            names = "--debt",
+            paramLabel = "DIR",
+            description = "Folder of the PGFN debt files (default: the dump's debt/ folder when there is one; without"
+                    + " debt files, searches with divida are refused).")
     String debt;
 
     @Option(

@@ -1,0 +1,66 @@
+package dev.cadastro.register.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.register.PublishedIndex;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A generation's metadata records whether it has debt data (version 2); one written before (version 1,
+ * no version key) is read as the loader's label says: without debt data when the loader published it
+ * without PGFN files.
+ */
+class GenerationMetaTest {
+    @TempDir
+    Path dir;
+
+    private PublishedIndex legacy(String label) throws IOException {
+        Files.writeString(
+                dir.resolve(Generations.META),
+                "generation=3\ndocuments=10\nchecksum=ff\npublishedAt=2026-08-01T00:00:00Z\nsourceLabel=" + label
+                        + "\n",
+                StandardCharsets.UTF_8);
+        return Generations.readMeta(dir);
+    }
+
+    @Test
+    void versionTwoRecordsWhetherTheGenerationHasDebtData() throws IOException {
+        for (boolean debt : new boolean[] {true, false}) {
+            Generations.writeMeta(dir, 4, 10, 255, "dump D60808", Instant.parse("2026-08-01T00:00:00Z"), debt);
+            String text = Files.readString(dir.resolve(Generations.META));
+            assertTrue(text.startsWith("version=2\n"), text);
+            assertTrue(text.contains("\ndebtData=" + debt + "\n"), text);
+            PublishedIndex read = Generations.readMeta(dir);
+            assertEquals(debt, read.debtData());
+            assertEquals(4, read.generation());
+            assertEquals("dump D60808", read.sourceLabel());
+        }
+    }
+
+    @Test
+    void versionOneTakesTheLoadersLabel() throws IOException {
+        assertFalse(legacy("Receita Federal dump D60808 (/data/dump)").debtData());
+        assertTrue(legacy("Receita Federal dump D60808 (/data/dump) with PGFN debt")
+                .debtData());
+        assertTrue(legacy("synthetic 1000").debtData(), "not the loader's: its builder gave the flags");
+    }
+
+    @Test
+    void aNewerVersionIsRefused() throws IOException {
+        Files.writeString(
+                dir.resolve(Generations.META),
+                "version=3\ngeneration=3\ndocuments=10\nchecksum=ff\npublishedAt=2026-08-01T00:00:00Z\nsourceLabel=x\n",
+                StandardCharsets.UTF_8);
+        IOException e = assertThrows(IOException.class, () -> Generations.readMeta(dir));
+        assertTrue(e.getMessage().contains("version 3"), e.getMessage());
+    }
+}
