@@ -413,27 +413,109 @@ class MailingEndToEndTest {
         assertEquals(100, f.balance(account));
     }
 
-    @Test
-    void theFileIsNotThereBeforeTheJobIsDoneNorForAFailedJob() {
-        Account account = f.account(100, 10_000);
-        String key = exportKey(account);
-        HttpResponse<String> created = post(key, "{\"filtros\": {\"ufs\": [\"RJ\"]}, \"quantidade\": 3}");
-        String id = json(created).path("job_id").asText();
-        // An operator fails it before or after a worker took it: either way no file is served for it.
-        boolean failedByOperator = f.server.mailing().failByOperator(id, "stopped by the operator for the test");
-        JsonNode end = awaitEnd(key, id);
-        HttpResponse<String> file = f.get("/v1/mailing/" + id + "/arquivo", auth(key));
-        if (failedByOperator) {
-            assertEquals("falhou", end.path("status").asText());
-            assertEquals("ERRO_INTERNO", end.path("erro").path("code").asText());
-            assertEquals(0, end.path("creditos_consumidos").asInt());
-            assertEquals(404, file.statusCode(), file.body());
-            assertTrue(json(file).path("erro").path("mensagem").asText().contains("falhou"), file.body());
-            assertEquals(100, f.balance(account), "a failed job charges nothing");
+    // ---- on a database where no worker runs: the job's state is the test's to move ----
+
+    private static HttpResponse<String> on(int port, String method, String path, String key, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + key);
+        if (body != null) {
+            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
         } else {
-            assertEquals("concluido", end.path("status").asText());
-            assertEquals(200, file.statusCode());
+            b.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        assertFalse(end.path("status").asText().equals("processando"));
+        return f.send(b.build());
+    }
+
+    private static JsonNode statusOn(WorkerlessMailing w, String key, String id) {
+        HttpResponse<String> r = on(w.port(), "GET", "/v1/mailing/" + id, key, null);
+        contract.check("/v1/mailing/{job_id}", r);
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r);
+    }
+
+    private static String createOn(WorkerlessMailing w, String key, int quantidade) {
+        HttpResponse<String> created = on(
+                w.port(),
+                "POST",
+                "/v1/mailing",
+                key,
+                "{\"filtros\": {\"ufs\": [\"RJ\"]}, \"quantidade\": " + quantidade + "}");
+        contract.check("/v1/mailing", "post", created);
+        assertEquals(200, created.statusCode(), created.body());
+        return json(created).path("job_id").asText();
+    }
+
+    private static void assertNoFile(WorkerlessMailing w, String key, String id) {
+        HttpResponse<String> file = on(w.port(), "GET", "/v1/mailing/" + id + "/arquivo", key, null);
+        contract.check("/v1/mailing/{job_id}/arquivo", file);
+        assertEquals(404, file.statusCode(), file.body());
+        assertEquals("NAO_ENCONTRADO", json(file).path("erro").path("code").asText(), file.body());
+        assertFalse(json(file).path("erro").path("mensagem").asText().isBlank(), file.body());
+    }
+
+    @Test
+    void theFileAskedWhileTheJobIsProcessandoIsNotFoundAndTheJobGoesOn() {
+        try (WorkerlessMailing w = new WorkerlessMailing(f)) {
+            Account account = w.account(100);
+            String key = w.key(account);
+            String id = createOn(w, key, 3);
+            assertEquals("processando", statusOn(w, key, id).path("status").asText(), "no worker took it");
+            assertEquals(3, w.balance(account).held());
+
+            assertNoFile(w, key, id);
+            JsonNode still = statusOn(w, key, id);
+            assertEquals("processando", still.path("status").asText(), "asking for the file changes nothing");
+            assertEquals(3, w.balance(account).held(), "the hold stays while the job runs");
+            assertEquals(100, w.balance(account).posted());
+
+            // Leave no job for the next test's claim.
+            assertTrue(w.mailing().failByOperator(id, "test over"));
+        }
+    }
+
+    @Test
+    void anExportWhoseFileCannotBeWrittenFailsChargesNothingAndReleasesItsHold() {
+        try (WorkerlessMailing w = new WorkerlessMailing(f)) {
+            Account account = w.account(100);
+            String key = w.key(account);
+            String id = createOn(w, key, 20);
+            assertEquals(20, w.balance(account).held());
+            assertEquals(80, w.balance(account).available());
+
+            var claimed = w.claim();
+            assertEquals(id, claimed.work().id());
+            w.mailing().process(claimed);
+
+            JsonNode end = statusOn(w, key, id);
+            assertEquals("falhou", end.path("status").asText(), end.toString());
+            assertEquals("ERRO_INTERNO", end.path("erro").path("code").asText(), end.toString());
+            assertEquals(0, end.path("creditos_consumidos").asInt(), end.toString());
+            assertEquals(100, w.balance(account).posted(), "a failed job charges nothing");
+            assertEquals(0, w.balance(account).held(), "its hold is released");
+            assertEquals(100, w.balance(account).available(), "the balance is back to what it was");
+            assertNoFile(w, key, id);
+        }
+    }
+
+    @Test
+    void aJobTheOperatorFailsBeforeAnyWorkerTookItIsFalhouAndFree() {
+        try (WorkerlessMailing w = new WorkerlessMailing(f)) {
+            Account account = w.account(100);
+            String key = w.key(account);
+            String id = createOn(w, key, 3);
+            assertEquals(97, w.balance(account).available());
+
+            assertTrue(w.mailing().failByOperator(id, "stopped by the operator for the test"), "it was processando");
+            assertFalse(w.mailing().failByOperator(id, "again"), "a job ends once");
+
+            JsonNode end = statusOn(w, key, id);
+            assertEquals("falhou", end.path("status").asText(), end.toString());
+            assertEquals("ERRO_INTERNO", end.path("erro").path("code").asText(), end.toString());
+            assertEquals(0, end.path("creditos_consumidos").asInt(), end.toString());
+            assertEquals(100, w.balance(account).posted(), "a failed job charges nothing");
+            assertEquals(100, w.balance(account).available(), "its hold is released");
+            assertNoFile(w, key, id);
+        }
     }
 }
