@@ -12,11 +12,18 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.loader.DumpLoader;
+import dev.cadastro.loader.LoadOptions;
+import dev.cadastro.loader.generate.DumpGenerator;
+import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.register.LuceneRegister;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,7 +106,12 @@ class MailingEndToEndTest {
     }
 
     static HttpResponse<byte[]> download(String key, String jobId) {
-        HttpRequest request = HttpRequest.newBuilder(f.uri("/v1/mailing/" + jobId + "/arquivo"))
+        return download(f.port(), key, jobId);
+    }
+
+    static HttpResponse<byte[]> download(int port, String key, String jobId) {
+        HttpRequest request = HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + port + "/v1/mailing/" + jobId + "/arquivo"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Bearer " + key)
                 .GET()
@@ -435,12 +447,16 @@ class MailingEndToEndTest {
     }
 
     private static String createOn(WorkerlessMailing w, String key, int quantidade) {
+        return createOn(w, key, "RJ", quantidade);
+    }
+
+    private static String createOn(WorkerlessMailing w, String key, String uf, int quantidade) {
         HttpResponse<String> created = on(
                 w.port(),
                 "POST",
                 "/v1/mailing",
                 key,
-                "{\"filtros\": {\"ufs\": [\"RJ\"]}, \"quantidade\": " + quantidade + "}");
+                "{\"filtros\": {\"ufs\": [\"" + uf + "\"]}, \"quantidade\": " + quantidade + "}");
         contract.check("/v1/mailing", "post", created);
         assertEquals(200, created.statusCode(), created.body());
         return json(created).path("job_id").asText();
@@ -456,7 +472,7 @@ class MailingEndToEndTest {
 
     @Test
     void theFileAskedWhileTheJobIsProcessandoIsNotFoundAndTheJobGoesOn() {
-        try (WorkerlessMailing w = new WorkerlessMailing(f)) {
+        try (WorkerlessMailing w = WorkerlessMailing.broken(f)) {
             Account account = w.account(100);
             String key = w.key(account);
             String id = createOn(w, key, 3);
@@ -476,7 +492,7 @@ class MailingEndToEndTest {
 
     @Test
     void anExportWhoseFileCannotBeWrittenFailsChargesNothingAndReleasesItsHold() {
-        try (WorkerlessMailing w = new WorkerlessMailing(f)) {
+        try (WorkerlessMailing w = WorkerlessMailing.broken(f)) {
             Account account = w.account(100);
             String key = w.key(account);
             String id = createOn(w, key, 20);
@@ -500,7 +516,7 @@ class MailingEndToEndTest {
 
     @Test
     void aJobTheOperatorFailsBeforeAnyWorkerTookItIsFalhouAndFree() {
-        try (WorkerlessMailing w = new WorkerlessMailing(f)) {
+        try (WorkerlessMailing w = WorkerlessMailing.broken(f)) {
             Account account = w.account(100);
             String key = w.key(account);
             String id = createOn(w, key, 3);
@@ -516,6 +532,52 @@ class MailingEndToEndTest {
             assertEquals(100, w.balance(account).posted(), "a failed job charges nothing");
             assertEquals(100, w.balance(account).available(), "its hold is released");
             assertNoFile(w, key, id);
+        }
+    }
+
+    /** A synthetic dump of {@code establishments} generated and published as the index's next generation. */
+    private static void publish(Path dir, int establishments, Path index) throws IOException {
+        Path dump = Files.createDirectories(dir.resolve("dump-" + establishments));
+        DumpGenerator.generate(
+                dump,
+                GeneratorOptions.builder(establishments).seed(5).threads(1).build());
+        LoadOptions load = LoadOptions.builder(dump).build();
+        DumpLoader.load(load, index, DumpLoader.buildOptionsFor(load, establishments));
+    }
+
+    @Test
+    void anExportIsChargedTheLeadsItDeliveredNotTheLeadsItHeld() throws IOException {
+        Path dir = Files.createTempDirectory(Path.of("target"), "shrinking-");
+        Path index = dir.resolve("index");
+        publish(dir, 600, index);
+        RegisterQuery sp = RegisterQuery.parse(Map.of("ufs", List.of("SP")));
+        try (LuceneRegister register = LuceneRegister.open(index);
+                WorkerlessMailing w = WorkerlessMailing.over(f, register)) {
+            long held = register.count(sp).total();
+            Account account = w.account(10_000);
+            String key = w.key(account);
+            String id = createOn(w, key, "SP", 5_000);
+            assertEquals(held, w.balance(account).held(), "the hold is the filter's total at creation");
+
+            // A smaller register is published before any worker takes the job: it delivers fewer leads.
+            publish(dir, 150, index);
+            assertTrue(register.refresh(), "the new generation is open");
+            long delivered = register.count(sp).total();
+            assertTrue(delivered >= 1 && delivered < held, "fewer SP leads now: " + delivered + " of " + held);
+
+            var claimed = w.claim();
+            assertEquals(id, claimed.work().id());
+            w.mailing().process(claimed);
+
+            JsonNode done = statusOn(w, key, id);
+            assertEquals("concluido", done.path("status").asText(), done.toString());
+            assertEquals(delivered, done.path("quantidade_entregue").asLong(), done.toString());
+            assertEquals(delivered, done.path("creditos_consumidos").asLong(), "charged what was delivered");
+            assertEquals(10_000 - delivered, w.balance(account).posted());
+            assertEquals(0, w.balance(account).held(), "the rest of the hold is released");
+            HttpResponse<byte[]> file = download(w.port(), key, id);
+            assertEquals(200, file.statusCode());
+            assertEquals(delivered, csvCnpjs(onlyEntry(file.body()).getValue()).size());
         }
     }
 }

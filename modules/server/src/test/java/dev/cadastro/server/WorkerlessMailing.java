@@ -4,6 +4,7 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.files.LocalFolderFileStore;
 import dev.cadastro.core.ledger.Balance;
 import dev.cadastro.core.ledger.CostRules;
@@ -13,6 +14,7 @@ import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.core.work.Claimed;
 import dev.cadastro.exports.ZipLeadFileWriter;
+import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.store.Database;
 import dev.cadastro.store.Store;
 import java.io.IOException;
@@ -31,29 +33,18 @@ import java.util.UUID;
 
 /**
  * The mailing API on a database of its own where no worker runs, so a job stays {@code processando}
- * until the test itself claims and runs it; and whose file store cannot write (a file stands where the
- * folder of exports belongs), so a job that runs fails for sure. Served through a real socket on the
- * fixture's runtime, over the fixture's register.
+ * until the test itself claims and runs it. Served through a real socket on the fixture's runtime.
+ * {@link #broken} has a file store that cannot write (a file stands where the folder of exports
+ * belongs), so a job that runs fails for sure.
  */
 final class WorkerlessMailing implements AutoCloseable {
-    private static Store store;
-    private static MailingService mailing;
-
     final ServerFixture f;
+    private final Store store;
+    private final MailingService mailing;
     private final TestRuntime.Listener http;
 
-    WorkerlessMailing(ServerFixture f) {
+    private WorkerlessMailing(ServerFixture f, LuceneRegister register, FileStore files) {
         this.f = f;
-        open(f);
-        http = f.listen(CadastroServer.router(
-                f.server.register(), store, store.admission(1_000_000, f.clock), f.clock, mailing));
-    }
-
-    /** One database and service for the JVM, shared by both runtimes' listeners. */
-    private static synchronized void open(ServerFixture f) {
-        if (store != null) {
-            return;
-        }
         try {
             String server = f.server.store().embedded().orElseThrow().jdbcUrl();
             String name = "workerless_" + UUID.randomUUID().toString().replace("-", "");
@@ -62,23 +53,40 @@ final class WorkerlessMailing implements AutoCloseable {
                 s.execute("CREATE DATABASE " + name);
             }
             store = Store.open(Database.url(server.replace("/postgres?", "/" + name + "?")), f.clock);
-            Path root = Files.createTempDirectory(Path.of("target"), "workerless-");
-            Files.writeString(root.resolve("mailing"), "a file where the folder of exports should be");
-            mailing = new MailingService(
-                    f.server.register(),
-                    store.mailingJobs(),
-                    new LocalFolderFileStore(root),
-                    ZipLeadFileWriter.standard(),
-                    new CostRules(f.clock),
-                    f.clock,
-                    new SecureRandom(),
-                    Duration.ofDays(7),
-                    () -> {});
-            Runtime.getRuntime().addShutdownHook(new Thread(store::close));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
+        }
+        mailing = new MailingService(
+                register,
+                store.mailingJobs(),
+                files,
+                ZipLeadFileWriter.standard(),
+                new CostRules(f.clock),
+                f.clock,
+                new SecureRandom(),
+                Duration.ofDays(7),
+                () -> {});
+        http = f.listen(CadastroServer.router(register, store, store.admission(1_000_000, f.clock), f.clock, mailing));
+    }
+
+    /** Over the fixture's register, with a file store that cannot write. */
+    static WorkerlessMailing broken(ServerFixture f) {
+        try {
+            Path root = Files.createTempDirectory(Path.of("target"), "workerless-");
+            Files.writeString(root.resolve("mailing"), "a file where the folder of exports should be");
+            return new WorkerlessMailing(f, f.server.register(), new LocalFolderFileStore(root));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Over this register, with a working file store. */
+    static WorkerlessMailing over(ServerFixture f, LuceneRegister register) {
+        try {
+            return new WorkerlessMailing(
+                    f, register, new LocalFolderFileStore(Files.createTempDirectory(Path.of("target"), "workerless-")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -115,6 +123,10 @@ final class WorkerlessMailing implements AutoCloseable {
 
     @Override
     public void close() {
-        http.close();
+        try {
+            http.close();
+        } finally {
+            store.close();
+        }
     }
 }
