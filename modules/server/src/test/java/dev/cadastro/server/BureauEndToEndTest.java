@@ -302,6 +302,35 @@ class BureauEndToEndTest {
     }
 
     @Test
+    void creditReportOnACnpjIsChargedOncePerMonthNotPerFetch() {
+        s.clock.set(Instant.parse("2026-10-05T15:00:00Z"));
+        assertTrue(sample.size() > 10, "a CNPJ no other test consults");
+        String cnpj = sample.get(sample.size() - 1).cnpj();
+        Account account = accredited(100);
+        String key = creditKey(account);
+
+        HttpResponse<String> first = consult(cnpj, key);
+        assertEquals(200, first.statusCode(), first.body());
+        assertEquals("CNPJ", json(first).path("dados").path("tipo_documento").asText(), first.body());
+        assertEquals("bureau", json(first).path("fonte").asText());
+        assertEquals(10, json(first).path("creditos_consumidos").asInt());
+
+        // Eight days later the cache has expired: the bureau again, on another day of the same month, free.
+        s.clock.set(Instant.parse("2026-10-13T15:00:00Z"));
+        HttpResponse<String> later = consult(cnpj, key);
+        assertEquals("bureau", json(later).path("fonte").asText(), later.body());
+        assertEquals(0, json(later).path("creditos_consumidos").asInt(), "October is paid");
+        assertEquals(90, f.balance(account));
+
+        // The next month: 10 again.
+        s.clock.set(Instant.parse("2026-11-02T15:00:00Z"));
+        HttpResponse<String> november = consult(cnpj, key);
+        assertEquals("bureau", json(november).path("fonte").asText(), november.body());
+        assertEquals(10, json(november).path("creditos_consumidos").asInt(), november.body());
+        assertEquals(80, f.balance(account));
+    }
+
+    @Test
     void creditReportCacheAndChargeArePerAccount() {
         s.clock.set(Instant.parse("2026-05-05T15:00:00Z"));
         String cnpj = sample.get(3).cnpj();
@@ -440,9 +469,18 @@ class BureauEndToEndTest {
                     enrichment.headers().map().toString());
             assertEquals(100, f.balance(account));
 
-            Thread.sleep(1600);
-            HttpResponse<String> probe = tripping.consult(BureauStack.body(cpf), "X-API-Key", creditKey);
-            assertEquals(200, probe.statusCode(), probe.body());
+            // Asked again until the open wait is over: each refusal meanwhile is immediate and free, and
+            // the first call let through is the probe, which the healthy provider answers.
+            HttpResponse<String> probe = credit;
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (probe.statusCode() != 200) {
+                assertError(probe, 502, "FORNECEDOR_INDISPONIVEL");
+                assertEquals(100, f.balance(account), "a refusal while open charges nothing");
+                assertTrue(System.nanoTime() < deadline, "the circuit still refused after 20 s: " + probe.body());
+                Thread.sleep(50);
+                probe = tripping.consult(BureauStack.body(cpf), "X-API-Key", creditKey);
+            }
+            contract.check(CREDIT, "post", probe);
             assertEquals("bureau", json(probe).path("fonte").asText());
             assertEquals(10, json(probe).path("creditos_consumidos").asInt());
             assertEquals(90, f.balance(account));

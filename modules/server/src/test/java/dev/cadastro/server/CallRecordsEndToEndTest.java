@@ -121,6 +121,35 @@ class CallRecordsEndToEndTest {
     }
 
     @Test
+    void aListWithoutLimiteAnswersPagesOfFifty() {
+        CallTokens.Issued mine = stack.integration();
+        Instant base = stack.clock.instant().minusSeconds(3_600);
+        List<CallRecord> calls = new ArrayList<>();
+        for (int i = 0; i < 73; i++) {
+            calls.add(ready(mine.integration().id(), String.format("P%03d", i), base.plusSeconds(i)));
+        }
+        stack.ingest(calls);
+
+        HttpResponse<String> first = stack.get("/v1/ligacoes", mine.token());
+        assertEquals(200, first.statusCode(), first.body());
+        contract.check("/v1/ligacoes", first);
+        JsonNode body = ServerFixture.json(first);
+        assertEquals(50, body.path("ligacoes").size(), "the default page size");
+        assertEquals(50, body.at("/paginacao/limite").asInt());
+        assertEquals(50, body.at("/paginacao/retornados").asInt());
+        assertTrue(body.at("/paginacao/proximo_cursor").isTextual(), "more calls follow: " + body.at("/paginacao"));
+
+        HttpResponse<String> rest = stack.get("/v1/ligacoes?cursor=" + cursorOf(first), mine.token());
+        assertEquals(200, rest.statusCode(), rest.body());
+        JsonNode second = ServerFixture.json(rest);
+        assertEquals(23, second.path("ligacoes").size());
+        assertTrue(second.at("/paginacao/proximo_cursor").isNull(), "the walk ends: " + second.at("/paginacao"));
+        Set<String> seen = new HashSet<>(ids(body));
+        seen.addAll(ids(second));
+        assertEquals(73, seen.size(), "every call once across the two pages");
+    }
+
+    @Test
     void theWindowKeepsExactlySevenDaysOfMetadataAndAudioOutlivesIt() {
         CallTokens.Issued mine = stack.integration();
         long id = mine.integration().id();

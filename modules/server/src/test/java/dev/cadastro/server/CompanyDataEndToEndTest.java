@@ -203,6 +203,67 @@ class CompanyDataEndToEndTest {
     }
 
     @Test
+    void aShortLastPageIsChargedWhatItReturnsNotItsLimite() {
+        Account account = f.account(1000, 1000);
+        String key = f.key(account);
+        long total = json(search("ufs=SP&apenas_total=true", key)).path("total").asLong();
+        int limite = 7;
+        while (total % limite == 0) {
+            limite++;
+        }
+        int last = (int) ((total + limite - 1) / limite);
+        int expected = (int) (total % limite);
+        assertTrue(total > limite && expected < limite, "SP has more than one page of " + limite + ": " + total);
+
+        HttpResponse<String> page = search("ufs=SP&limite=" + limite + "&pagina=" + last, key);
+        assertEquals(200, page.statusCode(), page.body());
+        JsonNode body = json(page);
+        assertEquals(expected, body.path("dados").size(), "the last page of " + total + " by " + limite);
+        assertEquals(expected, body.path("paginacao").path("retornados").asInt());
+        assertEquals(limite, body.path("paginacao").path("limite").asInt());
+        assertEquals(expected, body.path("creditos_consumidos").asInt(), "charged what came back");
+        assertEquals(1000 - expected, f.balance(account));
+        assertEquals(
+                Long.toString(1000 - expected),
+                page.headers().firstValue("X-Creditos-Saldo").orElseThrow());
+
+        HttpResponse<String> beyond = search("ufs=SP&limite=" + limite + "&pagina=" + (last + 1), key);
+        assertEquals(200, beyond.statusCode(), beyond.body());
+        assertEquals(0, json(beyond).path("paginacao").path("retornados").asInt());
+        assertEquals(0, json(beyond).path("creditos_consumidos").asInt(), "an empty page past the end is free");
+        assertEquals(1000 - expected, f.balance(account));
+    }
+
+    @Test
+    void aFullSizePageInASmallStateIsChargedWhatCameBack() {
+        Account account = f.account(1000, 1000);
+        String key = f.key(account);
+        String small = null;
+        long total = 0;
+        for (String uf : List.of("AC", "AP", "RR", "TO", "RO", "SE", "AL", "PI", "MS", "MT", "RN", "PB", "AM", "ES")) {
+            long n = json(search("ufs=" + uf + "&apenas_total=true", key))
+                    .path("total")
+                    .asLong();
+            if (n >= 1 && n < RegisterQuery.MAX_LIMITE) {
+                small = uf;
+                total = n;
+                break;
+            }
+        }
+        assertTrue(small != null, "the synthetic register has a state with 1 to 199 companies");
+
+        HttpResponse<String> page = search("ufs=" + small + "&limite=" + RegisterQuery.MAX_LIMITE, key);
+        assertEquals(200, page.statusCode(), page.body());
+        JsonNode body = json(page);
+        assertEquals(total, body.path("dados").size(), small + " has " + total);
+        assertEquals(
+                RegisterQuery.MAX_LIMITE, body.path("paginacao").path("limite").asInt());
+        assertEquals(total, body.path("paginacao").path("retornados").asInt());
+        assertEquals(total, body.path("creditos_consumidos").asInt(), "charged the " + total + " returned, not 200");
+        assertEquals(1000 - total, f.balance(account));
+    }
+
+    @Test
     void searchWhoseBalanceDoesNotCoverThePageIs402AndChargesNothing() {
         Account account = f.account(3, 1000);
         String key = f.key(account);

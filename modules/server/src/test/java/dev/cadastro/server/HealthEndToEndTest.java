@@ -140,7 +140,10 @@ class HealthEndToEndTest {
         int callsPort = server.calls().orElseThrow().port();
         assertEquals(200, send(port, "GET", "/health/ready").statusCode());
         CompletableFuture<Void> closing = CompletableFuture.runAsync(server::close);
-        Thread.sleep(500);
+        Await.until(
+                "close() began the drain",
+                () -> server.engine().readinessProblems().contains(CadastroServer.NOT_READY_STOPPING),
+                Duration.ofSeconds(10));
         for (int p : List.of(port, callsPort)) {
             HttpResponse<String> ready = send(p, "GET", "/health/ready");
             assertEquals(503, ready.statusCode(), ready.body());

@@ -12,11 +12,18 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.loader.DumpLoader;
+import dev.cadastro.loader.LoadOptions;
+import dev.cadastro.loader.generate.DumpGenerator;
+import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.register.LuceneRegister;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,7 +106,12 @@ class MailingEndToEndTest {
     }
 
     static HttpResponse<byte[]> download(String key, String jobId) {
-        HttpRequest request = HttpRequest.newBuilder(f.uri("/v1/mailing/" + jobId + "/arquivo"))
+        return download(f.port(), key, jobId);
+    }
+
+    static HttpResponse<byte[]> download(int port, String key, String jobId) {
+        HttpRequest request = HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + port + "/v1/mailing/" + jobId + "/arquivo"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Bearer " + key)
                 .GET()
@@ -413,27 +425,159 @@ class MailingEndToEndTest {
         assertEquals(100, f.balance(account));
     }
 
-    @Test
-    void theFileIsNotThereBeforeTheJobIsDoneNorForAFailedJob() {
-        Account account = f.account(100, 10_000);
-        String key = exportKey(account);
-        HttpResponse<String> created = post(key, "{\"filtros\": {\"ufs\": [\"RJ\"]}, \"quantidade\": 3}");
-        String id = json(created).path("job_id").asText();
-        // An operator fails it before or after a worker took it: either way no file is served for it.
-        boolean failedByOperator = f.server.mailing().failByOperator(id, "stopped by the operator for the test");
-        JsonNode end = awaitEnd(key, id);
-        HttpResponse<String> file = f.get("/v1/mailing/" + id + "/arquivo", auth(key));
-        if (failedByOperator) {
-            assertEquals("falhou", end.path("status").asText());
-            assertEquals("ERRO_INTERNO", end.path("erro").path("code").asText());
-            assertEquals(0, end.path("creditos_consumidos").asInt());
-            assertEquals(404, file.statusCode(), file.body());
-            assertTrue(json(file).path("erro").path("mensagem").asText().contains("falhou"), file.body());
-            assertEquals(100, f.balance(account), "a failed job charges nothing");
+    // ---- on a database where no worker runs: the job's state is the test's to move ----
+
+    private static HttpResponse<String> on(int port, String method, String path, String key, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + key);
+        if (body != null) {
+            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
         } else {
-            assertEquals("concluido", end.path("status").asText());
-            assertEquals(200, file.statusCode());
+            b.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        assertFalse(end.path("status").asText().equals("processando"));
+        return f.send(b.build());
+    }
+
+    private static JsonNode statusOn(WorkerlessMailing w, String key, String id) {
+        HttpResponse<String> r = on(w.port(), "GET", "/v1/mailing/" + id, key, null);
+        contract.check("/v1/mailing/{job_id}", r);
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r);
+    }
+
+    private static String createOn(WorkerlessMailing w, String key, int quantidade) {
+        return createOn(w, key, "RJ", quantidade);
+    }
+
+    private static String createOn(WorkerlessMailing w, String key, String uf, int quantidade) {
+        HttpResponse<String> created = on(
+                w.port(),
+                "POST",
+                "/v1/mailing",
+                key,
+                "{\"filtros\": {\"ufs\": [\"" + uf + "\"]}, \"quantidade\": " + quantidade + "}");
+        contract.check("/v1/mailing", "post", created);
+        assertEquals(200, created.statusCode(), created.body());
+        return json(created).path("job_id").asText();
+    }
+
+    private static void assertNoFile(WorkerlessMailing w, String key, String id) {
+        HttpResponse<String> file = on(w.port(), "GET", "/v1/mailing/" + id + "/arquivo", key, null);
+        contract.check("/v1/mailing/{job_id}/arquivo", file);
+        assertEquals(404, file.statusCode(), file.body());
+        assertEquals("NAO_ENCONTRADO", json(file).path("erro").path("code").asText(), file.body());
+        assertFalse(json(file).path("erro").path("mensagem").asText().isBlank(), file.body());
+    }
+
+    @Test
+    void theFileAskedWhileTheJobIsProcessandoIsNotFoundAndTheJobGoesOn() {
+        try (WorkerlessMailing w = WorkerlessMailing.broken(f)) {
+            Account account = w.account(100);
+            String key = w.key(account);
+            String id = createOn(w, key, 3);
+            assertEquals("processando", statusOn(w, key, id).path("status").asText(), "no worker took it");
+            assertEquals(3, w.balance(account).held());
+
+            assertNoFile(w, key, id);
+            JsonNode still = statusOn(w, key, id);
+            assertEquals("processando", still.path("status").asText(), "asking for the file changes nothing");
+            assertEquals(3, w.balance(account).held(), "the hold stays while the job runs");
+            assertEquals(100, w.balance(account).posted());
+
+            // Leave no job for the next test's claim.
+            assertTrue(w.mailing().failByOperator(id, "test over"));
+        }
+    }
+
+    @Test
+    void anExportWhoseFileCannotBeWrittenFailsChargesNothingAndReleasesItsHold() {
+        try (WorkerlessMailing w = WorkerlessMailing.broken(f)) {
+            Account account = w.account(100);
+            String key = w.key(account);
+            String id = createOn(w, key, 20);
+            assertEquals(20, w.balance(account).held());
+            assertEquals(80, w.balance(account).available());
+
+            var claimed = w.claim();
+            assertEquals(id, claimed.work().id());
+            w.mailing().process(claimed);
+
+            JsonNode end = statusOn(w, key, id);
+            assertEquals("falhou", end.path("status").asText(), end.toString());
+            assertEquals("ERRO_INTERNO", end.path("erro").path("code").asText(), end.toString());
+            assertEquals(0, end.path("creditos_consumidos").asInt(), end.toString());
+            assertEquals(100, w.balance(account).posted(), "a failed job charges nothing");
+            assertEquals(0, w.balance(account).held(), "its hold is released");
+            assertEquals(100, w.balance(account).available(), "the balance is back to what it was");
+            assertNoFile(w, key, id);
+        }
+    }
+
+    @Test
+    void aJobTheOperatorFailsBeforeAnyWorkerTookItIsFalhouAndFree() {
+        try (WorkerlessMailing w = WorkerlessMailing.broken(f)) {
+            Account account = w.account(100);
+            String key = w.key(account);
+            String id = createOn(w, key, 3);
+            assertEquals(97, w.balance(account).available());
+
+            assertTrue(w.mailing().failByOperator(id, "stopped by the operator for the test"), "it was processando");
+            assertFalse(w.mailing().failByOperator(id, "again"), "a job ends once");
+
+            JsonNode end = statusOn(w, key, id);
+            assertEquals("falhou", end.path("status").asText(), end.toString());
+            assertEquals("ERRO_INTERNO", end.path("erro").path("code").asText(), end.toString());
+            assertEquals(0, end.path("creditos_consumidos").asInt(), end.toString());
+            assertEquals(100, w.balance(account).posted(), "a failed job charges nothing");
+            assertEquals(100, w.balance(account).available(), "its hold is released");
+            assertNoFile(w, key, id);
+        }
+    }
+
+    /** A synthetic dump of {@code establishments} generated and published as the index's next generation. */
+    private static void publish(Path dir, int establishments, Path index) throws IOException {
+        Path dump = Files.createDirectories(dir.resolve("dump-" + establishments));
+        DumpGenerator.generate(
+                dump,
+                GeneratorOptions.builder(establishments).seed(5).threads(1).build());
+        LoadOptions load = LoadOptions.builder(dump).build();
+        DumpLoader.load(load, index, DumpLoader.buildOptionsFor(load, establishments));
+    }
+
+    @Test
+    void anExportIsChargedTheLeadsItDeliveredNotTheLeadsItHeld() throws IOException {
+        Path dir = Files.createTempDirectory(Path.of("target"), "shrinking-");
+        Path index = dir.resolve("index");
+        publish(dir, 600, index);
+        RegisterQuery sp = RegisterQuery.parse(Map.of("ufs", List.of("SP")));
+        try (LuceneRegister register = LuceneRegister.open(index);
+                WorkerlessMailing w = WorkerlessMailing.over(f, register)) {
+            long held = register.count(sp).total();
+            Account account = w.account(10_000);
+            String key = w.key(account);
+            String id = createOn(w, key, "SP", 5_000);
+            assertEquals(held, w.balance(account).held(), "the hold is the filter's total at creation");
+
+            // A smaller register is published before any worker takes the job: it delivers fewer leads.
+            publish(dir, 150, index);
+            assertTrue(register.refresh(), "the new generation is open");
+            long delivered = register.count(sp).total();
+            assertTrue(delivered >= 1 && delivered < held, "fewer SP leads now: " + delivered + " of " + held);
+
+            var claimed = w.claim();
+            assertEquals(id, claimed.work().id());
+            w.mailing().process(claimed);
+
+            JsonNode done = statusOn(w, key, id);
+            assertEquals("concluido", done.path("status").asText(), done.toString());
+            assertEquals(delivered, done.path("quantidade_entregue").asLong(), done.toString());
+            assertEquals(delivered, done.path("creditos_consumidos").asLong(), "charged what was delivered");
+            assertEquals(10_000 - delivered, w.balance(account).posted());
+            assertEquals(0, w.balance(account).held(), "the rest of the hold is released");
+            HttpResponse<byte[]> file = download(w.port(), key, id);
+            assertEquals(200, file.statusCode());
+            assertEquals(delivered, csvCnpjs(onlyEntry(file.body()).getValue()).size());
+        }
     }
 }

@@ -404,7 +404,7 @@ class PersonEndToEndTest {
         String id = json(s.post(ASYNC, body("cpf", cpf.digits(), "KYC_CADASTRO", null), bearer(key)))
                 .get("job_id")
                 .asText();
-        s.personFaults.forDocument(cpf.digits(), new Fault.Slow(Duration.ofMillis(400)));
+        s.personFaults.forDocument(cpf.digits(), new Fault.Slow(Duration.ofMillis(1500)));
         int readers = 8;
         CountDownLatch go = new CountDownLatch(1);
         List<Future<HttpResponse<String>>> answers = new ArrayList<>();
@@ -417,8 +417,18 @@ class PersonEndToEndTest {
                 answers.add(pool.submit(read));
             }
             go.countDown();
+            // One read won the claim and waits on the bureau; a read now, with the claim still held before
+            // and after it, ran while the lookup runs.
+            Await.until("a read claims the job", () -> jobIs(id, "PROCESSANDO"), Duration.ofSeconds(10));
+            HttpResponse<String> during = s.get("/v1/pessoas/jobs/" + id, bearer(key));
+            assertTrue(jobIs(id, "PROCESSANDO"), "the lookup still ran when the read came back");
+            contract.check(JOB, during);
+            assertEquals(200, during.statusCode(), during.body());
+            assertEquals("processando", json(during).path("status").asText(), during.body());
+            assertFalse(json(during).has("dados"), during.body());
+            assertTrue(json(during).get("retry_after").asInt() >= 1, during.body());
+            assertTrue(during.headers().firstValue("Retry-After").isPresent());
             int delivered = 0;
-            int processing = 0;
             for (Future<HttpResponse<String>> answer : answers) {
                 HttpResponse<String> r = answer.get();
                 contract.check(JOB, r);
@@ -426,13 +436,13 @@ class PersonEndToEndTest {
                 if (json(r).has("dados")) {
                     delivered++;
                 } else if ("processando".equals(json(r).get("status").asText())) {
-                    processing++;
                     assertTrue(json(r).get("retry_after").asInt() >= 1);
                     assertTrue(r.headers().firstValue("Retry-After").isPresent());
                 }
             }
             assertEquals(1, delivered, "one delivery");
-            assertTrue(processing >= 1, "a read while the lookup runs is told to wait");
+        } finally {
+            s.personFaults.clear();
         }
         assertEquals(85, f.balance(a), "one charge");
         assertEquals(1, s.auditRows(a));
@@ -464,6 +474,10 @@ class PersonEndToEndTest {
         assertEquals(30, json(r).get("creditos_consumidos").asLong());
         assertEquals(970, f.balance(acct));
         assertEquals(2, s.auditRows(acct));
+    }
+
+    private static boolean jobIs(String id, String state) {
+        return s.count("SELECT count(*) FROM person_jobs WHERE id = ? AND state = ?", id, state) == 1;
     }
 
     private static int a1Index(Cpf cpf) {
@@ -540,6 +554,38 @@ class PersonEndToEndTest {
     }
 
     @Test
+    void anAccountOnTheDefaultContractTakesBatchesOf100AndRefuses101() {
+        Account acct = s.account(1000, ALL);
+        String key = s.key(acct, true);
+        HttpResponse<String> refused = s.post(BATCH, batchOf(101), bearer(key));
+        contract.check(BATCH, "post", refused);
+        expectError(refused, 422, "PARAMETRO_INVALIDO");
+        String message = json(refused).at("/erro/mensagem").asText();
+        assertTrue(message.startsWith("cpfs "), "names the field: " + message);
+        assertTrue(message.contains("101 itens"), "states the count: " + message);
+        assertTrue(message.contains("é 100 por lote"), "states the default ceiling: " + message);
+        assertEquals(1000, f.balance(acct));
+
+        HttpResponse<String> accepted = s.post(BATCH, batchOf(100), bearer(key));
+        contract.check(BATCH, "post", accepted);
+        assertEquals(200, accepted.statusCode(), accepted.body());
+        JsonNode items = json(accepted).get("itens");
+        assertEquals(100, items.size());
+        items.forEach(item -> assertEquals("cpf_invalido", item.get("status").asText(), item.toString()));
+        assertEquals(0, json(accepted).get("creditos_consumidos").asLong());
+        assertEquals(1000, f.balance(acct));
+    }
+
+    /** A batch of {@code n} distinct items that are not CPFs: accepted or refused by its size alone, free. */
+    private static String batchOf(int n) {
+        StringBuilder b = new StringBuilder("{\"finalidade\": \"KYC_CADASTRO\", \"cpfs\": [");
+        for (int i = 1; i <= n; i++) {
+            b.append(i == 1 ? "" : ", ").append('"').append(i).append('"');
+        }
+        return b.append("]}").toString();
+    }
+
+    @Test
     void aRetryWithTheSameIdempotencyKeyChargesNothingAndDoesNotRepeatTheData() {
         Cpf cpf = PersonStack.withData(500);
         Account acct = s.account(1000, ALL);
@@ -577,11 +623,32 @@ class PersonEndToEndTest {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<HttpResponse<String>> first =
                     pool.submit(() -> lookup(body("cpf", cpf.digits(), "KYC_CADASTRO", null), headers));
-            Thread.sleep(300);
+            // The first run holds the key: its row is there, unanswered, leased until START + 60 s.
+            Await.until(
+                    "the first run claims the key",
+                    () -> s.count(
+                                    "SELECT count(*) FROM idempotency_requests WHERE account_id = ? AND client_key = ?"
+                                            + " AND answer IS NULL AND locked_until = ?",
+                                    acct.id().value(),
+                                    "takeover-1",
+                                    java.sql.Timestamp.from(ServerFixture.START.plus(Duration.ofSeconds(60))))
+                            == 1,
+                    Duration.ofSeconds(10));
             // The first run still waits on the bureau; its 60 s lease on the key runs out, so the retry
             // takes the key over and runs the same request (same reference, same charge key) again.
             s.clock.advance(Duration.ofSeconds(61));
             HttpResponse<String> retry = lookup(body("cpf", cpf.digits(), "KYC_CADASTRO", null), headers);
+            assertTrue(
+                    retry.headers().firstValue("Idempotent-Replayed").isEmpty(),
+                    "the retry ran under the key it took over; it did not wait for the first and replay it");
+            assertEquals(
+                    1,
+                    s.count(
+                            "SELECT count(*) FROM idempotency_requests WHERE account_id = ? AND client_key = ?"
+                                    + " AND answer IS NOT NULL",
+                            acct.id().value(),
+                            "takeover-1"),
+                    "the retry's answer is the one kept for replays");
             HttpResponse<String> original = first.get();
             int withData = 0;
             for (HttpResponse<String> r : List.of(original, retry)) {

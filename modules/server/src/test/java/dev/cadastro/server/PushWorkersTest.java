@@ -99,14 +99,13 @@ class PushWorkersTest {
             }
             PushWorkers.Options options =
                     PushWorkers.Options.defaults().withConcurrency(16, 4).withPoll(Duration.ofMillis(50));
-            long start = System.nanoTime();
             try (PushWorkers w = workers(store, "server-1", options)) {
                 await(
                         "B's 40 deliveries",
                         () -> db.count("integration_id = " + b.id() + " AND state = 'entregue'") == 40,
                         Duration.ofSeconds(8));
-                Duration took = Duration.ofNanos(System.nanoTime() - start);
-                assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "B waited " + took);
+                // Every one of B's deliveries landed while A's requests were still unanswered: none of A's
+                // is delivered and A's receiver still holds the ones it took, so B never waited behind them.
                 assertEquals(
                         0,
                         db.count("integration_id = " + a.id() + " AND state = 'entregue'"),
