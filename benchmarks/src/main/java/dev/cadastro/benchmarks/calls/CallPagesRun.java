@@ -152,6 +152,7 @@ public final class CallPagesRun {
             long[] offDeep = new long[offsetSamples];
             List<String> deepOffsetIds = List.of();
             try (Connection c = store.dataSource().getConnection()) {
+                c.setNetworkTimeout(Runnable::run, 0); // the OFFSET peer's deep pages may take seconds
                 for (int i = 0; i < 5; i++) {
                     offset(c, integration.id(), windowStart, limit, 0);
                     offset(c, integration.id(), windowStart, limit, (long) (deepPage - 1) * limit);
@@ -197,6 +198,7 @@ public final class CallPagesRun {
         long spanMicros = Duration.ofHours(156).toNanos() / 1_000;
         long step = Math.max(1, spanMicros / calls);
         try (Connection c = store.dataSource().getConnection()) {
+            c.setNetworkTimeout(Runnable::run, 0); // a bulk load, not a request: no network timeout
             PGConnection pg = c.unwrap(PGConnection.class);
             Reader rows = new Reader() {
                 private int next = 0;

@@ -12,7 +12,8 @@ import java.util.Objects;
  * Where the company-data contract leaves the pair open, the choice follows its status table: {@code
  * API_DESATIVADA} is 503 ("API temporarily unavailable"), {@code CHAVE_REVOGADA} is 401 (a key that
  * no longer authenticates), {@code JUSTIFICATIVA_INVALIDA} is 422, {@code FORNECEDOR_INDISPONIVEL}
- * and {@code SMS_INDISPONIVEL} are 502, {@code AUDITORIA_INDISPONIVEL} is 503.
+ * and {@code SMS_INDISPONIVEL} are 502, {@code AUDITORIA_INDISPONIVEL} is 503, and so is {@code
+ * SERVICO_INDISPONIVEL}, the addition for a database that is gone.
  *
  * <p>One code depends on the endpoint: {@code FORNECEDOR_INDISPONIVEL} is 503 on enrichment, whose
  * status list has 503 and no 502, and 502 everywhere else (docs/adr/0021).
@@ -51,7 +52,7 @@ public final class ErrorMapping {
             case ERRO_INTERNO -> 500;
             case FORNECEDOR_INDISPONIVEL -> providerUnavailable(endpoint);
             case SMS_INDISPONIVEL -> 502;
-            case API_DESATIVADA, AUDITORIA_INDISPONIVEL -> 503;
+            case API_DESATIVADA, AUDITORIA_INDISPONIVEL, SERVICO_INDISPONIVEL -> 503;
             case NAO_AUTORIZADO -> 401;
             case NAO_ENCONTRADA, ROTA_INEXISTENTE -> 404;
             case INDISPONIVEL -> 409;

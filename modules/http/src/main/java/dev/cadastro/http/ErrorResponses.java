@@ -29,7 +29,8 @@ import java.util.Locale;
  * <p>The status comes from {@link ErrorMapping} for the endpoint that answered, or from {@link
  * HttpStatusException} when the protocol fixes it. A provider whose circuit is open adds {@code
  * Retry-After}: the whole seconds until it is probed again, at least 1; so does {@code LIMITE_OTP},
- * with the seconds until the phone may receive the next code. Any other throwable is a 500 {@code ERRO_INTERNO}: it is logged with the request
+ * with the seconds until the phone may receive the next code, and {@code SERVICO_INDISPONIVEL}, with
+ * {@value #UNAVAILABLE_RETRY_AFTER_SECONDS}. Any other throwable is a 500 {@code ERRO_INTERNO}: it is logged with the request
  * id and the stack trace, and the client sees only a fixed message and the request id, never the
  * exception's text.
  */
@@ -44,6 +45,12 @@ public final class ErrorResponses {
      * carries {@code Vary: Accept-Language}, so a cache in front keeps one copy per language.
      */
     public static final String CONTENT_LANGUAGE = "Content-Language";
+
+    /**
+     * The {@code Retry-After} of {@code SERVICO_INDISPONIVEL}: the store probes the database every half
+     * second, so a client that waits this long finds it back as soon as it is.
+     */
+    static final long UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
     private ErrorResponses() {}
 
@@ -84,7 +91,10 @@ public final class ErrorResponses {
                     Headers.of(
                             "Retry-After",
                             Long.toString(retryAfterSeconds(s.retryAfter().get())));
-                default -> Headers.empty();
+                default ->
+                    e.code() == ErrorCode.SERVICO_INDISPONIVEL
+                            ? Headers.of("Retry-After", Long.toString(UNAVAILABLE_RETRY_AFTER_SECONDS))
+                            : Headers.empty();
             };
             return envelope(
                             envelope,

@@ -3,6 +3,7 @@ package dev.cadastro.http;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -20,10 +21,12 @@ public final class Health implements Handler {
 
     private final Handler next;
     private final Supplier<List<String>> problems;
+    private final BooleanSupplier alive;
 
-    private Health(Handler next, Supplier<List<String>> problems) {
+    private Health(Handler next, Supplier<List<String>> problems, BooleanSupplier alive) {
         this.next = Objects.requireNonNull(next, "next");
         this.problems = Objects.requireNonNull(problems, "problems");
+        this.alive = Objects.requireNonNull(alive, "alive");
     }
 
     /**
@@ -32,8 +35,21 @@ public final class Health implements Handler {
      * @param problems the readiness check: the codes of what is not ready, empty when ready
      */
     public static Handler around(Handler next, Supplier<List<String>> problems) {
-        return new Health(next, problems);
+        return new Health(next, problems, () -> true);
     }
+
+    /**
+     * {@code next} behind the health endpoints, with a liveness check: {@value #LIVE} answers 503 {@code
+     * {"status":"indisponivel","motivos":["nao_vivo"]}} while {@code alive} is false (a part the process
+     * cannot mend by itself, such as an embedded database whose restarts keep failing), so that a
+     * supervisor restarts the process.
+     */
+    public static Handler around(Handler next, Supplier<List<String>> problems, BooleanSupplier alive) {
+        return new Health(next, problems, alive);
+    }
+
+    /** The reason {@value #LIVE} gives when the liveness check fails. */
+    public static final String NOT_ALIVE = "nao_vivo";
 
     @Override
     public Response handle(Request request) throws Exception {
@@ -49,7 +65,8 @@ public final class Health implements Handler {
         }
         Response answer;
         if (live) {
-            answer = Response.json(200, OK);
+            answer =
+                    alive.getAsBoolean() ? Response.json(200, OK) : Response.json(503, unavailable(List.of(NOT_ALIVE)));
         } else {
             List<String> found = problems.get();
             answer = found.isEmpty() ? Response.json(200, OK) : Response.json(503, unavailable(found));

@@ -56,6 +56,7 @@ class ErrorMappingTest {
             Map.entry(ErrorCode.SMS_INDISPONIVEL, 502),
             Map.entry(ErrorCode.API_DESATIVADA, 503),
             Map.entry(ErrorCode.AUDITORIA_INDISPONIVEL, 503),
+            Map.entry(ErrorCode.SERVICO_INDISPONIVEL, 503),
             Map.entry(ErrorCode.NAO_AUTORIZADO, 401),
             Map.entry(ErrorCode.NAO_ENCONTRADA, 404),
             Map.entry(ErrorCode.ROTA_INEXISTENTE, 404),

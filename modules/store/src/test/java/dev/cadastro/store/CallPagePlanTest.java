@@ -45,6 +45,7 @@ class CallPagePlanTest {
         TestDatabase.store().calls().ingest(batch);
         try (Connection c = TestDatabase.store().dataSource().getConnection();
                 Statement s = c.createStatement()) {
+            c.setNetworkTimeout(Runnable::run, 0); // set-up, not a request
             s.execute("ANALYZE calls");
         }
         CallPosition deep = batch.get(5_000).position();
@@ -84,6 +85,7 @@ class CallPagePlanTest {
         TestDatabase.store().calls().ingest(batch);
         try (Connection c = TestDatabase.store().dataSource().getConnection();
                 Statement s = c.createStatement()) {
+            c.setNetworkTimeout(Runnable::run, 0); // set-up, not a request
             s.execute("ANALYZE calls");
         }
         CallFilter agent = new CallFilter(

@@ -107,6 +107,8 @@ class SmsPlanTest {
             Map<String, long[]> before = preparedPlans(store);
             try (Connection c = store.dataSource().getConnection();
                     Statement s = c.createStatement()) {
+                // Bulk set-up, not a request: it may take longer than a request's network timeout.
+                c.setNetworkTimeout(Runnable::run, 0);
                 // What a home holds when autovacuum first analyzes it under load: a hundred seconds of sends.
                 s.execute("INSERT INTO sms_dispatches (public_id, account_id, phone_key, phone_masked, digits, key_id,"
                         + " code_mac, hold_key, client_ref, created_at, expires_at, delivery, settled_at, state,"

@@ -34,6 +34,12 @@ public enum ErrorCode {
     AUDITORIA_INDISPONIVEL(Service.COMPANY_DATA, "the audit trail could not be written"),
     LIMITE_OTP(Service.COMPANY_DATA, "too many SMS codes for this phone"),
     SMS_INDISPONIVEL(Service.COMPANY_DATA, "the SMS provider is unavailable"),
+    /**
+     * The database the request needs is stopped, frozen or unreachable (status 503, with {@code
+     * Retry-After}): nothing was charged. A code the original catalogue lacks, added and documented in
+     * both OpenAPI documents; the call-records envelope writes it in lower case.
+     */
+    SERVICO_INDISPONIVEL(Service.COMPANY_DATA, "a service the request needs is temporarily unavailable"),
 
     // Call-records service (the call-records OpenAPI document): lower-case codes on the wire
     NAO_AUTORIZADO(Service.CALL_RECORDS, "token missing, invalid or of another scope"),

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class ErrorCodeTest {
 
-    /** The company-data codes, in the order of the published catalogue. */
+    /** The company-data codes, in the order of the published catalogue, then the additions. */
     private static final List<String> COMPANY_DATA = List.of(
             "SEM_CHAVE",
             "CHAVE_INVALIDA",
@@ -36,7 +36,9 @@ class ErrorCodeTest {
             "FORNECEDOR_INDISPONIVEL",
             "AUDITORIA_INDISPONIVEL",
             "LIMITE_OTP",
-            "SMS_INDISPONIVEL");
+            "SMS_INDISPONIVEL",
+            // An addition to the published catalogue: the database is gone (503, nothing charged).
+            "SERVICO_INDISPONIVEL");
 
     /** The call-records {@code erro} strings. */
     private static final List<String> CALL_RECORDS =

@@ -1,10 +1,14 @@
 package dev.cadastro.store.internal;
 
 import dev.cadastro.store.StoreException;
+import dev.cadastro.store.StoreUnavailableException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import javax.sql.DataSource;
 import org.postgresql.core.BaseConnection;
@@ -83,9 +87,46 @@ final class Jdbc {
         }
     }
 
+    /**
+     * The failure a caller sees: {@link StoreUnavailableException} (a 503, nothing charged) when the
+     * database could not be reached or stopped answering, {@link StoreException} (a 500) otherwise.
+     */
     static StoreException failure(String what, SQLException e) {
-        return new StoreException(what + " failed: " + e.getMessage() + " (SQLSTATE " + e.getSQLState() + ")", e);
+        String text = what + " failed: " + e.getMessage() + " (SQLSTATE " + e.getSQLState() + ")";
+        return unavailable(e) ? new StoreUnavailableException(text, e) : new StoreException(text, e);
     }
+
+    /**
+     * Whether the failure says the server is out of reach rather than that it refused the statement: no
+     * connection within the pool's timeout or the watch's refusal (SQLSTATE class 08, connection
+     * exception), no answer within the network timeout (pgjdbc reports 08006), or the server shutting
+     * down or restarting (57P01-57P03).
+     */
+    static boolean unavailable(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Lifts the network timeout of this connection for a statement that may rightly run long
+     * (migrations, housekeeping); the pool puts the default back when the connection is returned.
+     */
+    static void allowLongStatements(Connection c) throws SQLException {
+        c.setNetworkTimeout(Runnable::run, (int) LONG_STATEMENT.toMillis());
+    }
+
+    /** The network timeout of {@link #allowLongStatements}: a frozen server still frees the thread. */
+    static final Duration LONG_STATEMENT = Duration.ofMinutes(30);
 
     static boolean isUniqueViolation(SQLException e) {
         return UNIQUE_VIOLATION.equals(e.getSQLState());

@@ -57,6 +57,8 @@ public final class Migrations {
      */
     public static List<Integer> apply(DataSource dataSource, Clock clock, int through) {
         return Jdbc.autoCommit(dataSource, "schema migration", c -> {
+            // A migration may rewrite a large table, and the lock waits for another server's migrations.
+            Jdbc.allowLongStatements(c);
             try (Statement s = c.createStatement()) {
                 s.execute("SELECT pg_advisory_lock(" + LOCK + ")");
             }

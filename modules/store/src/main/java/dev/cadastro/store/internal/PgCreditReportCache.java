@@ -93,6 +93,7 @@ public final class PgCreditReportCache implements CreditReportCache {
     @Override
     public int purgeFetchedBefore(Instant cutoff) {
         return Jdbc.autoCommit(dataSource, "purge cached credit reports", c -> {
+            Jdbc.allowLongStatements(c); // housekeeping, off the request path
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM credit_report_cache WHERE fetched_at < ?")) {
                 Jdbc.set(ps, Jdbc.timestamp(cutoff));
                 return ps.executeUpdate();

@@ -135,6 +135,7 @@ public final class PgIdempotencyStore implements IdempotencyStore {
     @Override
     public long purge(Instant cutoff) {
         return Jdbc.autoCommit(dataSource, "purge of idempotency keys", c -> {
+            Jdbc.allowLongStatements(c); // housekeeping, off the request path
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM idempotency_requests WHERE created_at < ?")) {
                 Jdbc.set(ps, Jdbc.timestamp(cutoff));
                 return (long) ps.executeUpdate();

@@ -147,6 +147,7 @@ public final class PgPersonJobs implements PersonJobs {
     @Override
     public int purge(Instant cutoff) {
         return Jdbc.autoCommit(dataSource, "purge person jobs", c -> {
+            Jdbc.allowLongStatements(c); // housekeeping, off the request path
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM person_jobs WHERE expires_at < ?")) {
                 Jdbc.set(ps, Jdbc.timestamp(cutoff));
                 return ps.executeUpdate();
