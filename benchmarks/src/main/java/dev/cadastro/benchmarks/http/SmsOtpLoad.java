@@ -63,7 +63,7 @@ import java.util.regex.Pattern;
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.http.SmsOtpLoad
  * [--home DIR] [--connections 64] [--seconds 20] [--warmup 30] [--accounts 64] [--pool N] [--durable true|false] [--admission-batch true|false] [--admission-queues N] [--rate PAIRS_PER_SECOND] [--timeline true|false] [--client-threads virtual|platform]}
  * ({@code --warmup}: 30 s by default; after 5 s the JIT was still compiling the server's path when the
- * measured seconds began: benchmarks/RESULTS.md, "sms: an open loop and a longer warm-up")
+ * measured seconds began: benchmarks/history/2026-11-24-sms.md, "sms: an open loop and a longer warm-up")
  * ({@code --rate}: an open loop instead of the closed one: the pairs are started on a fixed schedule,
  * {@code rate} a second over all connections (each connection every {@code connections / rate}
  * seconds), and a pair's time counts from the moment it was due, not from when a busy connection got

@@ -30,7 +30,7 @@ import java.util.zip.ZipFile;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.loader.LoaderRun
  * WORKDIR ESTABLISHMENTS [SEED]}; the dump is generated into {@code WORKDIR/dump} when absent. Prints
- * the figures as a Markdown table row for {@code benchmarks/RESULTS.md}. Peak heap is sampled every 50
+ * the figures as a Markdown table row for a run's section in {@code benchmarks/history/}. Peak heap is sampled every 50
  * ms (heap in use after the collector ran, summed over the heap pools); peak RSS is the process's
  * {@code VmHWM}.
  */

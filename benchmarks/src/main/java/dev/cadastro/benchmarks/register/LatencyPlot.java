@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * Draws the register benchmark's latencies as an SVG bar chart (one group of bars per query, one bar
- * per engine, logarithmic milliseconds), for {@code benchmarks/RESULTS.md}. Input: CSV lines {@code
+ * per engine, logarithmic milliseconds), for a run's section in {@code benchmarks/history/} (the plots
+ * are shown in {@code benchmarks/RESULTS.md}). Input: CSV lines {@code
  * query,engine,metric,milliseconds}, as {@link RegisterLatency} writes them with {@code
  * -Dlatency.csv=FILE} (the peers' CSV in {@code benchmarks/results/} was taken from {@link
  * PeerComparison}'s count table); one chart per metric. No plotting library: SVG is text.

@@ -120,7 +120,7 @@ public final class Database {
      * How many threads apply grouped charges, each batch on one pooled connection; 0 when group commit
      * is off. Default 1: one batch in flight takes everything queued meanwhile, leaves the other
      * connections to the rest of the requests, and never waits for the row locks of another batch of
-     * this process ({@code benchmarks/RESULTS.md}, "HTTP: one charge-batch worker instead of five").
+     * this process ({@code benchmarks/history/2026-11-21-http.md}, "HTTP: one charge-batch worker instead of five").
      */
     public int groupCommitWorkers() {
         return groupCommitWorkers;
@@ -129,7 +129,7 @@ public final class Database {
     /**
      * Whether requests' admissions (key read and rate-limit count) are grouped into shared commits too,
      * on {@link #admissionQueues()} queues (ADR 0031). On by default: on several queues it lifted SMS pairs,
-     * count-only searches and lookups alike in alternating runs ({@code benchmarks/RESULTS.md}, "sms:
+     * count-only searches and lookups alike in alternating runs ({@code benchmarks/history/2026-11-24-sms.md}, "sms:
      * admissions on several queues"); on one queue it had slowed counts and lookups.
      */
     public boolean admissionGroupCommit() {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * unique {@code public_id}, or by the few rows of one phone or one request reference, and the hold and
  * the balance by their whole primary keys; a plan that scans an index on the account alone reads every
  * dispatch or hold of the account on each check or acceptance, and keeps doing so for the connection's
- * life as the tables grow (benchmarks/RESULTS.md, "sms: plans on a new database"). (Speed itself is
+ * life as the tables grow (benchmarks/history/2026-11-24-sms.md, "sms: plans on a new database"). (Speed itself is
  * measured in benchmarks.)
  */
 class SmsPlanTest {
@@ -80,7 +80,7 @@ class SmsPlanTest {
      * The plans a connection keeps using once the tables were analyzed: autovacuum's first ANALYZE of a
      * new home replaces the cached plans, and each statement must go on running a plan made once, not
      * be planned again at every execution (about 0.1 ms of PostgreSQL's CPU each time). Under load the
-     * send's read was planned at every execution after that ANALYZE (benchmarks/RESULTS.md, "sms: a
+     * send's read was planned at every execution after that ANALYZE (benchmarks/history/2026-11-24-sms.md, "sms: a
      * send's read planned at every execution"); this sequential test does not reproduce that turn, so
      * it checks the means: the read runs its generic plan from its first prepared execution (without
      * the send's {@code SET LOCAL}, its first five are custom plans), and no SMS statement makes a

@@ -73,7 +73,8 @@ public final class LoadCommand extends CliCommand {
     /**
      * The command line's default for {@code --segments}: at 70 M a generation as built has about 20
      * segments, and a selective page pays its term seeks in each (a 3-match page 4x slower than on four);
-     * merging into four cost two minutes of a quiet 70 M load (7m39s to 9m36s, benchmarks/RESULTS.md).
+     * merging into four cost two minutes of a quiet 70 M load (7m39s to 9m36s,
+     * benchmarks/history/2026-11-24-register.md, "Register at 70 M merged into four segments").
      * The library's {@link BuildOptions} keeps 0 (as built).
      */
     static final int DEFAULT_SEGMENTS = 4;

@@ -71,7 +71,7 @@ public final class PgOtpStore implements OtpStore {
      * scalar subquery of {@code d} (a parameter to the planner), not by a join, and no condition makes a
      * partial index a path to the dispatch: a plan cached while the tables were empty and unanalyzed could
      * otherwise join on the account alone and read all of the account's holds, or scan every dispatch
-     * sent since the last vacuum, for each acceptance (benchmarks/RESULTS.md, "sms: plans on a new
+     * sent since the last vacuum, for each acceptance (benchmarks/history/2026-11-24-sms.md, "sms: plans on a new
      * database").
      */
     private static final String ACCEPT_SENDING = "WITH d AS ("
@@ -146,8 +146,8 @@ public final class PgOtpStore implements OtpStore {
      * key. Left to choose,
      * PostgreSQL kept the read's cached plan until autovacuum first analyzed a new home's tables, then
      * planned the read again at every execution for the rest of the connection's life: about 1,000
-     * plannings a second at 1,000 pairs/s, roughly 0.1 ms of a backend's CPU each (benchmarks/RESULTS.md,
-     * "sms: a send's read planned at every execution"). No other SMS statement was seen to do so.
+     * plannings a second at 1,000 pairs/s, roughly 0.1 ms of a backend's CPU each
+     * (benchmarks/history/2026-11-24-sms.md, "sms: a send's read planned at every execution"). No other SMS statement was seen to do so.
      */
     private static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
 
