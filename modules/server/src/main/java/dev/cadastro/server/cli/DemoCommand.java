@@ -3,7 +3,7 @@ package dev.cadastro.server.cli;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.DemoSetup;
 import dev.cadastro.store.Database;

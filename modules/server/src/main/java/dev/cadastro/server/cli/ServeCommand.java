@@ -1,7 +1,7 @@
 package dev.cadastro.server.cli;
 
 import dev.cadastro.core.ratelimit.Admission;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.store.Database;
 import java.net.InetSocketAddress;
