@@ -113,6 +113,17 @@ final class Edge implements Connection.Listener {
             @Override
             public boolean handle(Request request, org.eclipse.jetty.server.Response response, Callback callback)
                     throws Exception {
+                String coding = unsupportedCoding(request);
+                if (coding != null) {
+                    // Jetty passes a coding other than chunked through undecoded: refused here, in the envelope.
+                    org.eclipse.jetty.server.Response.writeError(
+                            request,
+                            response,
+                            callback,
+                            400,
+                            "Transfer-Encoding " + coding + " is not supported; only chunked is");
+                    return true;
+                }
                 Connection connection = request.getConnectionMetaData().getConnection();
                 State state = open.get(connection);
                 if (state == null) {
@@ -148,6 +159,19 @@ final class Edge implements Connection.Listener {
                 });
             }
         };
+    }
+
+    /** A transfer coding of the request other than chunked, or null when there is none. */
+    private static String unsupportedCoding(Request request) {
+        for (String value : request.getHeaders().getValuesList(org.eclipse.jetty.http.HttpHeader.TRANSFER_ENCODING)) {
+            for (String coding : value.split(",")) {
+                String c = coding.strip();
+                if (!c.isEmpty() && !c.equalsIgnoreCase("chunked")) {
+                    return c;
+                }
+            }
+        }
+        return null;
     }
 
     void startSweeping(Scheduler scheduler) {

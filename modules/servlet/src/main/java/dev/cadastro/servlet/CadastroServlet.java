@@ -138,8 +138,9 @@ public final class CadastroServlet extends HttpServlet {
         if (!response.headers().contains(ErrorResponses.REQUEST_ID)) {
             response = response.withHeader(ErrorResponses.REQUEST_ID, id);
         }
-        if (response.status() == 413 || bodyFailure != null) {
-            // The rest of a refused or broken body is still on the wire: do not reuse the connection.
+        boolean unread = bodyFailure == null && response.status() != 413 && bodyLeftUnread(req);
+        if (response.status() == 413 || bodyFailure != null || unread) {
+            // The rest of a refused, broken or unread body is still on the wire: do not reuse the connection.
             response = response.withHeader("Connection", "close");
         }
         if (!handled) {
@@ -148,7 +149,7 @@ public final class CadastroServlet extends HttpServlet {
             refused(req.getMethod(), response.status(), id, System.nanoTime() - start);
         }
         write(resp, response, "HEAD".equals(req.getMethod()), id);
-        if (response.status() == 413 && bodyFailure == null) {
+        if ((response.status() == 413 || unread) && bodyFailure == null) {
             // The answer is written and flushed: a client that waits for it before sending its body has it
             // at once; then what is left of the body is read before the container closes the connection.
             swallow(req, id);
@@ -161,6 +162,22 @@ public final class CadastroServlet extends HttpServlet {
         } catch (RuntimeException e) {
             // Monitoring never fails an exchange.
             LOG.log(Level.DEBUG, "reporting a refused request failed: {0}", e.toString());
+        }
+    }
+
+    /**
+     * Whether the request declared a body that the handler left unread (an early refusal: a 405, a 422
+     * on the query): the connection then closes after the answer, which the client is told.
+     */
+    private static boolean bodyLeftUnread(HttpServletRequest req) {
+        boolean declared = req.getContentLengthLong() > 0 || req.getHeader("Transfer-Encoding") != null;
+        if (!declared) {
+            return false;
+        }
+        try {
+            return !req.getInputStream().isFinished();
+        } catch (IOException | IllegalStateException e) {
+            return true;
         }
     }
 
