@@ -225,7 +225,7 @@ final class Edge implements Connection.Listener {
         }
     }
 
-    /** Answers 408 in the envelope, then closes; a connection Jetty is writing to is just closed. */
+    /** Answers 408 in the envelope on a connection no request owns, then closes it. */
     private void timeOut(Connection connection) {
         State state = open.remove(connection);
         if (state != null && state.counted) {
