@@ -8,6 +8,8 @@
 module dev.cadastro.server {
     requires dev.cadastro.core;
     requires dev.cadastro.http;
+    // Every listener runs on Jetty 12 through the servlet bridge; its RuntimeOptions are part of the Config.
+    requires transitive dev.cadastro.jetty;
     requires dev.cadastro.register;
     requires dev.cadastro.store;
     requires dev.cadastro.loader;

@@ -6,7 +6,7 @@ import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.store.Database;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.cadastro.benchmarks.http;
 
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallTokens;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.CallRecordsOptions;
 import dev.cadastro.server.DemoSetup;

@@ -12,8 +12,8 @@ import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.http.Response;
 import dev.cadastro.http.Router;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.JettyRuntime;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.AccessLogLines;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.DemoSetup;
@@ -115,7 +115,6 @@ public final class HttpLoadBenchmark {
             boolean raw,
             int pool,
             int batchWorkers,
-            boolean guard,
             boolean observe,
             Optional<Boolean> admissionBatch,
             int admissionQueues) {}
@@ -151,8 +150,7 @@ public final class HttpLoadBenchmark {
             db.admissionQueues(o.admissionQueues());
         }
         Database database = db.build();
-        RuntimeOptions runtime =
-                RuntimeOptions.builder().connectionGuard(o.guard()).build();
+        RuntimeOptions runtime = RuntimeOptions.defaults(); // as ./cadastro serve runs
         Observability observability = Observability.off();
         if (o.observe()) {
             // As serve --metrics-port runs: metrics on a loopback management listener, scraped every 5 s
@@ -184,7 +182,7 @@ public final class HttpLoadBenchmark {
                 PERSON_CPFS.addAll(personCpfs());
             }
             int port = server.port();
-            JdkHttpServerRuntime floorServer = JdkHttpServerRuntime.start(
+            JettyRuntime floorServer = JettyRuntime.start(
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     Router.builder(Service.COMPANY_DATA)
                             .get("/v1/floor", r -> Response.json(200, FLOOR_BODY))
@@ -558,7 +556,6 @@ public final class HttpLoadBenchmark {
         int batchWorkers = -1; // likewise
         Optional<Boolean> admissionBatch = Optional.empty(); // likewise
         int admissionQueues = 0; // likewise
-        boolean guard = true; // the connection guard in front of the JDK server, as ./cadastro serve runs
         boolean observe = false; // metrics and the access log, as ./cadastro serve --metrics-port runs
         for (int i = 0; i < args.length; i += 2) {
             String v = i + 1 < args.length ? args[i + 1] : null;
@@ -576,12 +573,6 @@ public final class HttpLoadBenchmark {
                 case "--batch-workers" -> batchWorkers = Integer.parseInt(v);
                 case "--admission-batch" -> admissionBatch = Optional.of(Boolean.parseBoolean(v));
                 case "--admission-queues" -> admissionQueues = Integer.parseInt(v);
-                case "--guard" -> {
-                    if (!v.equals("on") && !v.equals("off")) {
-                        throw new IllegalArgumentException("--guard " + v + ": on or off");
-                    }
-                    guard = v.equals("on");
-                }
                 case "--observe" -> {
                     if (!v.equals("on") && !v.equals("off")) {
                         throw new IllegalArgumentException("--observe " + v + ": on or off");
@@ -597,7 +588,7 @@ public final class HttpLoadBenchmark {
                 default ->
                     throw new IllegalArgumentException("unknown flag " + args[i]
                             + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client, --pool,"
-                            + " --batch-workers, --guard, --observe, --admission-batch, --admission-queues");
+                            + " --batch-workers, --observe, --admission-batch, --admission-queues");
             }
         }
         return new Options(
@@ -610,7 +601,6 @@ public final class HttpLoadBenchmark {
                 raw,
                 pool,
                 batchWorkers,
-                guard,
                 observe,
                 admissionBatch,
                 admissionQueues);

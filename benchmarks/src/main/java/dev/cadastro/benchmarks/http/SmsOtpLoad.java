@@ -7,7 +7,7 @@ import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.sms.SmsGateway;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.providers.GuardedProviders;
 import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.providers.ProviderPolicy;

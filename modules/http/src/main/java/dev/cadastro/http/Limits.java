@@ -65,7 +65,7 @@ public final class Limits {
     /**
      * What a runtime makes of a body read that failed after {@code bytesRead} bytes: it may throw
      * something else in its place (the servlet bridge throws its 400); when it returns, the read's
-     * own {@link java.io.IOException} is thrown (the JDK runtime).
+     * own {@link java.io.IOException} is thrown.
      */
     @FunctionalInterface
     public interface ReadFailure {

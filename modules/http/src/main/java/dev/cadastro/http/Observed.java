@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * Measures every request a handler answers and reports it to the {@link Telemetry} port (count and
  * latency per service, method, route template and status; rate-limit refusals) and to the {@link
- * AccessLog}. It wraps the handler a runtime mounts (the router behind {@link Health}), so the JDK
+ * AccessLog}. It wraps the handler a runtime mounts (the router behind {@link Health}), so the Jetty
  * runtime and any host bridge report alike: a host mounts {@code Observed.around(...)} and gets the same
  * metrics and log lines.
  *

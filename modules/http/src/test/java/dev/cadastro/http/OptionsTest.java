@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cadastro.http.jdk.RuntimeOptions;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Limits and runtime options are validated when built, and their messages name the knob. */
+/** Limits are validated when built, and their messages name the knob. */
 class OptionsTest {
 
     @Test
@@ -37,24 +35,5 @@ class OptionsTest {
         assertEquals(4096, l.maxUriLength());
         assertEquals(0, l.maxBodyBytes());
         assertEquals(l.toString(), l.toBuilder().build().toString());
-    }
-
-    @Test
-    void rejectsRuntimeOptionsOutOfRange() {
-        IllegalArgumentException e = assertThrows(
-                IllegalArgumentException.class,
-                () -> RuntimeOptions.builder()
-                        .idleInterval(Duration.ofMillis(10))
-                        .build());
-        assertTrue(e.getMessage().contains("idleInterval"), e.getMessage());
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> RuntimeOptions.builder().maxIdleConnections(0).build());
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> RuntimeOptions.builder().backlog(0).build());
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> RuntimeOptions.builder().stopGrace(Duration.ofSeconds(-1)).build());
     }
 }

@@ -3,8 +3,6 @@ package dev.cadastro.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cadastro.core.error.Service;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,21 +17,20 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** A real server on a free loopback port and a real client, for tests. */
+/**
+ * A real server on a free loopback port and a real client, for the handlers' tests: the JDK's built-in
+ * server adapted to {@link Handler} in a few lines ({@link TestServer}). The runnable server's runtime
+ * (Jetty, with its edge protection) is tested in its own module, dev.cadastro.jetty.
+ */
 final class TestHttp implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
-    final JdkHttpServerRuntime server;
+    final TestServer server;
     final HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     TestHttp(Handler handler, Service envelope) throws IOException {
-        this(handler, envelope, RuntimeOptions.defaults());
-    }
-
-    TestHttp(Handler handler, Service envelope, RuntimeOptions options) throws IOException {
-        server = JdkHttpServerRuntime.start(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), handler, envelope, options);
+        server = TestServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), handler, envelope);
     }
 
     URI uri(String pathAndQuery) {

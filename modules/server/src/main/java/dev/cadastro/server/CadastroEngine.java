@@ -52,7 +52,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * core's use cases, the background work (export workers, push deliveries, housekeeping) and the
  * handlers of both services, each behind its health endpoints. A host mounts the handlers in its own
  * server ({@code dev.cadastro.servlet.CadastroServlet} in a servlet container, docs/embedding.md);
- * {@link CadastroServer} mounts them on the JDK runtime. Closing it stops the background work, then the
+ * {@link CadastroServer} mounts them on its Jetty runtime. Closing it stops the background work, then the
  * register, then the store (and an embedded PostgreSQL); the listeners are the host's to stop first.
  */
 public final class CadastroEngine implements AutoCloseable {
@@ -189,7 +189,7 @@ public final class CadastroEngine implements AutoCloseable {
      * {@link #open(CadastroServer.Config, CallRecordsSetup)}, watched: every handler the engine gives is
      * wrapped by {@link Observed} (request counts and latency per route template and status into {@code
      * telemetry}, one {@code accessLog} line per request), and the ledger and push deliveries report to
-     * {@code telemetry}. A servlet host passes the same two to get the JDK runtime's metrics and log.
+     * {@code telemetry}. A servlet host passes the same two to get the server's metrics and log.
      */
     public static CadastroEngine open(
             CadastroServer.Config config, CallRecordsSetup callRecords, Telemetry telemetry, AccessLog accessLog) {

@@ -24,8 +24,8 @@ import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Observed;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.JettyRuntime;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.metrics.PrometheusTelemetry;
 import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.register.LuceneRegister;
@@ -46,14 +46,15 @@ import java.util.OptionalLong;
 /**
  * The running company-data service: the published Lucene register, the PostgreSQL store (accounts,
  * keys, ledger, rate limits), the outside providers (simulated by default, {@link ProviderOptions}),
- * the core's use cases over them, and the HTTP adapter on the JDK runtime.
+ * the core's use cases over them, and the HTTP adapter on Jetty 12 ({@link JettyRuntime}: one listener per
+ * service, the recording host and the metrics).
  * Closing it stops the server, then the register, then the store (and an embedded PostgreSQL).
  */
 public final class CadastroServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CadastroServer.class.getName());
 
     private final CadastroEngine engine;
-    private final JdkHttpServerRuntime http;
+    private final JettyRuntime http;
     // The call-records ingest, once a call source is wired (startCallIngest).
     private CallIngestLoop callIngest;
     /** The call-records service's listeners, when this server runs it. */
@@ -61,7 +62,7 @@ public final class CadastroServer implements AutoCloseable {
     /** How long {@link #close()} reports not ready before it stops accepting. */
     private final Duration drain;
     /** The management listener ({@code /metrics}), when started with metrics. */
-    private volatile JdkHttpServerRuntime metricsHttp;
+    private volatile JettyRuntime metricsHttp;
 
     /** Readiness problem: the server is stopping (draining). */
     public static final String NOT_READY_STOPPING = CadastroEngine.NOT_READY_STOPPING;
@@ -72,7 +73,7 @@ public final class CadastroServer implements AutoCloseable {
     /** Readiness problem: the database did not answer {@code SELECT 1} in time. */
     public static final String NOT_READY_DATABASE = CadastroEngine.NOT_READY_DATABASE;
 
-    private CadastroServer(CadastroEngine engine, JdkHttpServerRuntime http, CallRecordsService calls, Duration drain) {
+    private CadastroServer(CadastroEngine engine, JettyRuntime http, CallRecordsService calls, Duration drain) {
         this.engine = engine;
         this.http = http;
         this.calls = calls;
@@ -229,7 +230,7 @@ public final class CadastroServer implements AutoCloseable {
         CallRecordsService.Recordings recordings = null;
         CadastroEngine engine = null;
         CallRecordsService calls = null;
-        JdkHttpServerRuntime management = null;
+        JettyRuntime management = null;
         try {
             CadastroEngine.CallRecordsSetup setup = null;
             if (callRecords != null) {
@@ -248,7 +249,7 @@ public final class CadastroServer implements AutoCloseable {
                         callRecords, recordings, engine.callRecords().orElseThrow(), config.runtime(), callRefusals);
                 recordings = null;
             }
-            JdkHttpServerRuntime http = JdkHttpServerRuntime.start(
+            JettyRuntime http = JettyRuntime.start(
                     config.address(),
                     engine.companyData(),
                     Service.COMPANY_DATA,
@@ -269,7 +270,7 @@ public final class CadastroServer implements AutoCloseable {
     }
 
     /** Registers the scrape-time gauges and starts the management listener. */
-    private static JdkHttpServerRuntime startMetrics(
+    private static JettyRuntime startMetrics(
             PrometheusTelemetry metrics, CadastroEngine engine, InetSocketAddress address, Config config) {
         ServerMetrics.register(metrics, engine.register());
         ServerMetrics.providers(metrics, () -> {
@@ -282,7 +283,7 @@ public final class CadastroServer implements AutoCloseable {
         try {
             // The management listener answers its own requests uncounted: a scrape every few seconds
             // would otherwise be most of the traffic in the request metrics.
-            JdkHttpServerRuntime management = JdkHttpServerRuntime.start(
+            JettyRuntime management = JettyRuntime.start(
                     address,
                     Health.around(ServerMetrics.scrape(metrics), engine::readinessProblems, engine::alive),
                     Service.COMPANY_DATA,
@@ -297,12 +298,12 @@ public final class CadastroServer implements AutoCloseable {
 
     /** Where the management listener serves {@code /metrics}, when this server was started with metrics. */
     public java.util.Optional<InetSocketAddress> metricsAddress() {
-        JdkHttpServerRuntime m = metricsHttp;
+        JettyRuntime m = metricsHttp;
         return m == null ? java.util.Optional.empty() : java.util.Optional.of(m.address());
     }
 
     private static void closeAll(
-            JdkHttpServerRuntime management,
+            JettyRuntime management,
             CallRecordsService.Recordings recordings,
             CallRecordsService calls,
             CadastroEngine engine) {
@@ -354,7 +355,7 @@ public final class CadastroServer implements AutoCloseable {
         return router(register, store, admission, clock, mailing, providers, SmsOptions.Sms.none());
     }
 
-    /** The company-data router over these adapters: what a host other than the JDK runtime mounts. */
+    /** The company-data router over these adapters: what a host other than the server mounts. */
     public static Router router(
             LuceneRegister register,
             Store store,

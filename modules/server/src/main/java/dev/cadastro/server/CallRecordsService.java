@@ -7,8 +7,8 @@ import dev.cadastro.core.files.FileStore;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Health;
 import dev.cadastro.http.Observed;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.JettyRuntime;
+import dev.cadastro.jetty.RuntimeOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,18 +22,14 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class CallRecordsService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CallRecordsService.class.getName());
 
-    private final JdkHttpServerRuntime api;
-    private final JdkHttpServerRuntime recordingHost;
+    private final JettyRuntime api;
+    private final JettyRuntime recordingHost;
     private final CallRecords records;
     private final RecordingLinks links;
     private final FileStore files;
 
     private CallRecordsService(
-            JdkHttpServerRuntime api,
-            JdkHttpServerRuntime recordingHost,
-            CallRecords records,
-            RecordingLinks links,
-            FileStore files) {
+            JettyRuntime api, JettyRuntime recordingHost, CallRecords records, RecordingLinks links, FileStore files) {
         this.api = api;
         this.recordingHost = recordingHost;
         this.records = records;
@@ -47,11 +43,11 @@ public final class CallRecordsService implements AutoCloseable {
      * anything else with 503 until {@link #start} gives it the engine's handler.
      */
     static final class Recordings implements AutoCloseable {
-        private final JdkHttpServerRuntime runtime;
+        private final JettyRuntime runtime;
         private final AtomicReference<Handler> handler;
         private final String baseUrl;
 
-        private Recordings(JdkHttpServerRuntime runtime, AtomicReference<Handler> handler, String baseUrl) {
+        private Recordings(JettyRuntime runtime, AtomicReference<Handler> handler, String baseUrl) {
             this.runtime = runtime;
             this.handler = handler;
             this.baseUrl = baseUrl;
@@ -74,7 +70,7 @@ public final class CallRecordsService implements AutoCloseable {
                 r -> dev.cadastro.http.Response.of(
                         503, "text/plain; charset=utf-8", "starting".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 () -> java.util.List.of(CadastroEngine.NOT_READY_STARTING));
-        JdkHttpServerRuntime recordings = JdkHttpServerRuntime.start(
+        JettyRuntime recordings = JettyRuntime.start(
                 options.recordings(),
                 r -> {
                     Handler h = host.get();
@@ -97,8 +93,8 @@ public final class CallRecordsService implements AutoCloseable {
             Observed.Refusals refusals)
             throws IOException {
         recordings.handler.set(part.recordingHost());
-        JdkHttpServerRuntime apiRuntime =
-                JdkHttpServerRuntime.start(options.calls(), part.api(), Service.CALL_RECORDS, runtime, refusals);
+        JettyRuntime apiRuntime =
+                JettyRuntime.start(options.calls(), part.api(), Service.CALL_RECORDS, runtime, refusals);
         LOG.log(
                 System.Logger.Level.INFO,
                 "call-records service on {0}, recordings on {1} (links at {2})",

@@ -10,8 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.register.Establishment;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.JettyRuntime;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
@@ -50,7 +50,7 @@ class AlphanumericLookupEndToEndTest {
 
     private static ServerFixture f;
     private static LuceneRegister register;
-    private static JdkHttpServerRuntime http;
+    private static JettyRuntime http;
     private static Establishment original;
 
     @BeforeAll
@@ -83,7 +83,7 @@ class AlphanumericLookupEndToEndTest {
         DumpLoader.Result loaded = DumpLoader.load(load, dir.resolve("index"), DumpLoader.buildOptionsFor(load, 301));
         assertEquals(301, loaded.published().documents(), loaded.summary().render());
         register = LuceneRegister.open(dir.resolve("index"));
-        http = JdkHttpServerRuntime.start(
+        http = JettyRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 CadastroServer.router(
                         register,

@@ -15,8 +15,8 @@ import dev.cadastro.core.document.Cpf;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.JettyRuntime;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.providers.Fault;
 import dev.cadastro.providers.SimulatedBureau;
 import dev.cadastro.providers.SimulatedCreditBureau;
@@ -614,7 +614,7 @@ class BureauEndToEndTest {
                             throw new IllegalStateException("a host's adapter with a bug");
                         })
                 .build(closed);
-        try (JdkHttpServerRuntime failing = JdkHttpServerRuntime.start(
+        try (JettyRuntime failing = JettyRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 CadastroServer.router(
                         closed,

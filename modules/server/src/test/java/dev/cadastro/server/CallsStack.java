@@ -60,7 +60,7 @@ final class CallsStack implements AutoCloseable {
             .build();
 
     CallsStack(Instant now) {
-        this(now, TestRuntime.JDK);
+        this(now, TestRuntime.SERVER);
     }
 
     CallsStack(Instant now, TestRuntime runtime) {

@@ -8,7 +8,7 @@ import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.internal.ManualClock;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.store.Database;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -12,7 +12,7 @@ import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.store.Database;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

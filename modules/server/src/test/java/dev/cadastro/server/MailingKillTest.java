@@ -19,7 +19,7 @@ import dev.cadastro.core.mailing.MailingRequest;
 import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.exports.ZipLeadFileWriter;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;

@@ -19,7 +19,7 @@ import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.http.AccessLog;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;

@@ -13,7 +13,7 @@ import dev.cadastro.core.calls.push.PushDestination;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.files.LocalFolderFileStore;
 import dev.cadastro.http.callrecords.CallRecordsApi;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.store.Database;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

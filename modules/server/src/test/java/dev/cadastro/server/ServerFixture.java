@@ -11,8 +11,8 @@ import dev.cadastro.core.error.Service;
 import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.JettyRuntime;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
@@ -96,7 +96,7 @@ final class ServerFixture {
 
     private ServerFixture() throws IOException {
         clock = new ManualClock(START);
-        runtime = TestRuntime.JDK;
+        runtime = TestRuntime.SERVER;
         Path dir = Files.createTempDirectory(Path.of("target"), "e2e-");
         Path dump = dir.resolve("dump");
         index = dir.resolve("index");
@@ -121,7 +121,7 @@ final class ServerFixture {
                 CallRecordsOptions.of(
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));
-        JdkHttpServerRuntime tight = JdkHttpServerRuntime.start(
+        JettyRuntime tight = JettyRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 tightRouter(server, clock),
                 Service.COMPANY_DATA,
@@ -146,10 +146,10 @@ final class ServerFixture {
         return instance;
     }
 
-    /** The stack on {@code runtime}: the JDK one itself, or its engine mounted on Jetty. */
+    /** The stack on {@code runtime}: the server itself, or its engine mounted on a plain Jetty host. */
     static synchronized ServerFixture on(TestRuntime runtime) {
         ServerFixture jdk = get();
-        if (runtime == TestRuntime.JDK) {
+        if (runtime == TestRuntime.SERVER) {
             return jdk;
         }
         if (onJetty == null) {

@@ -3,8 +3,8 @@ package dev.cadastro.server;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Limits;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.JettyRuntime;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.servlet.CadastroServlet;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -15,15 +15,16 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * The runtimes the end-to-end suites run on: the JDK's built-in server ({@link JdkHttpServerRuntime},
- * what {@link CadastroServer} listens with) and an embedded Jetty 12 with the handlers mounted through
- * the servlet bridge ({@link CadastroServlet}). Each listens on a free loopback port.
+ * The runtimes the end-to-end suites run on: the server's own ({@link JettyRuntime}, what {@link
+ * CadastroServer} listens with: Jetty 12 with the edge protection) and a plain Jetty 12 host as
+ * docs/embedding.md writes it, with the handlers mounted through the servlet bridge ({@link
+ * CadastroServlet}). Each listens on a free loopback port.
  */
 enum TestRuntime {
-    JDK {
+    SERVER {
         @Override
         Listener listen(Handler handler, Service envelope) throws IOException {
-            JdkHttpServerRuntime runtime = JdkHttpServerRuntime.start(
+            JettyRuntime runtime = JettyRuntime.start(
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     handler,
                     envelope,

@@ -6,6 +6,7 @@ import dev.cadastro.http.ErrorResponses;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.HttpStatusException;
 import dev.cadastro.http.Limits;
+import dev.cadastro.http.Observed;
 import dev.cadastro.http.Response;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
@@ -29,7 +30,7 @@ import java.util.Objects;
  * as sent, so {@code /dados/v1/empresas/12.345.678%2F0001-95} reaches it as {@code
  * /v1/empresas/12.345.678%2F0001-95}, the encoded slash inside one segment.
  *
- * <p>Before the handler runs, the bridge enforces the same {@link Limits} as the JDK runtime and
+ * <p>Before the handler runs, the bridge enforces the {@link Limits} and
  * answers with the service's envelope: 414 for a request target beyond {@code maxUriLength}, 431 for
  * header fields beyond {@code maxHeaderBytes} or {@code maxHeaderCount}, 413 for a declared or read
  * body beyond {@code maxBodyBytes}. Every answer carries {@code X-Request-Id}; a {@code HEAD} answer
@@ -51,6 +52,7 @@ public final class CadastroServlet extends HttpServlet {
     private final transient Handler handler;
     private final Service envelope;
     private final transient Limits limits;
+    private final transient Observed.Refusals refusals;
     private final transient RequestIds ids = new RequestIds();
 
     /**
@@ -64,9 +66,20 @@ public final class CadastroServlet extends HttpServlet {
 
     /** A servlet answering with {@code handler}, enforcing {@code limits} before it runs. */
     public CadastroServlet(Handler handler, Service envelope, Limits limits) {
+        this(handler, envelope, limits, Observed.Refusals.NONE);
+    }
+
+    /**
+     * A servlet answering with {@code handler}, enforcing {@code limits} before it runs, and reporting
+     * every answer it gives before the handler runs (414, 431, 413, a target outside the mount point)
+     * to {@code refusals}, usually {@link Observed#refusals} of the telemetry and access log the handler
+     * is observed with, so refused requests are counted and logged as the handler's are.
+     */
+    public CadastroServlet(Handler handler, Service envelope, Limits limits, Observed.Refusals refusals) {
         this.handler = Objects.requireNonNull(handler, "handler");
         this.envelope = Objects.requireNonNull(envelope, "envelope");
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.refusals = Objects.requireNonNull(refusals, "refusals");
     }
 
     /**
@@ -91,10 +104,14 @@ public final class CadastroServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String id = ids.next();
+        long start = System.nanoTime();
         Exchange exchange = new Exchange(limits, envelope);
         Response response;
+        boolean handled = false;
         try {
-            response = handler.handle(exchange.toRequest(req, id, remote(req)));
+            dev.cadastro.http.Request request = exchange.toRequest(req, id, remote(req));
+            handled = true;
+            response = handler.handle(request);
         } catch (Throwable t) {
             if (t instanceof VirtualMachineError vme && !(t instanceof StackOverflowError)) {
                 throw vme;
@@ -121,15 +138,46 @@ public final class CadastroServlet extends HttpServlet {
         if (!response.headers().contains(ErrorResponses.REQUEST_ID)) {
             response = response.withHeader(ErrorResponses.REQUEST_ID, id);
         }
-        if (response.status() == 413 || bodyFailure != null) {
-            // The rest of a refused or broken body is still on the wire: do not reuse the connection.
+        boolean unread = bodyFailure == null && response.status() != 413 && bodyLeftUnread(req);
+        if (response.status() == 413 || bodyFailure != null || unread) {
+            // The rest of a refused, broken or unread body is still on the wire: do not reuse the connection.
             response = response.withHeader("Connection", "close");
         }
+        if (!handled) {
+            // Refused before the handler, whose observer never saw it; reported before the write, as the
+            // observer reports the handler's answers.
+            refused(req.getMethod(), response.status(), id, System.nanoTime() - start);
+        }
         write(resp, response, "HEAD".equals(req.getMethod()), id);
-        if (response.status() == 413 && bodyFailure == null) {
+        if ((response.status() == 413 || unread) && bodyFailure == null) {
             // The answer is written and flushed: a client that waits for it before sending its body has it
             // at once; then what is left of the body is read before the container closes the connection.
             swallow(req, id);
+        }
+    }
+
+    private void refused(String method, int status, String id, long nanos) {
+        try {
+            refusals.refused(method, status, id, nanos);
+        } catch (RuntimeException e) {
+            // Monitoring never fails an exchange.
+            LOG.log(Level.DEBUG, "reporting a refused request failed: {0}", e.toString());
+        }
+    }
+
+    /**
+     * Whether the request declared a body that the handler left unread (an early refusal: a 405, a 422
+     * on the query): the connection then closes after the answer, which the client is told.
+     */
+    private static boolean bodyLeftUnread(HttpServletRequest req) {
+        boolean declared = req.getContentLengthLong() > 0 || req.getHeader("Transfer-Encoding") != null;
+        if (!declared) {
+            return false;
+        }
+        try {
+            return !req.getInputStream().isFinished();
+        } catch (IOException | IllegalStateException e) {
+            return true;
         }
     }
 

@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 
 /**
- * One servlet request turned into a {@link Request}, with the JDK runtime's limits and answers: the
+ * One servlet request turned into a {@link Request}, with the runnable server's limits and answers: the
  * request target's length (414), the header fields' count and size (431), the declared and the read
  * body's size (413). It also keeps the 400 raised when reading the body failed (a client that went
  * away, a malformed chunk, a body shorter than its {@code Content-Length} until the idle timeout), so
@@ -132,9 +132,9 @@ final class Exchange {
      * and replaces a malformed sequence with U+FFFD (Jetty does; its own {@code HttpURI} holds the
      * replaced text too). A raw U+FFFD is therefore taken for the malformed input it almost always
      * stands for and encoded as {@code %FF}, a byte UTF-8 never has, so that strict decoding refuses
-     * it with 422 as the JDK runtime refuses the raw bytes. The cost: a client that sends U+FFFD
+     * it with 422, as strict decoding refuses the raw bytes. The cost: a client that sends U+FFFD
      * itself as raw bytes ({@code EF BF BD}) is refused too; percent-encoded ({@code %EF%BF%BD}) it
-     * is accepted, as on the JDK runtime.
+     * is accepted.
      */
     static String rawBytesEncoded(String raw) {
         int i = 0;
@@ -166,18 +166,35 @@ final class Exchange {
     /**
      * A failed read of the body (the container fails it before the body's end: the client went away,
      * sent a malformed chunk, or sent less than it declared and then nothing until the idle timeout)
-     * is the 400, recorded for the servlet to answer, so no 500 and no error log.
+     * is the 400, or the 408 when the container gave up waiting for it, recorded for the servlet to
+     * answer, so no 500 and no error log.
      */
     private void bodyCutShort(IOException failure, long bytesRead) {
-        HttpStatusException refused = new HttpStatusException(
-                400,
-                ErrorCode.PARAMETRO_INVALIDO,
-                Message.BODY_CUT_SHORT.with(bytesRead),
-                Message.FIELD_RULE.with("body", "complete"),
-                Headers.empty());
+        HttpStatusException refused = timedOut(failure)
+                ? new HttpStatusException(
+                        408,
+                        ErrorCode.PARAMETRO_INVALIDO,
+                        Message.REQUEST_TIMEOUT.with(Message.BODY_CUT_SHORT.with(bytesRead)),
+                        Message.FIELD_RULE.with("body", "timeout"),
+                        Headers.empty())
+                : new HttpStatusException(
+                        400,
+                        ErrorCode.PARAMETRO_INVALIDO,
+                        Message.BODY_CUT_SHORT.with(bytesRead),
+                        Message.FIELD_RULE.with("body", "complete"),
+                        Headers.empty());
         if (bodyFailure == null) {
             bodyFailure = refused;
         }
         throw refused;
+    }
+
+    private static boolean timedOut(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof java.util.concurrent.TimeoutException || t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -5,7 +5,7 @@ import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Request ids in the JDK runtime's form: a random per-servlet prefix and a counter; unique within a run,
+ * Request ids: a random per-servlet prefix and a counter; unique within a run,
  * cheap, not secret.
  */
 final class RequestIds {

@@ -384,7 +384,7 @@ class CadastroServletTest {
     }
 
     @Test
-    void aBodyShorterThanItsLengthIs400InTheEnvelopeAtTheIdleTimeout() throws Exception {
+    void aBodyShorterThanItsLengthIs408InTheEnvelopeAtTheIdleTimeout() throws Exception {
         Handler reader = r -> Response.of(200, "text/plain", r.body().readAllBytes());
         try (Jetty jetty =
                 mounted("/", reader, Service.COMPANY_DATA, Limits.defaults()).idleTimeout(1000)) {
@@ -392,7 +392,11 @@ class CadastroServletTest {
                     jetty,
                     "POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n",
                     "x".repeat(10).getBytes(StandardCharsets.US_ASCII));
-            assertEnveloped400WithClose(answer);
+            // The container gave up waiting for the rest: a timeout, the client's, not a 500.
+            assertTrue(answer.startsWith("HTTP/1.1 408 "), answer);
+            String lower = answer.toLowerCase(java.util.Locale.ROOT);
+            assertTrue(lower.contains("\r\nconnection: close\r\n"), answer);
+            assertTrue(answer.contains("\"code\":\"PARAMETRO_INVALIDO\""), answer);
         }
     }
 

@@ -259,9 +259,8 @@ public final class CompanyDataApi {
             throws Exception {
         Admitted admitted;
         try {
-            admitted = admission.admit(
-                    request.headers().first("Authorization").orElse(null),
-                    request.headers().first("X-API-Key").orElse(null));
+            Credentials credentials = Credentials.of(request.headers());
+            admitted = admission.admit(credentials.authorization(), credentials.xApiKey());
         } catch (RateLimitExceededException e) {
             request.facts().refusedBy(e.code().name());
             return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId(), request.locale())

@@ -3,6 +3,7 @@ package dev.cadastro.http.internal;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import java.io.IOException;
@@ -33,19 +34,19 @@ public final class JsonBody {
 
     private JsonBody() {}
 
-    /** Reads one JSON object and nothing after it. */
+    /**
+     * Reads one JSON object and nothing after it. A value beyond jackson's read constraints (a number of
+     * more than 1,000 digits, say) is {@code PARAMETRO_INVALIDO} naming the field that holds it, never
+     * an internal error.
+     */
     public static Map<String, Object> object(InputStream in) {
         try (JsonParser p = Json.factory().createParser(in)) {
-            p.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw InvalidParameterException.of("body", "json", Message.BODY_NOT_OBJECT.with());
+            try {
+                return object(p);
+            } catch (StreamConstraintsException e) {
+                throw InvalidParameterException.of(
+                        field(p), "max-length", Message.BODY_VALUE_TOO_LONG.with(field(p), e.getOriginalMessage()));
             }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> object = (Map<String, Object>) value(p, 0);
-            if (p.nextToken() != null) {
-                throw InvalidParameterException.of("body", "json", Message.BODY_TRAILING.with());
-            }
-            return object;
         } catch (JsonParseException e) {
             throw InvalidParameterException.of(
                     "body",
@@ -55,6 +56,25 @@ public final class JsonBody {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("reading the request body failed", e);
         }
+    }
+
+    /** The field the parser stands in, as a dotted path ({@code filtros.capital_minimo}); {@code body} at the top. */
+    private static String field(JsonParser p) {
+        String pointer = p.getParsingContext().pathAsPointer().toString();
+        return pointer.isEmpty() ? "body" : pointer.substring(1).replace('/', '.');
+    }
+
+    private static Map<String, Object> object(JsonParser p) throws IOException {
+        p.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw InvalidParameterException.of("body", "json", Message.BODY_NOT_OBJECT.with());
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> object = (Map<String, Object>) value(p, 0);
+        if (p.nextToken() != null) {
+            throw InvalidParameterException.of("body", "json", Message.BODY_TRAILING.with());
+        }
+        return object;
     }
 
     static Object value(JsonParser p, int depth) throws IOException {

@@ -3,7 +3,6 @@ package dev.cadastro.server.cli;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
-import dev.cadastro.http.jdk.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.DemoSetup;
 import dev.cadastro.store.Database;
@@ -83,6 +82,9 @@ public final class DemoCommand extends CliCommand {
     @Mixin
     ObserveFlags observe;
 
+    @Mixin
+    EdgeFlags edge;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = out();
@@ -112,7 +114,7 @@ public final class DemoCommand extends CliCommand {
                                 demo.index(),
                                 Database.embedded(demo.database()),
                                 address,
-                                RuntimeOptions.defaults(),
+                                edge.options(java.time.Duration.ZERO, this::usage),
                                 OptionalLong.empty(),
                                 Clock.systemUTC())
                         .withProviders(providerOptions)

@@ -1,7 +1,7 @@
 package dev.cadastro.server.cli;
 
 import dev.cadastro.core.ratelimit.Admission;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.store.Database;
 import java.net.InetSocketAddress;
@@ -131,6 +131,9 @@ public final class ServeCommand extends CliCommand {
     @Mixin
     ObserveFlags observe;
 
+    @Mixin
+    EdgeFlags edge;
+
     @Option(
             names = "--simulated-exchange",
             paramLabel = "NAME",
@@ -158,9 +161,8 @@ public final class ServeCommand extends CliCommand {
                         : Database.builder().embedded(path("--embedded-db", embeddedDb)));
         InetSocketAddress address = new InetSocketAddress(bind, (int) within("--port", port, 0, 65535));
         long perMinute = within("--requests-per-minute", requestsPerMinute, 1, Long.MAX_VALUE);
-        RuntimeOptions runtime = RuntimeOptions.builder()
-                .drain(java.time.Duration.ofSeconds(within("--drain-seconds", drainSeconds, 0, 3600)))
-                .build();
+        RuntimeOptions runtime = edge.options(
+                java.time.Duration.ofSeconds(within("--drain-seconds", drainSeconds, 0, 3600)), this::usage);
         CadastroServer.MailingOptions mailing = CadastroServer.MailingOptions.defaults()
                 .withWorkers((int) within("--mailing-workers", mailingWorkers, 1, 64))
                 .withRetention(java.time.Duration.ofDays(within("--export-retention-days", retentionDays, 1, 3650)));

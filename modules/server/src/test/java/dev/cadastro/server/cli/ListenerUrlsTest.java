@@ -3,7 +3,7 @@ package dev.cadastro.server.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;

@@ -1,11 +1,10 @@
-package dev.cadastro.http;
+package dev.cadastro.jetty;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.error.Service;
+import dev.cadastro.http.*;
 import dev.cadastro.http.internal.JsonBody;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A JSON body refused mid-read (a chunked body past the limit) through the parser every endpoint uses,
  * which closes its source when it stops: the 413 must still reach a client that writes its whole body
- * after the head, with the runtime's connection guard off (the guard's own reading hid it).
+ * after the head, on the Jetty runtime.
  */
 class RefusedJsonBodyTest {
     @Test
@@ -26,8 +25,8 @@ class RefusedJsonBodyTest {
                     return Response.of(200, "text/plain", "parsed".getBytes(StandardCharsets.US_ASCII));
                 })
                 .build();
-        RuntimeOptions options = RuntimeOptions.builder().connectionGuard(false).build();
-        try (JdkHttpServerRuntime server = JdkHttpServerRuntime.start(
+        RuntimeOptions options = RuntimeOptions.defaults();
+        try (JettyRuntime server = JettyRuntime.start(
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                         router,
                         Service.COMPANY_DATA,

@@ -1,12 +1,11 @@
-package dev.cadastro.http;
+package dev.cadastro.jetty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.telemetry.Telemetry;
-import dev.cadastro.http.jdk.JdkHttpServerRuntime;
-import dev.cadastro.http.jdk.RuntimeOptions;
+import dev.cadastro.http.*;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -73,7 +72,7 @@ class RefusalsObservedTest {
         access.setLevel(null);
     }
 
-    private JdkHttpServerRuntime start(RuntimeOptions options) throws IOException {
+    private JettyRuntime start(RuntimeOptions options) throws IOException {
         AccessLog log = AccessLog.toSystemLogger();
         Handler handler = Observed.around(
                 r -> {
@@ -83,7 +82,7 @@ class RefusalsObservedTest {
                 Service.COMPANY_DATA,
                 recording,
                 log);
-        return JdkHttpServerRuntime.start(
+        return JettyRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 handler,
                 Service.COMPANY_DATA,
@@ -92,7 +91,7 @@ class RefusalsObservedTest {
     }
 
     /** Sends the bytes; the status and request id of the answer. */
-    private static String[] exchange(JdkHttpServerRuntime server, String request) throws IOException {
+    private static String[] exchange(JettyRuntime server, String request) throws IOException {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
             s.setSoTimeout(5000);
             s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
@@ -125,7 +124,7 @@ class RefusalsObservedTest {
     void theRuntimesOwnRefusalsAreCountedAndLoggedWithoutARoute() throws Exception {
         RuntimeOptions options = RuntimeOptions.defaults();
         Limits limits = options.limits();
-        try (JdkHttpServerRuntime server = start(options)) {
+        try (JettyRuntime server = start(options)) {
             String[] tooLong =
                     exchange(server, "GET /" + "a".repeat(limits.maxUriLength() + 10) + " HTTP/1.1\r\nHost: x\r\n\r\n");
             String[] tooLarge = exchange(
@@ -151,8 +150,8 @@ class RefusalsObservedTest {
     }
 
     @Test
-    void theConnectionGuardsRefusalsAreCountedAndLoggedWithABoundedMethodLabel() throws Exception {
-        try (JdkHttpServerRuntime server = start(RuntimeOptions.defaults())) {
+    void jettysOwnRefusalsAreCountedAndLoggedWithABoundedMethodLabel() throws Exception {
+        try (JettyRuntime server = start(RuntimeOptions.defaults())) {
             String[] badMethod = exchange(server, "G@T / HTTP/1.1\r\nHost: x\r\n\r\n");
             String[] control = exchange(server, "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n");
             String[] badLine = exchange(server, "GET  /\r\nHost: x\r\n\r\n");
