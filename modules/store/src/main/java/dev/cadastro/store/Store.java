@@ -147,8 +147,9 @@ public final class Store implements AutoCloseable {
             config.setConnectionTimeout(database.connectionTimeout().toMillis());
             // A connection idle for a while is checked before it is handed out; against a frozen server the
             // check must give up well within the connection timeout.
+            // HikariCP's floor is 250 ms.
             config.setValidationTimeout(
-                    Math.min(1_000, database.connectionTimeout().toMillis() / 2));
+                    Math.max(250, Math.min(1_000, database.connectionTimeout().toMillis() / 2)));
             config.setAutoCommit(true);
             config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
             config.addDataSourceProperty("ApplicationName", "cadastro");
@@ -202,6 +203,8 @@ public final class Store implements AutoCloseable {
             if (c == null) {
                 throw new SQLException("the PostgreSQL driver does not take the URL " + url, "08001");
             }
+            // A socketTimeout in the URL wins over the properties: the probe keeps its own bound.
+            c.setNetworkTimeout(Runnable::run, 2_000);
             return c;
         };
     }

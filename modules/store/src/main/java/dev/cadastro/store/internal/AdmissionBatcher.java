@@ -1,6 +1,7 @@
 package dev.cadastro.store.internal;
 
 import dev.cadastro.core.ratelimit.AdmissionStore;
+import dev.cadastro.store.StoreException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.Date;
@@ -126,6 +127,13 @@ final class AdmissionBatcher implements AutoCloseable {
                 }
             }
         } catch (SQLException e) {
+            if (Jdbc.unavailable(e)) {
+                // Out of reach: fail them all now rather than wait out a timeout each, and never count twice
+                // a batch the server was only slow to answer.
+                StoreException failure = Jdbc.failure("admission batch of " + n, e);
+                batch.forEach(p -> p.result().completeExceptionally(failure));
+                return;
+            }
             // Nothing of this batch was counted (auto-commit: the statement is the transaction).
             LOG.log(
                     System.Logger.Level.DEBUG,

@@ -3,6 +3,7 @@ package dev.cadastro.store.internal;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
 import dev.cadastro.core.person.AuditEntry;
+import dev.cadastro.store.StoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -73,6 +74,7 @@ final class AuditBatcher implements AutoCloseable {
         order.sort(java.util.Comparator.comparingLong(
                 i -> batch.get(i).item().charge().account().value()));
         boolean committed = false;
+        SQLException unreachable = null;
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -83,12 +85,25 @@ final class AuditBatcher implements AutoCloseable {
                 c.commit();
                 committed = true;
             } catch (SQLException | RuntimeException e) {
+                if (e instanceof SQLException sql && Jdbc.unavailable(sql)) {
+                    unreachable = sql;
+                }
                 c.rollback();
             } finally {
                 c.setAutoCommit(true);
             }
         } catch (SQLException e) {
             committed = false;
+            if (unreachable == null && Jdbc.unavailable(e)) {
+                unreachable = e;
+            }
+        }
+        if (!committed && unreachable != null) {
+            // Out of reach: one by one would wait out a timeout each, and a batch the server was only slow
+            // to answer may still commit, so a retry would read its charges as replays.
+            StoreException failure = Jdbc.failure("audited charge batch of " + batch.size(), unreachable);
+            batch.forEach(p -> p.result().completeExceptionally(failure));
+            return;
         }
         for (int i = 0; i < batch.size(); i++) {
             GroupCommit.Pending<Paired, ChargeResult> p = batch.get(i);

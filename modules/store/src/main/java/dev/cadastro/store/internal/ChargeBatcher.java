@@ -6,6 +6,7 @@ import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.InsufficientCreditsException;
+import dev.cadastro.store.StoreException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -123,6 +124,13 @@ final class ChargeBatcher implements AutoCloseable {
                 }
             }
         } catch (SQLException e) {
+            if (Jdbc.unavailable(e)) {
+                // The server is out of reach: one by one would wait out a timeout each, and a batch the
+                // server was only slow to answer may still commit, so a retry would read its charges as replays.
+                StoreException failure = Jdbc.failure("charge batch of " + n, e);
+                batch.forEach(p -> p.result().completeExceptionally(failure));
+                return;
+            }
             // Typically a concurrent first use of one of the keys: nothing of this batch was applied.
             LOG.log(
                     System.Logger.Level.DEBUG,

@@ -125,11 +125,13 @@ public final class DatabaseWatch implements AutoCloseable {
     public void close() {
         thread.shutdownNow();
         try {
-            thread.awaitTermination(5, TimeUnit.SECONDS);
+            // A probe in flight may take its timeouts (about 6 s); only then is its connection ours to close.
+            if (thread.awaitTermination(10, TimeUnit.SECONDS)) {
+                closeConnection();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        closeConnection();
     }
 
     private final class Gated implements DataSource {

@@ -109,7 +109,7 @@ final class Jdbc {
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null) {
                 String state = sql.getSQLState();
-                if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+                if (OUT_OF_REACH.contains(state)) {
                     return true;
                 }
             }
@@ -122,8 +122,17 @@ final class Jdbc {
      * (migrations, housekeeping); the pool puts the default back when the connection is returned.
      */
     static void allowLongStatements(Connection c) throws SQLException {
-        c.setNetworkTimeout(Runnable::run, (int) LONG_STATEMENT.toMillis());
+        if (c.getNetworkTimeout() != 0) { // 0: the operator chose no timeout at all
+            c.setNetworkTimeout(Runnable::run, (int) LONG_STATEMENT.toMillis());
+        }
     }
+
+    /**
+     * The SQLSTATEs of a server out of reach: connection exceptions (not 08P01, a protocol violation,
+     * which is a bug) and the server shutting down or restarting.
+     */
+    private static final java.util.Set<String> OUT_OF_REACH =
+            java.util.Set.of("08000", "08001", "08003", "08004", "08006", "08007", "57P01", "57P02", "57P03");
 
     /** The network timeout of {@link #allowLongStatements}: a frozen server still frees the thread. */
     static final Duration LONG_STATEMENT = Duration.ofMinutes(30);

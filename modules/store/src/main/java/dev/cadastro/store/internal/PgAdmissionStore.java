@@ -109,6 +109,7 @@ public final class PgAdmissionStore implements AdmissionStore, AutoCloseable {
 
     private void purge(Window window) {
         Jdbc.autoCommit(dataSource, "purge expired rate-limit windows", c -> {
+            Jdbc.allowLongStatements(c); // housekeeping, though on a request's thread now and then
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM rate_minute WHERE epoch_minute < ?")) {
                 ps.setLong(1, window.epochMinute() - 1);
                 ps.executeUpdate();

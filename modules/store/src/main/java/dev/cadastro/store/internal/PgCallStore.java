@@ -193,6 +193,8 @@ public final class PgCallStore implements CallStore {
         for (int attempt = 1; ; attempt++) {
             try {
                 return Jdbc.transaction(dataSource, what, c -> {
+                    // An ingest (a worker's, or `calls import`) may wait for another's integration lock.
+                    Jdbc.allowLongStatements(c);
                     lockIntegrations(c, sorted);
                     Map<Long, Boolean> destinations = destinations(c, sorted);
                     IngestResult total = IngestResult.NOTHING;

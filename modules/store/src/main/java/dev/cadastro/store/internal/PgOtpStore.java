@@ -580,6 +580,7 @@ public final class PgOtpStore implements OtpStore {
         int total = 0;
         while (true) {
             int released = Jdbc.transaction(dataSource, "release stuck SMS dispatches", c -> {
+                Jdbc.allowLongStatements(c); // housekeeping
                 List<Locked> stuck = new ArrayList<>();
                 try (PreparedStatement ps = c.prepareStatement(STUCK)) {
                     Jdbc.set(ps, Jdbc.timestamp(createdBefore));

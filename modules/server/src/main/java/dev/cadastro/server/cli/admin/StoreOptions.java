@@ -89,7 +89,7 @@ public final class StoreOptions {
         }
         if (database != null) {
             try {
-                return Database.url(database);
+                return operatorTool(Database.builder().url(database));
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--database: " + e.getMessage());
             }
@@ -97,14 +97,22 @@ public final class StoreOptions {
         Path dir = embeddedDir();
         Optional<String> running = EmbeddedDatabase.running(dir);
         if (running.isPresent()) {
-            return Database.url(running.get());
+            return operatorTool(Database.builder().url(running.get()));
         }
         if (!EmbeddedDatabase.exists(dir) && !createDb) {
             throw new CommandFailure("no database in " + dir.toAbsolutePath().normalize()
                     + ": point --home (as given to demo), --embedded-db or --database at an existing one,"
                     + " or add --create-db to start an empty one there");
         }
-        return Database.embedded(dir);
+        return operatorTool(Database.builder().embedded(dir));
+    }
+
+    /**
+     * An operator's command may rightly wait on a long statement (an audit export, an import behind a
+     * running ingest): no network timeout, which bounds a server's requests, not a person at a terminal.
+     */
+    private static Database operatorTool(Database.Builder builder) {
+        return builder.networkTimeout(java.time.Duration.ZERO).build();
     }
 
     private Path embeddedDir() {
