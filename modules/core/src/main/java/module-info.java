@@ -26,6 +26,10 @@ module dev.cadastro.core {
     exports dev.cadastro.core.telemetry;
     exports dev.cadastro.core.time;
     exports dev.cadastro.core.work;
+    // Word lists for synthetic data, shared by the dump generator and the simulated providers: not API.
+    exports dev.cadastro.core.sample to
+            dev.cadastro.loader,
+            dev.cadastro.providers;
     // Shared text helpers: not API, for Cadastro's own modules only.
     exports dev.cadastro.core.internal to
             dev.cadastro.http,

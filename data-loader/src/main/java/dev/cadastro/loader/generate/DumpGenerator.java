@@ -6,6 +6,7 @@ import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Establishment.Company;
 import dev.cadastro.core.register.Establishment.PhoneNumber;
 import dev.cadastro.core.register.Establishment.SimplesOption;
+import dev.cadastro.core.sample.WordList;
 import dev.cadastro.loader.internal.Family;
 import dev.cadastro.loader.internal.Tables;
 import java.io.BufferedOutputStream;
@@ -300,167 +301,18 @@ public final class DumpGenerator {
 
     /** One of the ten parts: Empresas{n}, Estabelecimentos{n}, Socios{n} and its share of Simples. */
     static final class Part {
-        private static final String[] FIRST = {
-            "MARIA",
-            "JOSE",
-            "ANA",
-            "JOAO",
-            "ANTONIO",
-            "FRANCISCO",
-            "CARLOS",
-            "PAULO",
-            "PEDRO",
-            "LUCAS",
-            "LUIZ",
-            "MARCOS",
-            "LUIS",
-            "GABRIEL",
-            "RAFAEL",
-            "DANIEL",
-            "MARCELO",
-            "BRUNO",
-            "EDUARDO",
-            "FELIPE",
-            "JULIANA",
-            "MARCIA",
-            "FERNANDA",
-            "PATRICIA",
-            "ALINE",
-            "SANDRA",
-            "CAMILA",
-            "AMANDA",
-            "BRUNA",
-            "JESSICA",
-            "LETICIA",
-            "JULIA",
-            "LUCIANA",
-            "VANESSA",
-            "MARIANA",
-            "GABRIELA",
-            "VERA",
-            "VITORIA",
-            "LARISSA",
-            "CLAUDIA",
-            "CONCEIÇÃO",
-            "JOÃO",
-            "MÁRCIO",
-            "ANDRÉ",
-            "SEBASTIÃO"
-        };
-        private static final String[] LAST = {
-            "SILVA",
-            "SANTOS",
-            "OLIVEIRA",
-            "SOUZA",
-            "RODRIGUES",
-            "FERREIRA",
-            "ALVES",
-            "PEREIRA",
-            "LIMA",
-            "GOMES",
-            "COSTA",
-            "RIBEIRO",
-            "MARTINS",
-            "CARVALHO",
-            "ALMEIDA",
-            "LOPES",
-            "SOARES",
-            "FERNANDES",
-            "VIEIRA",
-            "BARBOSA",
-            "ROCHA",
-            "DIAS",
-            "NASCIMENTO",
-            "ANDRADE",
-            "MOREIRA",
-            "NUNES",
-            "MARQUES",
-            "MACHADO",
-            "MENDES",
-            "FREITAS",
-            "CARDOSO",
-            "RAMOS",
-            "GONÇALVES",
-            "SANTANA",
-            "TEIXEIRA",
-            "ARAÚJO",
-            "CONCEIÇÃO",
-            "JESUS"
-        };
-        private static final String[] BUSINESS = {
-            "COMERCIO",
-            "SERVICOS",
-            "TRANSPORTES",
-            "CONSTRUTORA",
-            "DISTRIBUIDORA",
-            "INDUSTRIA",
-            "CONSULTORIA",
-            "TECNOLOGIA",
-            "ALIMENTOS",
-            "CONFECCOES",
-            "MATERIAIS DE CONSTRUCAO",
-            "AUTO PECAS",
-            "FARMACIA",
-            "PADARIA",
-            "RESTAURANTE",
-            "BAR E LANCHONETE",
-            "MERCADO",
-            "EVENTOS",
-            "ENGENHARIA",
-            "LOGISTICA",
-            "EDUCACAO",
-            "SAUDE",
-            "ODONTOLOGIA",
-            "IMOVEIS",
-            "INFORMATICA",
-            "AGROPECUARIA",
-            "CALÇADOS",
-            "ÓTICA"
-        };
-        private static final String[] FANTASY = {
-            "BOM PRECO", "SAO JORGE", "NOVA ERA", "PRIMAVERA", "ESTRELA", "CENTRAL", "DO POVO", "BRASIL",
-            "PONTO CERTO", "BELA VISTA", "SANTA LUZIA", "PROGRESSO", "UNIAO", "REAL", "DOIS IRMAOS", "AMIGO",
-            "PARAÍSO", "SÃO JOSÉ", "AÇAÍ", "PÃO QUENTE"
-        };
+        private static final String[] FIRST = WordList.FIRST_NAMES.words();
+        private static final String[] LAST = WordList.SURNAMES.words();
+        private static final String[] BUSINESS = WordList.BUSINESS_WORDS.words();
+        private static final String[] FANTASY = WordList.FANTASY_NAMES.words();
         private static final String[] STREET_TYPES = {
             "RUA", "AVENIDA", "TRAVESSA", "ALAMEDA", "ESTRADA", "RODOVIA", "PRACA"
         };
         private static final double[] STREET_TYPE_W = Model.cumulative(new double[] {60, 22, 6, 3, 4, 2, 3});
-        private static final String[] STREETS = {
-            "SETE DE SETEMBRO",
-            "QUINZE DE NOVEMBRO",
-            "BRASIL",
-            "SAO PAULO",
-            "PRINCIPAL",
-            "DAS FLORES",
-            "TIRADENTES",
-            "SANTOS DUMONT",
-            "GETULIO VARGAS",
-            "JK",
-            "DOM PEDRO II",
-            "DOS ANDRADAS",
-            "BARAO DO RIO BRANCO",
-            "PRESIDENTE VARGAS",
-            "CASTRO ALVES",
-            "RUI BARBOSA",
-            "JOSÉ BONIFÁCIO",
-            "MARECHAL DEODORO",
-            "DAS PALMEIRAS",
-            "AMAZONAS",
-            "BAHIA",
-            "MINAS GERAIS",
-            "PARANA",
-            "GOIAS"
-        };
-        private static final String[] BAIRROS = {
-            "JARDIM AMERICA", "VILA NOVA", "SAO JOSE", "SANTA CRUZ", "BELA VISTA", "BOA VISTA", "JARDIM EUROPA",
-            "VILA MARIA", "PARQUE INDUSTRIAL", "JARDIM PAULISTA", "COPACABANA", "SAVASSI", "ALDEOTA", "BOA VIAGEM",
-            "BATEL", "MOINHOS DE VENTO", "ASA NORTE", "PITUBA", "SÃO JOÃO", "CONSOLAÇÃO"
-        };
+        private static final String[] STREETS = WordList.STREET_NAMES.words();
+        private static final String[] BAIRROS = WordList.NEIGHBOURHOODS.words();
         private static final String[] SUFFIX = {"LTDA", "LTDA", "LTDA", "EIRELI", "S.A.", "LTDA ME", "LTDA EPP"};
-        private static final String[] DOMAINS = {
-            "gmail.com", "hotmail.com", "yahoo.com.br", "outlook.com", "uol.com.br", "bol.com.br"
-        };
+        private static final String[] DOMAINS = WordList.EMAIL_DOMAINS.words();
         private static final String[] NATUREZAS = {
             "2062", "2135", "2305", "2240", "3999", "2054", "2046", "2143", "3069", "1244", "2038"
         };
@@ -592,9 +444,8 @@ public final class DumpGenerator {
             return pad(d.getYear() * 10000L + d.getMonthValue() * 100L + d.getDayOfMonth(), 8);
         }
 
-        private static final String[] FOREIGN_FIRST = {"JOHN", "MARIE", "HANS", "GIUSEPPE", "PILAR", "HIROSHI", "WEI"};
-        private static final String[] FOREIGN_LAST = {"SMITH", "DUBOIS", "MULLER", "ROSSI", "GARCIA", "TANAKA", "ZHANG"
-        };
+        private static final String[] FOREIGN_FIRST = WordList.FOREIGN_FIRST_NAMES.words();
+        private static final String[] FOREIGN_LAST = WordList.FOREIGN_SURNAMES.words();
         /** Estados Unidos, Portugal, Argentina, Alemanha, Italia, Espanha, Japao (the Paises table's codes). */
         private static final String[] FOREIGN_COUNTRIES = {"249", "607", "063", "023", "386", "245", "399"};
 

@@ -2,6 +2,7 @@ package dev.cadastro.loader.internal;
 
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.Ddd;
+import dev.cadastro.core.internal.LongHashTable;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Establishment.PhoneNumber;
 import dev.cadastro.loader.Note;
@@ -48,7 +49,7 @@ public final class EstablishmentAssembler {
     private final CompanyStore companies;
     private final SimplesStore simples;
     private final RootSet debt;
-    private final LongHashSet seen;
+    private final LongHashTable seen;
     private final long[] notes;
     private final CodeCache codes = new CodeCache();
     private final byte[] cnpj = new byte[14];
@@ -61,7 +62,7 @@ public final class EstablishmentAssembler {
         this.companies = companies;
         this.simples = simples;
         this.debt = debt;
-        this.seen = new LongHashSet(expectedRows);
+        this.seen = LongHashTable.set(expectedRows);
         this.notes = notes;
     }
 

@@ -1,5 +1,7 @@
 package dev.cadastro.loader.internal;
 
+import dev.cadastro.core.internal.LongHashTable;
+
 /**
  * A map from CNPJ root (8 characters) to a positive int, for up to the whole register (about 69
  * million roots). Numeric roots, nearly all of them, index a paged array directly (pages of 64 Ki ints
@@ -12,7 +14,7 @@ public final class RootMap {
     private static final int NUMERIC_ROOTS = 100_000_000;
 
     private final int[][] pages = new int[(NUMERIC_ROOTS + PAGE - 1) / PAGE][];
-    private final LongIntHashMap alphanumeric = new LongIntHashMap(1024);
+    private final LongHashTable alphanumeric = LongHashTable.map(1024);
     private long size;
 
     /**

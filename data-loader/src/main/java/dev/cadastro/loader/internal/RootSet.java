@@ -1,12 +1,14 @@
 package dev.cadastro.loader.internal;
 
+import dev.cadastro.core.internal.LongHashTable;
+
 /**
  * A set of CNPJ roots: a bit per numeric root (12.5 MB, allocated on the first add) and a hash set of
  * base-36 keys for alphanumeric ones. Used for the PGFN debt flag.
  */
 public final class RootSet {
     private long[] numeric;
-    private final LongHashSet alphanumeric = new LongHashSet(64);
+    private final LongHashTable alphanumeric = LongHashTable.set(64);
     private long size;
 
     /** Adds the root at {@code s}; false when it is not 8 characters of 0-9 and A-Z. */

@@ -2,6 +2,7 @@ package dev.cadastro.loader.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cadastro.core.internal.LongHashTable;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -66,7 +67,7 @@ class RootMapProperties {
 
     @Property(tries = 200)
     void theKeySetMatchesAHashSetThroughGrowth(@ForAll("roots") List<String> roots) {
-        LongHashSet keys = new LongHashSet(4);
+        LongHashTable keys = LongHashTable.set(4);
         Set<String> reference = new HashSet<>();
         for (String root : roots) {
             if (!valid(root)) {

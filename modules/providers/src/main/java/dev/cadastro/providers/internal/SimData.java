@@ -2,7 +2,9 @@ package dev.cadastro.providers.internal;
 
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.Cpf;
+import dev.cadastro.core.sample.WordList;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /** The pools the simulated providers draw realistic values from. */
@@ -12,84 +14,11 @@ public final class SimData {
     /** The date the simulated providers' data is as of: fixed, so answers never depend on the clock. */
     public static final LocalDate AS_OF = LocalDate.of(2026, 10, 1);
 
-    static final String[] FIRST_NAMES = {
-        "ANA",
-        "MARIA",
-        "JOSE",
-        "JOAO",
-        "ANTONIO",
-        "FRANCISCO",
-        "CARLOS",
-        "PAULO",
-        "PEDRO",
-        "LUCAS",
-        "LUIZ",
-        "MARCOS",
-        "LUIS",
-        "GABRIEL",
-        "RAFAEL",
-        "FRANCISCA",
-        "DANIEL",
-        "MARCELO",
-        "BRUNO",
-        "EDUARDO",
-        "FELIPE",
-        "RAIMUNDO",
-        "RODRIGO",
-        "ANTONIA",
-        "ADRIANA",
-        "JULIANA",
-        "MARCIA",
-        "FERNANDA",
-        "PATRICIA",
-        "ALINE"
-    };
-    static final String[] SURNAMES = {
-        "SILVA",
-        "SANTOS",
-        "OLIVEIRA",
-        "SOUZA",
-        "RODRIGUES",
-        "FERREIRA",
-        "ALVES",
-        "PEREIRA",
-        "LIMA",
-        "GOMES",
-        "COSTA",
-        "RIBEIRO",
-        "MARTINS",
-        "CARVALHO",
-        "ALMEIDA",
-        "LOPES",
-        "SOARES",
-        "FERNANDES",
-        "VIEIRA",
-        "BARBOSA",
-        "ROCHA",
-        "DIAS",
-        "NASCIMENTO",
-        "ANDRADE",
-        "MOREIRA",
-        "NUNES",
-        "MARQUES",
-        "MACHADO",
-        "MENDES"
-    };
-    static final String[] COMPANY_WORDS = {
-        "COMERCIO",
-        "SERVICOS",
-        "DISTRIBUIDORA",
-        "TRANSPORTES",
-        "CONSTRUTORA",
-        "ALIMENTOS",
-        "TECNOLOGIA",
-        "INDUSTRIA",
-        "PARTICIPACOES",
-        "LOGISTICA",
-        "CONFECCOES",
-        "AGROPECUARIA",
-        "EMPREENDIMENTOS"
-    };
+    static final String[] FIRST_NAMES = WordList.PROVIDER_FIRST_NAMES.words();
+    /** The first 29 of the shared surnames: the answers drawn from them are pinned; the dump generator takes all. */
+    static final String[] SURNAMES = Arrays.copyOf(WordList.SURNAMES.words(), 29);
+
+    static final String[] COMPANY_WORDS = WordList.PROVIDER_COMPANY_WORDS.words();
     /** Real CNAE subclasses with their descriptions. */
     public static final String[][] CNAES = {
         {

@@ -1,5 +1,6 @@
 package dev.cadastro.register.internal;
 
+import dev.cadastro.core.internal.LongHashTable;
 import dev.cadastro.core.register.RegisterQuery;
 import java.io.IOException;
 import java.time.LocalDate;
@@ -606,10 +607,10 @@ public final class Rollup {
             cuboidSizes.add(sizes);
         }
         Cuboid[] shapes = new Cuboid[cuboidDims.size()];
-        LongCounter[] counters = new LongCounter[shapes.length];
+        LongHashTable[] counters = new LongHashTable[shapes.length];
         for (int c = 0; c < shapes.length; c++) {
             shapes[c] = new Cuboid(cuboidDims.get(c), cuboidSizes.get(c), new long[0], new int[1]);
-            counters[c] = new LongCounter();
+            counters[c] = LongHashTable.map(2048);
         }
         long documents = 0;
         int[][] values = new int[FIELDS.size()][BUILD_WINDOW];
@@ -636,7 +637,7 @@ public final class Rollup {
             String[][] terms,
             int[] stateOfPlace,
             Cuboid[] shapes,
-            LongCounter[] counters,
+            LongHashTable[] counters,
             int[][] values)
             throws IOException {
         int maxDoc = leaf.maxDoc();
@@ -806,81 +807,6 @@ public final class Rollup {
                         "rollup counted " + documents + " documents, the generation holds " + liveDocuments, in);
             }
             return new Rollup(documents, terms, cuboids);
-        }
-    }
-
-    /** Counts per long key (keys are never negative): open addressing, linear probing. */
-    static final class LongCounter {
-        private static final long EMPTY = -1;
-        private long[] keys = filled(1 << 12);
-        private int[] counts = new int[1 << 12];
-        private int size;
-
-        private static long[] filled(int n) {
-            long[] a = new long[n];
-            Arrays.fill(a, EMPTY);
-            return a;
-        }
-
-        /** Fibonacci hashing: the top bits of the product, as many as the table has slots. */
-        private static int slot(long key, int mask) {
-            return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - Integer.bitCount(mask)));
-        }
-
-        void increment(long key) {
-            int mask = keys.length - 1;
-            int i = slot(key, mask);
-            while (keys[i] != EMPTY && keys[i] != key) {
-                i = (i + 1) & mask;
-            }
-            if (keys[i] == EMPTY) {
-                keys[i] = key;
-                if (++size > keys.length * 3 / 5) {
-                    counts[i] = 1;
-                    grow();
-                    return;
-                }
-            }
-            counts[i]++;
-        }
-
-        int get(long key) {
-            int mask = keys.length - 1;
-            int i = slot(key, mask);
-            while (keys[i] != EMPTY && keys[i] != key) {
-                i = (i + 1) & mask;
-            }
-            return keys[i] == EMPTY ? 0 : counts[i];
-        }
-
-        private void grow() {
-            long[] oldKeys = keys;
-            int[] oldCounts = counts;
-            keys = filled(oldKeys.length * 2);
-            counts = new int[oldKeys.length * 2];
-            int mask = keys.length - 1;
-            for (int j = 0; j < oldKeys.length; j++) {
-                if (oldKeys[j] != EMPTY) {
-                    int i = slot(oldKeys[j], mask);
-                    while (keys[i] != EMPTY) {
-                        i = (i + 1) & mask;
-                    }
-                    keys[i] = oldKeys[j];
-                    counts[i] = oldCounts[j];
-                }
-            }
-        }
-
-        long[] sortedKeys() {
-            long[] out = new long[size];
-            int n = 0;
-            for (long k : keys) {
-                if (k != EMPTY) {
-                    out[n++] = k;
-                }
-            }
-            Arrays.sort(out);
-            return out;
         }
     }
 }
