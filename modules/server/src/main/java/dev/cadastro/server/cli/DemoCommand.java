@@ -214,8 +214,7 @@ public final class DemoCommand extends CliCommand {
         }
         String persons = keys.get(Scope.PESSOAS_READ);
         if (persons != null) {
-            String cpf =
-                    dev.cadastro.core.document.Cpf.withCheckDigits("529982247").digits();
+            String cpf = demoCpf();
             String json = "' -H 'Content-Type: application/json' -d '";
             out.println(
                     "  # person lookup by CPF for a declared purpose: only the fields contracted for it (15 credits,"
@@ -304,5 +303,25 @@ public final class DemoCommand extends CliCommand {
                         Map.of(RegisterQuery.SITUACAO_CADASTRAL, List.of("02"), RegisterQuery.LIMITE, List.of("1"))))
                 .dados();
         return page.isEmpty() ? null : page.get(0).cnpj();
+    }
+
+    /**
+     * The CPF the demo's person lines use: the first from 529.982.247 on that the simulated bureau has
+     * data on under each purpose those lines name, so that every line shows a dossier, not SEM_DADOS.
+     */
+    static String demoCpf() {
+        for (long base = 529_982_247L; ; base++) {
+            dev.cadastro.core.document.Cpf cpf = dev.cadastro.core.document.Cpf.withCheckDigits(Long.toString(base));
+            boolean data = true;
+            for (dev.cadastro.core.account.Purpose purpose : List.of(
+                    dev.cadastro.core.account.Purpose.KYC_CADASTRO,
+                    dev.cadastro.core.account.Purpose.ANALISE_CREDITO,
+                    dev.cadastro.core.account.Purpose.PREVENCAO_FRAUDE)) {
+                data &= !dev.cadastro.providers.SimulatedPersonBureau.hasNothingOn(cpf, purpose);
+            }
+            if (data) {
+                return cpf.digits();
+            }
+        }
     }
 }
