@@ -179,7 +179,18 @@ class MailingKillTest {
     }
 
     private Process startServe(Path index, String url, Path files) throws IOException {
-        return CliRuns.startServe("512m", index, url, tmp.resolve("serve.log"), List.of("--files", files.toString()));
+        // Its own SMS folder: the default, .cadastro under the working directory, would be left behind
+        // (a key file half-written by the killed server) for the tests that run after this one.
+        return CliRuns.startServe(
+                "512m",
+                index,
+                url,
+                tmp.resolve("serve.log"),
+                List.of(
+                        "--files",
+                        files.toString(),
+                        "--sms-dir",
+                        tmp.resolve("sms").toString()));
     }
 
     /** Waits until the child server holds the job's lease; returns the owner it recorded. */
