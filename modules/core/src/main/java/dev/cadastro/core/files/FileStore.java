@@ -3,14 +3,17 @@ package dev.cadastro.core.files;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * Port: where export files and recordings are kept, named by a relative key such as {@code
  * mailing/42.zip}. A file becomes visible only when its upload is committed whole (written to a
  * temporary name and moved into place), so a reader never sees half a file, and a crash leaves at most
- * an orphan temporary. Several server instances need a store they share (an S3-compatible adapter is
- * planned); the key is not a file system path.
+ * an orphan temporary. Several server instances need a store they share (an object store); the key is
+ * not a file system path.
  */
 public interface FileStore {
 
@@ -49,4 +52,31 @@ public interface FileStore {
 
     /** Deletes the file; returns whether there was one. */
     boolean delete(String key) throws IOException;
+
+    /** A committed file as {@link #list} gives it. */
+    record Entry(String key, long size) {}
+
+    /**
+     * The committed files whose keys start with {@code prefix} (a plain string prefix, such as {@code
+     * register/gen-3/}), in key order. Uploads not yet committed are not listed.
+     */
+    List<Entry> list(String prefix) throws IOException;
+
+    /**
+     * The bytes {@code [offset, offset + length)} of the committed file under {@code key}, clipped at its
+     * end; {@link Download#size()} is the number of bytes the stream gives. Lets a reader fetch one file
+     * in parallel parts, or resume a download that stopped.
+     *
+     * @throws IllegalArgumentException when {@code offset} or {@code length} is negative
+     */
+    Optional<Download> open(String key, long offset, long length) throws IOException;
+
+    /**
+     * A link on the store's own host that serves the committed file without credentials for {@code
+     * validity}, minted now; empty where the store cannot mint one (a local folder), and then the caller
+     * serves the bytes itself. The link does not check that the file exists.
+     */
+    default Optional<URI> temporaryLink(String key, Duration validity) {
+        return Optional.empty();
+    }
 }

@@ -91,6 +91,14 @@ public final class LocalFolderFileStore implements FileStore {
 
     @Override
     public Optional<Download> open(String key) throws IOException {
+        return open(key, 0, Long.MAX_VALUE);
+    }
+
+    @Override
+    public Optional<Download> open(String key, long offset, long length) throws IOException {
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("range " + offset + "+" + length + " of " + key + " is negative");
+        }
         Path file = resolve(key);
         FileChannel channel;
         try {
@@ -98,8 +106,48 @@ public final class LocalFolderFileStore implements FileStore {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }
-        long size = channel.size();
-        InputStream in = java.nio.channels.Channels.newInputStream(channel);
+        long start = Math.min(offset, channel.size());
+        long size = Math.min(length, channel.size() - start);
+        channel.position(start);
+        InputStream in = new java.io.FilterInputStream(java.nio.channels.Channels.newInputStream(channel)) {
+            private long left = size;
+
+            @Override
+            public int read() throws IOException {
+                if (left <= 0) {
+                    return -1;
+                }
+                int b = super.read();
+                if (b >= 0) {
+                    left--;
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] buffer, int off, int len) throws IOException {
+                if (left <= 0) {
+                    return -1;
+                }
+                int n = super.read(buffer, off, (int) Math.min(len, left));
+                if (n > 0) {
+                    left -= n;
+                }
+                return n;
+            }
+
+            @Override
+            public long skip(long n) throws IOException {
+                long skipped = super.skip(Math.min(n, left));
+                left -= skipped;
+                return skipped;
+            }
+
+            @Override
+            public int available() throws IOException {
+                return (int) Math.min(super.available(), left);
+            }
+        };
         return Optional.of(new Download() {
             @Override
             public long size() {
@@ -121,6 +169,33 @@ public final class LocalFolderFileStore implements FileStore {
     @Override
     public boolean delete(String key) throws IOException {
         return Files.deleteIfExists(resolve(key));
+    }
+
+    @Override
+    public java.util.List<Entry> list(String prefix) throws IOException {
+        Objects.requireNonNull(prefix, "prefix");
+        java.util.List<Entry> entries = new java.util.ArrayList<>();
+        try (var files = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (!Files.isRegularFile(p) || p.getFileName().toString().startsWith(TEMPORARY)) {
+                    continue;
+                }
+                String key = root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+                if (key.startsWith(prefix)) {
+                    try {
+                        entries.add(new Entry(key, Files.size(p)));
+                    } catch (NoSuchFileException deletedMeanwhile) {
+                        // gone between the walk and the size: not listed
+                    }
+                }
+            }
+        } catch (java.io.UncheckedIOException e) {
+            if (!(e.getCause() instanceof NoSuchFileException)) {
+                throw e.getCause();
+            }
+        }
+        entries.sort(java.util.Comparator.comparing(Entry::key));
+        return entries;
     }
 
     /**
