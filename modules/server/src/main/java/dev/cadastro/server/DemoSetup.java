@@ -238,7 +238,7 @@ public final class DemoSetup {
         String secret = keys.get(Scope.PESSOAS_READ);
         if (secret != null) {
             String prefix = new Authenticator(store.apiKeys())
-                    .authenticate(null, secret)
+                    .authenticate(secret)
                     .key()
                     .prefix();
             store.apiKeys().setPersonLookupReleased(prefix, true);
@@ -249,7 +249,7 @@ public final class DemoSetup {
     private static AccountId stillValid(Store store, Map<Scope, String> keys) {
         try {
             return new Authenticator(store.apiKeys())
-                    .authenticate(null, keys.get(Scope.EMPRESAS_READ))
+                    .authenticate(keys.get(Scope.EMPRESAS_READ))
                     .accountId();
         } catch (CadastroException e) {
             return null;

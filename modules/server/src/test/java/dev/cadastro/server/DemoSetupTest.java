@@ -39,7 +39,7 @@ class DemoSetupTest {
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(demo.keysFile())));
         Authenticator auth = new Authenticator(f.server.store().apiKeys());
         for (Map.Entry<Scope, String> e : first.entrySet()) {
-            Principal p = auth.authenticate("Bearer " + e.getValue(), null);
+            Principal p = auth.authenticate(e.getValue());
             assertEquals(java.util.Set.of(e.getKey()), p.scopes());
             assertTrue(p.account().accredited(), "enrichment works out of the box");
             assertEquals(
@@ -51,7 +51,7 @@ class DemoSetupTest {
                             .posted());
         }
 
-        Principal persons = auth.authenticate("Bearer " + first.get(Scope.PESSOAS_READ), null);
+        Principal persons = auth.authenticate(first.get(Scope.PESSOAS_READ));
         assertTrue(persons.key().personLookupReleased(), "the pessoas:read key is released for person lookup");
         for (dev.cadastro.core.account.Purpose purpose : dev.cadastro.core.account.Purpose.values()) {
             assertEquals(
@@ -59,7 +59,7 @@ class DemoSetupTest {
                     persons.requirePersonLookup(purpose),
                     "all four purposes contracted with their fields");
         }
-        Principal other = auth.authenticate("Bearer " + first.get(Scope.EMPRESAS_READ), null);
+        Principal other = auth.authenticate(first.get(Scope.EMPRESAS_READ));
         assertFalse(other.key().personLookupReleased(), "only that key is released");
 
         Map<Scope, String> second = demo.ensureAccount(f.server.store(), f.clock, new SecureRandom(), out);

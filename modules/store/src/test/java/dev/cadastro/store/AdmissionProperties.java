@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKeyIssuer;
+import dev.cadastro.core.account.ApiKeyToken;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.CadastroException;
@@ -72,7 +73,8 @@ class AdmissionProperties {
                     String key = keys.get(s.key());
                     if (!s.rightSecret()) {
                         String wrong = key.substring(0, key.length() - 1) + (key.endsWith("A") ? "B" : "A");
-                        CadastroException e = assertThrows(CadastroException.class, () -> admission.admit(null, wrong));
+                        CadastroException e = assertThrows(
+                                CadastroException.class, () -> admission.admit(ApiKeyToken.presented(wrong)));
                         assertEquals(ErrorCode.CHAVE_INVALIDA, e.code());
                         continue;
                     }
@@ -83,8 +85,8 @@ class AdmissionProperties {
                     int inDay = dayModel.getOrDefault(day, 0);
                     // A full day refuses first and spends nothing; a full minute refuses and spends nothing.
                     if (inDay >= perDay) {
-                        RateLimitExceededException e =
-                                assertThrows(RateLimitExceededException.class, () -> admission.admit(null, key));
+                        RateLimitExceededException e = assertThrows(
+                                RateLimitExceededException.class, () -> admission.admit(ApiKeyToken.presented(key)));
                         assertEquals(ErrorCode.LIMITE_DIARIO, e.code(), () -> "at " + now);
                         assertEquals(
                                 Math.max(0, perMinute - inMinute),
@@ -93,15 +95,16 @@ class AdmissionProperties {
                         continue;
                     }
                     if (inMinute >= perMinute) {
-                        RateLimitExceededException e =
-                                assertThrows(RateLimitExceededException.class, () -> admission.admit(null, key));
+                        RateLimitExceededException e = assertThrows(
+                                RateLimitExceededException.class, () -> admission.admit(ApiKeyToken.presented(key)));
                         assertEquals(ErrorCode.LIMITE_MINUTO, e.code(), () -> "at " + now);
                         assertEquals(perDay - inDay, e.decision().day().remaining(), () -> "day at " + now);
                         continue;
                     }
                     minuteModel.put(minute, inMinute + 1);
                     dayModel.put(day, inDay + 1);
-                    RateLimitDecision d = admission.admit(null, key).decision();
+                    RateLimitDecision d =
+                            admission.admit(ApiKeyToken.presented(key)).decision();
                     assertEquals(perMinute - inMinute - 1, d.minute().remaining(), () -> "minute at " + now);
                     assertEquals(perDay - inDay - 1, d.day().remaining(), () -> "day at " + now);
                 }

@@ -50,7 +50,7 @@ class AdmissionTest {
     }
 
     private static RateLimitDecision check(Admission admission, String key) {
-        return admission.admit(null, key).decision();
+        return admission.admit(ApiKeyToken.presented(key)).decision();
     }
 
     @Test
@@ -191,16 +191,15 @@ class AdmissionTest {
         refused.put(revoked, ErrorCode.CHAVE_REVOGADA);
         for (int round = 0; round < 3; round++) {
             refused.forEach((key, code) -> {
-                assertCode(code, () -> admission.admit(null, key));
-                assertCode(code, () -> authenticator.authenticate(null, key));
+                assertCode(code, () -> admission.admit(ApiKeyToken.presented(key)));
+                assertCode(code, () -> authenticator.authenticate(key));
             });
         }
-        assertCode(ErrorCode.SEM_CHAVE, () -> admission.admit(null, " "));
         store.accounts().setApiEnabled(account.id(), false);
         for (int i = 0; i < 5; i++) {
-            assertCode(ErrorCode.API_DESATIVADA, () -> admission.admit("Bearer " + good, null));
+            assertCode(ErrorCode.API_DESATIVADA, () -> admission.admit(ApiKeyToken.presented(good)));
         }
-        assertCode(ErrorCode.API_DESATIVADA, () -> authenticator.authenticate("Bearer " + good, null));
+        assertCode(ErrorCode.API_DESATIVADA, () -> authenticator.authenticate(good));
         store.accounts().setApiEnabled(account.id(), true);
 
         RateLimitDecision second = check(admission, good);

@@ -51,17 +51,14 @@ class AuthenticationTest {
     }
 
     @Test
-    void issuedKeyAuthenticatesByBearerOrHeaderAndIsStoredOnlyAsAHash() throws SQLException {
+    void issuedKeyAuthenticatesAndIsStoredOnlyAsAHash() throws SQLException {
         Account a = account();
         IssuedApiKey issued = issuer.issue(a.id(), "producao", EnumSet.of(Scope.EMPRESAS_READ));
-        Principal byBearer = auth.authenticate("Bearer " + issued.secret(), null);
-        Principal byHeader = auth.authenticate(null, issued.secret());
-        assertEquals(a.id(), byBearer.accountId());
-        assertEquals(issued.key().prefix(), byHeader.key().prefix());
-        assertEquals(Set.of(Scope.EMPRESAS_READ), byBearer.scopes());
-        assertEquals(
-                a.id(),
-                auth.authenticate("bearer " + issued.secret(), "garbage").accountId());
+        Principal byText = auth.authenticate(issued.secret());
+        Principal byToken = auth.authenticate(ApiKeyToken.parse(issued.secret()).orElseThrow());
+        assertEquals(a.id(), byText.accountId());
+        assertEquals(issued.key().prefix(), byToken.key().prefix());
+        assertEquals(Set.of(Scope.EMPRESAS_READ), byText.scopes());
 
         try (Connection c = store.dataSource().getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT * FROM api_keys WHERE prefix = ?")) {
@@ -79,30 +76,29 @@ class AuthenticationTest {
     }
 
     @Test
-    void missingMalformedUnknownAndWrongSecretKeysAreRefused() {
+    void malformedUnknownAndWrongSecretKeysAreRefused() {
+        // A missing key and the header forms are the edge's: CredentialsTest in modules/http.
         Account a = account();
         IssuedApiKey issued = issuer.issue(a.id(), "k", EnumSet.allOf(Scope.class));
-        assertCode(ErrorCode.SEM_CHAVE, () -> auth.authenticate(null, null));
-        assertCode(ErrorCode.SEM_CHAVE, () -> auth.authenticate("  ", ""));
-        assertCode(ErrorCode.CHAVE_INVALIDA, () -> auth.authenticate("Basic dXNlcjpwYXNz", null));
-        assertCode(ErrorCode.CHAVE_INVALIDA, () -> auth.authenticate("Bearer not-a-key", null));
+        assertCode(ErrorCode.CHAVE_INVALIDA, () -> auth.authenticate((String) null));
+        assertCode(ErrorCode.CHAVE_INVALIDA, () -> auth.authenticate("not-a-key"));
         String other = ApiKeyToken.generate(new SecureRandom()).token();
-        assertCode(ErrorCode.CHAVE_INVALIDA, () -> auth.authenticate(null, other));
+        assertCode(ErrorCode.CHAVE_INVALIDA, () -> auth.authenticate(other));
         String secret = issued.secret();
         char last = secret.charAt(secret.length() - 1);
         String wrongSecret = secret.substring(0, secret.length() - 1) + (last == 'A' ? 'B' : 'A');
-        assertCode(ErrorCode.CHAVE_INVALIDA, () -> auth.authenticate("Bearer " + wrongSecret, null));
+        assertCode(ErrorCode.CHAVE_INVALIDA, () -> auth.authenticate(wrongSecret));
     }
 
     @Test
     void revocationIsEffectiveOnTheNextRequest() {
         Account a = account();
         IssuedApiKey issued = issuer.issue(a.id(), "k", EnumSet.of(Scope.EMPRESAS_READ));
-        auth.authenticate(null, issued.secret());
+        auth.authenticate(issued.secret());
         ApiKey revoked =
                 store.apiKeys().revoke(issued.key().prefix(), Clock.systemUTC().instant());
         assertTrue(revoked.revoked());
-        assertCode(ErrorCode.CHAVE_REVOGADA, () -> auth.authenticate(null, issued.secret()));
+        assertCode(ErrorCode.CHAVE_REVOGADA, () -> auth.authenticate(issued.secret()));
         assertEquals(
                 revoked.revokedAt(),
                 store.apiKeys()
@@ -118,9 +114,9 @@ class AuthenticationTest {
         Account a = account();
         IssuedApiKey issued = issuer.issue(a.id(), "k", EnumSet.of(Scope.EMPRESAS_READ));
         store.accounts().setApiEnabled(a.id(), false);
-        assertCode(ErrorCode.API_DESATIVADA, () -> auth.authenticate(null, issued.secret()));
+        assertCode(ErrorCode.API_DESATIVADA, () -> auth.authenticate(issued.secret()));
         store.accounts().setApiEnabled(a.id(), true);
-        assertEquals(a.id(), auth.authenticate(null, issued.secret()).accountId());
+        assertEquals(a.id(), auth.authenticate(issued.secret()).accountId());
     }
 
     @Test
@@ -128,7 +124,7 @@ class AuthenticationTest {
         Account a = account();
         IssuedApiKey issued = issuer.issue(
                 a.id(), "k", EnumSet.of(Scope.EMPRESAS_READ, Scope.PESSOAS_READ, Scope.ENRIQUECIMENTO_READ));
-        Principal p = auth.authenticate(null, issued.secret());
+        Principal p = auth.authenticate(issued.secret());
         assertCode(ErrorCode.SEM_ESCOPO, () -> p.require(Scope.CREDITO_READ));
         p.require(Scope.EMPRESAS_READ);
         assertCode(ErrorCode.CREDENCIAMENTO_PENDENTE, p::requireAccreditation);
@@ -136,19 +132,19 @@ class AuthenticationTest {
 
         store.accounts().setAccreditation(a.id(), AccreditationStatus.APPROVED);
         store.apiKeys().setPersonLookupReleased(issued.key().prefix(), true);
-        Principal released = auth.authenticate(null, issued.secret());
+        Principal released = auth.authenticate(issued.secret());
         released.requireAccreditation();
         assertCode(ErrorCode.FINALIDADE_NAO_CONTRATADA, () -> released.requirePersonLookup(Purpose.KYC_CADASTRO));
 
         store.accounts().contractPurpose(a.id(), Purpose.KYC_CADASTRO, Set.of("nome", "situacao_cpf"));
-        Principal contracted = auth.authenticate(null, issued.secret());
+        Principal contracted = auth.authenticate(issued.secret());
         assertEquals(Set.of("nome", "situacao_cpf"), contracted.requirePersonLookup(Purpose.KYC_CADASTRO));
         assertCode(ErrorCode.FINALIDADE_NAO_CONTRATADA, () -> contracted.requirePersonLookup(Purpose.ANALISE_CREDITO));
 
         store.accounts().removePurpose(a.id(), Purpose.KYC_CADASTRO);
         assertCode(
                 ErrorCode.FINALIDADE_NAO_CONTRATADA,
-                () -> auth.authenticate(null, issued.secret()).requirePersonLookup(Purpose.KYC_CADASTRO));
+                () -> auth.authenticate(issued.secret()).requirePersonLookup(Purpose.KYC_CADASTRO));
     }
 
     @Test

@@ -1,5 +1,8 @@
 package dev.cadastro.core.account;
 
+import dev.cadastro.core.error.CadastroException;
+import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -45,6 +48,16 @@ public record ApiKeyToken(String prefix, String token) {
         String p = prefix.toString();
         return new ApiKeyToken(
                 p, START + p + "_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
+    }
+
+    /**
+     * The key a caller presented, as its transport extracted it (without the field's name or scheme).
+     *
+     * @throws CadastroException {@code CHAVE_INVALIDA} when the text cannot be one of our keys
+     */
+    public static ApiKeyToken presented(String text) {
+        return parse(text)
+                .orElseThrow(() -> new CadastroException(ErrorCode.CHAVE_INVALIDA, Message.KEY_MALFORMED.with()));
     }
 
     /** Reads what a client sent; empty when it cannot be one of our keys. Never throws. */

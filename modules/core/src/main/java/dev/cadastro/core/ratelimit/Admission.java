@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * Use case: admits one request. It authenticates the key the request presents with the {@link
- * Authenticator}'s rules ({@code SEM_CHAVE}, {@code CHAVE_INVALIDA}, {@code CHAVE_REVOGADA}, {@code
+ * Authenticator}'s rules ({@code CHAVE_INVALIDA}, {@code CHAVE_REVOGADA}, {@code
  * API_DESATIVADA}) and counts it against the key's per-minute limit ({@code LIMITE_MINUTO}) and the
  * account's daily plan limit ({@code LIMITE_DIARIO}), both through one call of the {@link
  * AdmissionStore}: one round trip to the database per request instead of a read and a write.
@@ -45,15 +45,14 @@ public final class Admission {
     }
 
     /**
-     * @param authorization the {@code Authorization} header value, or null when absent
-     * @param xApiKey the {@code X-API-Key} header value, or null when absent
+     * @param token the key the request presents, as its transport extracted it
      * @throws dev.cadastro.core.error.CadastroException the authentication codes, before anything is
      *     counted
      * @throws RateLimitExceededException {@code LIMITE_MINUTO} or {@code LIMITE_DIARIO}, with the
-     *     headers and {@code Retry-After}
+     *     windows and the seconds until the refusing one resets
      */
-    public Admitted admit(String authorization, String xApiKey) {
-        ApiKeyToken token = Authenticator.token(authorization, xApiKey);
+    public Admitted admit(ApiKeyToken token) {
+        Objects.requireNonNull(token, "token");
         Instant now = clock.instant();
         long epochMinute = Math.floorDiv(now.getEpochSecond(), 60);
         LocalDate day = LocalDate.ofInstant(now, CostRules.ZONE);

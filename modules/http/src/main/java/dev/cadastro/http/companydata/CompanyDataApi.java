@@ -259,8 +259,7 @@ public final class CompanyDataApi {
             throws Exception {
         Admitted admitted;
         try {
-            Credentials credentials = Credentials.of(request.headers());
-            admitted = admission.admit(credentials.authorization(), credentials.xApiKey());
+            admitted = admission.admit(Credentials.key(request.headers()));
         } catch (RateLimitExceededException e) {
             request.facts().refusedBy(e.code().name());
             return ErrorResponses.render(Service.COMPANY_DATA, endpoint, e, request.requestId(), request.locale())

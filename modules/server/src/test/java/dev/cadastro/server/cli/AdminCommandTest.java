@@ -104,7 +104,7 @@ class AdminCommandTest {
                 "created in the one time format: " + keys.out());
 
         try (Store store = Store.open(Database.url(url), Clock.systemUTC())) {
-            Principal p = new Authenticator(store.apiKeys()).authenticate("Bearer " + secret, null);
+            Principal p = new Authenticator(store.apiKeys()).authenticate(secret);
             assertEquals(Set.of("nome", "situacao_cpf"), p.requirePersonLookup(Purpose.KYC_CADASTRO));
             p.requireAccreditation();
             assertEquals(Set.of(Scope.EMPRESAS_READ, Scope.PESSOAS_READ), p.scopes());
@@ -119,7 +119,7 @@ class AdminCommandTest {
 
             assertEquals(0, admin("revoke-key", "--prefix", prefix).status());
             CadastroException revoked = org.junit.jupiter.api.Assertions.assertThrows(
-                    CadastroException.class, () -> new Authenticator(store.apiKeys()).authenticate(null, secret));
+                    CadastroException.class, () -> new Authenticator(store.apiKeys()).authenticate(secret));
             assertEquals(ErrorCode.CHAVE_REVOGADA, revoked.code());
         }
 
