@@ -53,10 +53,11 @@ public class ObservedBenchmark {
                 })
                 .build();
         PrometheusTelemetry telemetry = PrometheusTelemetry.create();
-        metrics = Observed.around(bare, Service.COMPANY_DATA, telemetry, AccessLog.off());
+        metrics = Observed.around(bare, Service.COMPANY_DATA, telemetry, telemetry::requestCompleted, AccessLog.off());
         log = Files.createTempFile("observed-benchmark", ".log");
         AccessLogLines.to(Files.newOutputStream(log));
-        metricsAndLog = Observed.around(bare, Service.COMPANY_DATA, telemetry, AccessLog.toSystemLogger());
+        metricsAndLog = Observed.around(
+                bare, Service.COMPANY_DATA, telemetry, telemetry::requestCompleted, AccessLog.toSystemLogger());
     }
 
     @TearDown(Level.Trial)

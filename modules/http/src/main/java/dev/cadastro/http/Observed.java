@@ -5,9 +5,9 @@ import dev.cadastro.core.telemetry.Telemetry;
 import java.util.Objects;
 
 /**
- * Measures every request a handler answers and reports it to the {@link Telemetry} port (count and
- * latency per service, method, route template and status; rate-limit refusals) and to the {@link
- * AccessLog}. It wraps the handler a runtime mounts (the router behind {@link Health}), so the Jetty
+ * Measures every request a handler answers and reports it to the {@link RequestTelemetry} (count and
+ * latency per service, method, route template and status), its rate-limit refusals to the core's {@link
+ * Telemetry} port, and the request to the {@link AccessLog}. It wraps the handler a runtime mounts (the router behind {@link Health}), so the Jetty
  * runtime and any host bridge report alike: a host mounts {@code Observed.around(...)} and gets the same
  * metrics and log lines.
  *
@@ -25,24 +25,31 @@ public final class Observed implements Handler {
     private final Handler next;
     private final String service;
     private final Telemetry telemetry;
+    private final RequestTelemetry requests;
     private final AccessLog accessLog;
 
-    private Observed(Handler next, Service service, Telemetry telemetry, AccessLog accessLog) {
+    private Observed(
+            Handler next, Service service, Telemetry telemetry, RequestTelemetry requests, AccessLog accessLog) {
         this.next = Objects.requireNonNull(next, "next");
         this.service = label(Objects.requireNonNull(service, "service"));
         this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+        this.requests = Objects.requireNonNull(requests, "requests");
         this.accessLog = Objects.requireNonNull(accessLog, "accessLog");
     }
 
     /**
-     * {@code next}, observed; {@code next} itself when there is nothing to report to (no telemetry and
-     * no access log), so turning both off costs nothing.
+     * {@code next}, observed; {@code next} itself when there is nothing to report to (no telemetry of
+     * either kind and no access log), so turning them off costs nothing.
+     *
+     * @param telemetry the domain's events: here, a request refused by a rate limit
+     * @param requests each request answered, with its method, route and status
      */
-    public static Handler around(Handler next, Service service, Telemetry telemetry, AccessLog accessLog) {
-        if (telemetry == Telemetry.NONE && !accessLog.enabled()) {
+    public static Handler around(
+            Handler next, Service service, Telemetry telemetry, RequestTelemetry requests, AccessLog accessLog) {
+        if (telemetry == Telemetry.NONE && requests == RequestTelemetry.NONE && !accessLog.enabled()) {
             return Objects.requireNonNull(next, "next");
         }
-        return new Observed(next, service, telemetry, accessLog);
+        return new Observed(next, service, telemetry, requests, accessLog);
     }
 
     /**
@@ -56,7 +63,7 @@ public final class Observed implements Handler {
 
         /**
          * @param method the request's method as sent, {@code null} when the request line was unreadable
-         *     (reported as a label: {@code OTHER} unless one of {@link Telemetry#METHODS})
+         *     (reported as a label: {@code OTHER} unless one of {@link RequestTelemetry#METHODS})
          * @param nanos from the start of the runtime's work on the request to its answer
          */
         void refused(String method, int status, String requestId, long nanos);
@@ -66,17 +73,17 @@ public final class Observed implements Handler {
      * The refusals of a runtime serving {@code service}, reported like {@link #around}'s requests; {@link
      * Refusals#NONE} when there is nothing to report to.
      */
-    public static Refusals refusals(Service service, Telemetry telemetry, AccessLog accessLog) {
+    public static Refusals refusals(Service service, RequestTelemetry requests, AccessLog accessLog) {
         String label = label(Objects.requireNonNull(service, "service"));
-        Objects.requireNonNull(telemetry, "telemetry");
+        Objects.requireNonNull(requests, "requests");
         Objects.requireNonNull(accessLog, "accessLog");
-        if (telemetry == Telemetry.NONE && !accessLog.enabled()) {
+        if (requests == RequestTelemetry.NONE && !accessLog.enabled()) {
             return Refusals.NONE;
         }
         return (method, status, requestId, nanos) -> {
-            String methodLabel = Telemetry.methodLabel(method == null ? "" : method);
+            String methodLabel = RequestTelemetry.methodLabel(method == null ? "" : method);
             try {
-                telemetry.requestCompleted(label, methodLabel, NO_ROUTE, status, nanos);
+                requests.requestCompleted(label, methodLabel, NO_ROUTE, status, nanos);
             } catch (RuntimeException e) {
                 // Monitoring never fails an answer.
             }
@@ -113,9 +120,9 @@ public final class Observed implements Handler {
         if (route == null) {
             route = NO_ROUTE;
         }
-        String method = Telemetry.methodLabel(request.method());
+        String method = RequestTelemetry.methodLabel(request.method());
         try {
-            telemetry.requestCompleted(service, method, route, status, nanos);
+            requests.requestCompleted(service, method, route, status, nanos);
             String refused = facts.refusedBy();
             if (refused != null) {
                 telemetry.rateLimitRefused(service, refused);

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link Observed} around a router on the JDK runtime, through a real socket: what reaches the
- * telemetry port (the route template, never the path; the status; a rate-limit refusal) and the line
+ * telemetry (request events and the domain's refusals) (the route template, never the path; the status; a rate-limit refusal) and the line
  * the access log writes, captured with a {@code java.util.logging} handler on its logger.
  */
 class ObservedTest {
@@ -28,12 +28,9 @@ class ObservedTest {
 
     private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> refusals = new ConcurrentLinkedQueue<>();
+    private final RequestTelemetry requests =
+            (service, method, route, status, nanos) -> events.add(new Event(service, method, route, status, nanos));
     private final Telemetry recording = new Telemetry() {
-        @Override
-        public void requestCompleted(String service, String method, String route, int status, long nanos) {
-            events.add(new Event(service, method, route, status, nanos));
-        }
-
         @Override
         public void rateLimitRefused(String service, String code) {
             refusals.add(service + " " + code);
@@ -87,7 +84,8 @@ class ObservedTest {
 
     @Test
     void reportsTheRouteTemplateNeverThePathAndTheStatus() throws Exception {
-        Handler observed = Observed.around(router(), Service.COMPANY_DATA, recording, AccessLog.toSystemLogger());
+        Handler observed =
+                Observed.around(router(), Service.COMPANY_DATA, recording, requests, AccessLog.toSystemLogger());
         try (TestHttp http = new TestHttp(observed, Service.COMPANY_DATA)) {
             HttpResponse<String> ok = http.get("/v1/empresas/11222333000181?cpf=52998224725");
             assertEquals(200, ok.statusCode());
@@ -129,7 +127,8 @@ class ObservedTest {
 
     @Test
     void writesOneAccessLineWithTheRequestIdAndTheAccount() throws Exception {
-        Handler observed = Observed.around(router(), Service.COMPANY_DATA, Telemetry.NONE, AccessLog.toSystemLogger());
+        Handler observed = Observed.around(
+                router(), Service.COMPANY_DATA, Telemetry.NONE, RequestTelemetry.NONE, AccessLog.toSystemLogger());
         String id;
         try (TestHttp http = new TestHttp(observed, Service.COMPANY_DATA)) {
             HttpResponse<String> r = http.get("/v1/empresas/11222333000181?telefone=11987654321");
@@ -155,7 +154,9 @@ class ObservedTest {
     @Test
     void withNothingToReportTheHandlerIsMountedAsItIs() {
         Router router = router();
-        assertSame(router, Observed.around(router, Service.COMPANY_DATA, Telemetry.NONE, AccessLog.off()));
+        assertSame(
+                router,
+                Observed.around(router, Service.COMPANY_DATA, Telemetry.NONE, RequestTelemetry.NONE, AccessLog.off()));
     }
 
     @Test

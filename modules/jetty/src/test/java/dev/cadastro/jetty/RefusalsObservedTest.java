@@ -36,12 +36,8 @@ class RefusalsObservedTest {
     private record Event(String service, String method, String route, int status) {}
 
     private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
-    private final Telemetry recording = new Telemetry() {
-        @Override
-        public void requestCompleted(String service, String method, String route, int status, long nanos) {
-            events.add(new Event(service, method, route, status));
-        }
-    };
+    private final RequestTelemetry recording =
+            (service, method, route, status, nanos) -> events.add(new Event(service, method, route, status));
     private final ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
     private final java.util.logging.Handler capture = new java.util.logging.Handler() {
         @Override
@@ -80,6 +76,7 @@ class RefusalsObservedTest {
                     return Response.json(200, "{}".getBytes(StandardCharsets.UTF_8));
                 },
                 Service.COMPANY_DATA,
+                Telemetry.NONE,
                 recording,
                 log);
         return JettyRuntime.start(

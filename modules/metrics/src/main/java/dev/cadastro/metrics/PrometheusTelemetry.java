@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The telemetry port on Prometheus client_java: one registry per instance (never the library's global
+ * The telemetry port, and the HTTP edge's request event ({@link #requestCompleted}), on Prometheus client_java: one registry per instance (never the library's global
  * one, so two servers in one JVM, or a host's own metrics, stay apart), written in the Prometheus text
  * format by {@link #scrape(OutputStream)}. docs/configuration.md, "Metrics and logs", lists every
  * metric.
@@ -98,7 +98,13 @@ public final class PrometheusTelemetry implements Telemetry {
 
     private record RequestKey(String service, String method, String route, int status) {}
 
-    @Override
+    /**
+     * One request answered, the HTTP edge's event (its {@code RequestTelemetry}, which a server makes of
+     * {@code metrics::requestCompleted}, so this module needs no HTTP module).
+     *
+     * @param method the method label, one of the edge's closed set or {@code OTHER}
+     * @param route the matched template, never a path
+     */
     public void requestCompleted(String service, String method, String route, int status, long nanos) {
         RequestKey key = new RequestKey(service, method, route, status);
         DistributionDataPoint point = requestPoints.get(key);

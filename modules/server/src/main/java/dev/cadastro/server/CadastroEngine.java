@@ -22,6 +22,7 @@ import dev.cadastro.http.Handler;
 import dev.cadastro.http.Health;
 import dev.cadastro.http.Observed;
 import dev.cadastro.http.Request;
+import dev.cadastro.http.RequestTelemetry;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.callrecords.RecordingHost;
@@ -143,6 +144,7 @@ public final class CadastroEngine implements AutoCloseable {
             CallRecordsPart calls,
             AtomicReference<CadastroEngine> self,
             Telemetry telemetry,
+            RequestTelemetry requests,
             AccessLog accessLog) {
         this.register = register;
         this.store = store;
@@ -157,6 +159,7 @@ public final class CadastroEngine implements AutoCloseable {
                 Health.around(companyDataRouter, this::readinessProblems, this::alive),
                 Service.COMPANY_DATA,
                 telemetry,
+                requests,
                 accessLog);
         this.calls = calls;
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(
@@ -182,18 +185,24 @@ public final class CadastroEngine implements AutoCloseable {
      * host's listeners enforce their own request limits.
      */
     public static CadastroEngine open(CadastroServer.Config config, CallRecordsSetup callRecords) {
-        return open(config, callRecords, Telemetry.NONE, AccessLog.off());
+        return open(config, callRecords, Telemetry.NONE, RequestTelemetry.NONE, AccessLog.off());
     }
 
     /**
      * {@link #open(CadastroServer.Config, CallRecordsSetup)}, watched: every handler the engine gives is
      * wrapped by {@link Observed} (request counts and latency per route template and status into {@code
-     * telemetry}, one {@code accessLog} line per request), and the ledger and push deliveries report to
-     * {@code telemetry}. A servlet host passes the same two to get the server's metrics and log.
+     * requests}, rate-limit refusals into {@code telemetry}, one {@code accessLog} line per request), and
+     * the ledger and push deliveries report to {@code telemetry}. A servlet host passes the same three
+     * to get the server's metrics and log ({@code metrics}, {@code metrics::requestCompleted}).
      */
     public static CadastroEngine open(
-            CadastroServer.Config config, CallRecordsSetup callRecords, Telemetry telemetry, AccessLog accessLog) {
+            CadastroServer.Config config,
+            CallRecordsSetup callRecords,
+            Telemetry telemetry,
+            RequestTelemetry requests,
+            AccessLog accessLog) {
         Objects.requireNonNull(telemetry, "telemetry");
+        Objects.requireNonNull(requests, "requests");
         Objects.requireNonNull(accessLog, "accessLog");
         if (!Files.exists(config.index().resolve("CURRENT"))) {
             throw new IllegalStateException("no published register index under " + config.index()
@@ -269,6 +278,7 @@ public final class CadastroEngine implements AutoCloseable {
                                         () -> self.get() == null || self.get().alive()),
                                 Service.CALL_RECORDS,
                                 telemetry,
+                                requests,
                                 accessLog),
                         Observed.around(
                                 Health.around(
@@ -280,6 +290,7 @@ public final class CadastroEngine implements AutoCloseable {
                                         readiness),
                                 Service.CALL_RECORDS,
                                 telemetry,
+                                requests,
                                 accessLog),
                         Observed.around(
                                 Health.around(
@@ -290,6 +301,7 @@ public final class CadastroEngine implements AutoCloseable {
                                         readiness),
                                 Service.CALL_RECORDS,
                                 telemetry,
+                                requests,
                                 accessLog),
                         records,
                         links,
@@ -307,6 +319,7 @@ public final class CadastroEngine implements AutoCloseable {
                     calls,
                     self,
                     telemetry,
+                    requests,
                     accessLog);
             // Push deliveries (issue 19): started last, closed first.
             PushOptions push = config.push();

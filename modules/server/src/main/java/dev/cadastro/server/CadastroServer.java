@@ -22,6 +22,7 @@ import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Health;
 import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Observed;
+import dev.cadastro.http.RequestTelemetry;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.companydata.CompanyDataApi;
 import dev.cadastro.jetty.JettyRuntime;
@@ -223,9 +224,10 @@ public final class CadastroServer implements AutoCloseable {
         Objects.requireNonNull(observability, "observability");
         PrometheusTelemetry metrics = observability.metrics().isPresent() ? PrometheusTelemetry.create() : null;
         Telemetry telemetry = metrics != null ? metrics : Telemetry.NONE;
+        RequestTelemetry requests = metrics != null ? metrics::requestCompleted : RequestTelemetry.NONE;
         AccessLog accessLog = observability.accessLog() ? AccessLog.toSystemLogger() : AccessLog.off();
         // What the runtimes refuse before any handler runs, counted and logged as the handlers' requests.
-        Observed.Refusals callRefusals = Observed.refusals(Service.CALL_RECORDS, telemetry, accessLog);
+        Observed.Refusals callRefusals = Observed.refusals(Service.CALL_RECORDS, requests, accessLog);
         // The recording host listens first: the links' default base URL names its port.
         CallRecordsService.Recordings recordings = null;
         CadastroEngine engine = null;
@@ -237,7 +239,7 @@ public final class CadastroServer implements AutoCloseable {
                 recordings = CallRecordsService.listenRecordings(callRecords, config.runtime(), callRefusals);
                 setup = new CadastroEngine.CallRecordsSetup(recordings.baseUrl(), callRecords.keys());
             }
-            engine = CadastroEngine.open(config, setup, telemetry, accessLog);
+            engine = CadastroEngine.open(config, setup, telemetry, requests, accessLog);
             if (metrics != null) {
                 // Before the API listeners: a metrics port that cannot be bound stops the start before
                 // any client was served, with nothing to drain.
@@ -254,7 +256,7 @@ public final class CadastroServer implements AutoCloseable {
                     engine.companyData(),
                     Service.COMPANY_DATA,
                     config.runtime(),
-                    Observed.refusals(Service.COMPANY_DATA, telemetry, accessLog));
+                    Observed.refusals(Service.COMPANY_DATA, requests, accessLog));
             LOG.log(System.Logger.Level.INFO, "company-data service on {0}", http.address());
             CadastroServer server =
                     new CadastroServer(engine, http, calls, config.runtime().drain());

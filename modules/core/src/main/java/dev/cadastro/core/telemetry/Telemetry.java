@@ -7,22 +7,14 @@ import java.util.Set;
  * work, so an implementation must be cheap and thread-safe and must never throw; every method does
  * nothing by default, so {@link #NONE} costs a virtual call.
  *
- * <p>Labels are closed sets: a route is the template the router matched ({@code /v1/empresas/{cnpj}}),
- * never the path a client sent, since paths carry CNPJs and query strings carry CPFs and phones.
+ * <p>The events are the domain's: a request refused by a limit, credits charged, a ledger entry written,
+ * a delivery attempt's outcome. How a request was answered on the wire (its method, route and status)
+ * is the HTTP edge's event, reported there (ADR 0043). Labels are closed sets: never a CNPJ, a CPF, a
+ * phone or a key an operator typed.
  */
 public interface Telemetry {
     /** Reports nothing. */
     Telemetry NONE = new Telemetry() {};
-
-    /**
-     * One request answered.
-     *
-     * @param service {@code company-data} or {@code call-records}
-     * @param method the HTTP method, one of {@link #METHODS} or {@code OTHER}
-     * @param route the matched template, or a fixed word when none matched ({@code sem_rota})
-     * @param nanos from the handler's start to its answer (the body of a streamed file not included)
-     */
-    default void requestCompleted(String service, String method, String route, int status, long nanos) {}
 
     /**
      * A request refused by a rate limit.
@@ -55,9 +47,6 @@ public interface Telemetry {
      */
     default void pushAttempted(String outcome) {}
 
-    /** The methods a request label keeps; any other method is counted as {@code OTHER}. */
-    Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
-
     /** The operation words of the ledger keys the cost rules build; any other key is {@code outra}. */
     Set<String> OPERATIONS =
             Set.of("search", "lookup", "mailing", "enrich", "person", "person-job", "person-batch", "credit", "sms");
@@ -71,10 +60,5 @@ public interface Telemetry {
         int colon = key.indexOf(':');
         String word = colon < 0 ? key : key.substring(0, colon);
         return OPERATIONS.contains(word) ? word : "outra";
-    }
-
-    /** The method as a label: itself when in {@link #METHODS}, otherwise {@code OTHER}. */
-    static String methodLabel(String method) {
-        return METHODS.contains(method) ? method : "OTHER";
     }
 }

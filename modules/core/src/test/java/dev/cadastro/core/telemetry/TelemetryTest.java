@@ -18,11 +18,4 @@ class TelemetryTest {
         assertEquals("outra", Telemetry.operationOf("admin:top-up:11987654321"));
         assertEquals("outra", Telemetry.operationOf("lookupx:1"));
     }
-
-    @Test
-    void anUnusualMethodIsOther() {
-        assertEquals("GET", Telemetry.methodLabel("GET"));
-        assertEquals("OTHER", Telemetry.methodLabel("PROPFIND"));
-        assertEquals("OTHER", Telemetry.methodLabel("get"));
-    }
 }
