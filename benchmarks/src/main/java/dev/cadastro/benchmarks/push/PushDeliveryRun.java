@@ -116,6 +116,7 @@ public final class PushDeliveryRun {
                     DestinationPolicy.builder()
                             .allowHttp(true)
                             .allowLoopback(true)
+                            .resolver(JdkWebhookSender.RESOLVER)
                             .build(),
                     RetrySchedule.standard(new SecureRandom()),
                     call -> CallJson.wrapped(call, "https://gravacoes.example/calls/" + call.id()),

@@ -1,8 +1,10 @@
 package dev.cadastro.providers;
 
+import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.WebhookSender;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
@@ -16,6 +18,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -59,6 +62,29 @@ public final class JdkWebhookSender implements WebhookSender {
     /** Authorities this client has finished an exchange with, so a pooled connection may be open. */
     private final Set<String> pooled = ConcurrentHashMap.newKeySet();
 
+    /** Headers this sender writes itself, or that the HTTP client owns; a client's header cannot be one. */
+    private static final Set<String> RESERVED = Set.of(
+            "content-type",
+            "content-length",
+            "host",
+            "connection",
+            "expect",
+            "upgrade",
+            "transfer-encoding",
+            "te",
+            "trailer",
+            "keep-alive",
+            "webhook-id",
+            "webhook-timestamp",
+            "webhook-signature");
+
+    /**
+     * Resolves a destination's host with the system's resolver, as this sender's client does when it
+     * connects: the {@link DestinationPolicy}'s resolver in production, so the policy judges the
+     * addresses this side would connect to.
+     */
+    public static final DestinationPolicy.Resolver RESOLVER = host -> List.of(InetAddress.getAllByName(host));
+
     public JdkWebhookSender(Duration connectTimeout, Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -68,6 +94,64 @@ public final class JdkWebhookSender implements WebhookSender {
                 .connectTimeout(connectTimeout)
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .build();
+    }
+
+    /**
+     * Checks the header a client chose for its deliveries, before a destination is set: the name is a
+     * token (RFC 9110 5.1) and not one this sender writes itself; the value is visible ASCII, spaces and
+     * tabs (RFC 9110 5.5, stricter: not empty, no leading or trailing space), so no CR or LF can smuggle
+     * anything into the request.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    public static void checkHeader(String name, String value) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(value, "value");
+        if (!isToken(name)) {
+            throw new IllegalArgumentException("header name '" + printable(name)
+                    + "' must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)");
+        }
+        if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
+            throw new IllegalArgumentException("header name '" + name + "' is set by the sender itself");
+        }
+        if (!validFieldValue(value)) {
+            throw new IllegalArgumentException(
+                    "the header value must be visible characters, spaces or tabs, without CR, LF or other controls");
+        }
+    }
+
+    private static boolean isToken(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean validFieldValue(String s) {
+        if (s.isEmpty() || s.charAt(0) == ' ' || s.charAt(s.length() - 1) == ' ') {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c == '\t' || (c >= 0x20 && c < 0x7f))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String printable(String s) {
+        return s.replaceAll("[\\p{Cntrl}]", "?");
     }
 
     /** The connect timeout; an attempt never outlasts the request's timeout, which includes it. */

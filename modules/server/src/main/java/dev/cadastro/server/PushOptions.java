@@ -4,6 +4,7 @@ import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.PushDelivery;
 import dev.cadastro.core.calls.push.PushWorkers;
+import dev.cadastro.providers.JdkWebhookSender;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashSet;
@@ -108,6 +109,7 @@ public record PushOptions(
                 .allowHttp(allowHttp)
                 .allowPrivate(allowPrivate)
                 .exempt(exempt)
+                .resolver(JdkWebhookSender.RESOLVER)
                 .build();
     }
 }

@@ -78,7 +78,11 @@ class PushDeliveryTest {
     }
 
     private static DestinationPolicy loopbackAllowed() {
-        return DestinationPolicy.builder().allowHttp(true).allowLoopback(true).build();
+        return DestinationPolicy.builder()
+                .allowHttp(true)
+                .allowLoopback(true)
+                .resolver(JdkWebhookSender.RESOLVER)
+                .build();
     }
 
     private PushDestination destination(URI url, String secret) {
@@ -246,8 +250,10 @@ class PushDeliveryTest {
     void theDestinationIsCheckedAtEachAttemptAndLoopbackOrANameResolvingToItIsRefusedUnlessAllowed() {
         destination(receiver.url("/h"), null);
         long id = db.readyCall(PushFixture.call(crm, "C-6", T0), T0);
-        DestinationPolicy noLoopback =
-                DestinationPolicy.builder().allowHttp(true).build();
+        DestinationPolicy noLoopback = DestinationPolicy.builder()
+                .allowHttp(true)
+                .resolver(JdkWebhookSender.RESOLVER)
+                .build();
         push(noLoopback, PushDelivery.DEFAULT_TIMEOUT).process(claim().orElseThrow());
         assertEquals(0, receiver.received().size(), "nothing sent to a refused address");
         assertEquals("pendente", db.delivery(id, "state"));

@@ -92,6 +92,7 @@ class PushKillTest {
                     DestinationPolicy.builder()
                             .allowHttp(true)
                             .allowLoopback(true)
+                            .resolver(JdkWebhookSender.RESOLVER)
                             .build(),
                     RetrySchedule.standard(new SplittableRandom(1)),
                     call -> CallJson.wrapped(call, "https://gravacoes.example/" + call.id()),

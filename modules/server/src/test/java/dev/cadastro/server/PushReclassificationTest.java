@@ -53,7 +53,11 @@ class PushReclassificationTest {
         PushDelivery push = new PushDelivery(
                 store.deliveryQueue(),
                 new JdkWebhookSender(Duration.ofSeconds(2), clock),
-                DestinationPolicy.builder().allowHttp(true).allowLoopback(true).build(),
+                DestinationPolicy.builder()
+                        .allowHttp(true)
+                        .allowLoopback(true)
+                        .resolver(JdkWebhookSender.RESOLVER)
+                        .build(),
                 RetrySchedule.standard(new SplittableRandom(3)),
                 call -> CallJson.wrapped(call, "https://gravacoes.example/" + call.id()),
                 clock,

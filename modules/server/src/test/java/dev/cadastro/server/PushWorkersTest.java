@@ -34,8 +34,11 @@ import org.junit.jupiter.api.Test;
 
 /** The push workers on the system clock: fairness between integrations, and two servers on one database. */
 class PushWorkersTest {
-    private static final DestinationPolicy LOOPBACK =
-            DestinationPolicy.builder().allowHttp(true).allowLoopback(true).build();
+    private static final DestinationPolicy LOOPBACK = DestinationPolicy.builder()
+            .allowHttp(true)
+            .allowLoopback(true)
+            .resolver(JdkWebhookSender.RESOLVER)
+            .build();
 
     private static PushWorkers workers(Store store, String owner, PushWorkers.Options options) {
         PushDelivery push = new PushDelivery(

@@ -6,6 +6,7 @@ import dev.cadastro.core.calls.push.DeliveryStatus;
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.DestinationRefusedException;
 import dev.cadastro.core.calls.push.PushDestination;
+import dev.cadastro.providers.JdkWebhookSender;
 import dev.cadastro.store.Store;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -211,6 +212,7 @@ final class CallsPushCommand extends AdminGroup {
                     : before.map(PushDestination::enabled).orElse(true);
             PushDestination d;
             try {
+                JdkWebhookSender.checkHeader(headerName, headerValue.strip());
                 d = new PushDestination(integration, uri, headerName, headerValue.strip(), resendReclassified, key, on);
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
@@ -219,6 +221,7 @@ final class CallsPushCommand extends AdminGroup {
                 DestinationPolicy.builder()
                         .allowHttp(allowHttp)
                         .allowPrivate(allowPrivate)
+                        .resolver(JdkWebhookSender.RESOLVER)
                         .build()
                         .check(uri);
             } catch (DestinationRefusedException e) {

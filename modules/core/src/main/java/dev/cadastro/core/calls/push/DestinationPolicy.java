@@ -37,14 +37,14 @@ import java.util.Set;
  */
 public final class DestinationPolicy {
 
-    /** Resolves a host name to its addresses; {@link InetAddress#getAllByName} in production. */
+    /**
+     * Port: resolves a host name to its addresses. The adapter that sends provides it (the JDK sender's
+     * resolves with the system's resolver, as its client does when it connects): the core judges
+     * addresses and never asks the network itself.
+     */
     @FunctionalInterface
     public interface Resolver {
         List<InetAddress> resolve(String host) throws UnknownHostException;
-
-        static Resolver system() {
-            return host -> List.of(InetAddress.getAllByName(host));
-        }
     }
 
     private final boolean allowHttp;
@@ -57,13 +57,14 @@ public final class DestinationPolicy {
         this.allowHttp = b.allowHttp;
         this.allowLoopback = b.allowLoopback || b.allowPrivate;
         this.allowPrivate = b.allowPrivate;
-        this.resolver = Objects.requireNonNull(b.resolver, "resolver");
+        this.resolver = Objects.requireNonNull(
+                b.resolver, "resolver: the sending adapter's, e.g. JdkWebhookSender.RESOLVER, or a test's own");
         this.exempt = Set.copyOf(b.exempt);
     }
 
-    /** https only, public addresses only, the system resolver. */
-    public static DestinationPolicy strict() {
-        return builder().build();
+    /** https only, public addresses only, names resolved by {@code resolver}. */
+    public static DestinationPolicy strict(Resolver resolver) {
+        return builder().resolver(resolver).build();
     }
 
     public static Builder builder() {
@@ -271,7 +272,7 @@ public final class DestinationPolicy {
         private boolean allowHttp;
         private boolean allowLoopback;
         private boolean allowPrivate;
-        private Resolver resolver = Resolver.system();
+        private Resolver resolver;
         private final Set<String> exempt = new HashSet<>();
 
         private Builder() {}
@@ -310,6 +311,7 @@ public final class DestinationPolicy {
             return this;
         }
 
+        /** Where names are resolved: required, the sending adapter's in production. */
         public Builder resolver(Resolver resolver) {
             this.resolver = Objects.requireNonNull(resolver, "resolver");
             return this;

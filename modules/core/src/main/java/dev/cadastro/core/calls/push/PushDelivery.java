@@ -80,7 +80,7 @@ public final class PushDelivery implements Workers.Handler<Delivery> {
         boolean recorded;
         if (outcome.delivered()) {
             recorded = queue.delivered(
-                    item.id(), item.owner(), now, outcome.status().orElse(200));
+                    item.id(), item.owner(), now, outcome.status().orElseThrow());
         } else {
             Optional<Duration> wait = schedule.delayAfter(d.attempt(), outcome.retryAfter());
             recorded = wait.isPresent()

@@ -1,22 +1,19 @@
 package dev.cadastro.core.calls.push;
 
 import dev.cadastro.core.calls.Integration;
-import dev.cadastro.core.internal.Texts;
 import java.net.URI;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Where an integration's calls are pushed, as the operator set it (the URL, the header and
  * token the client chose, and what to do with reclassified calls).
  *
- * <p>Validated when built: the header name is a token (RFC 9110 5.1) and not one the sender sets
- * itself; neither the URL nor the header value holds a control character (no CR/LF, so nothing can be
- * smuggled into the request); the secret, when set, is {@code whsec_} and the base64 of 24 to 64 bytes,
- * as Standard Webhooks writes it. Where the URL points is {@link DestinationPolicy}'s to check.
+ * <p>Validated when built: the URL holds no control character, and the secret, when set, is {@code
+ * whsec_} and the base64 of 24 to 64 bytes, as Standard Webhooks writes it. Where the URL points is
+ * {@link DestinationPolicy}'s to check. What a header name and value may be is the sending adapter's
+ * rule, checked where the operator sets the destination (ADR 0043).
  *
  * @param resendReclassified whether a ready call that is reclassified is delivered again
  * @param signingSecret {@code whsec_...}, or null when deliveries are not signed
@@ -31,38 +28,11 @@ public record PushDestination(
         String signingSecret,
         boolean enabled) {
 
-    /** Headers the sender writes itself, or that the HTTP client owns; a client's header cannot be one. */
-    private static final Set<String> RESERVED = Set.of(
-            "content-type",
-            "content-length",
-            "host",
-            "connection",
-            "expect",
-            "upgrade",
-            "transfer-encoding",
-            "te",
-            "trailer",
-            "keep-alive",
-            "webhook-id",
-            "webhook-timestamp",
-            "webhook-signature");
-
     public PushDestination {
         Objects.requireNonNull(integration, "integration");
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(headerName, "headerName");
         Objects.requireNonNull(headerValue, "headerValue");
-        if (!Texts.isHttpToken(headerName)) {
-            throw new IllegalArgumentException("header name '" + printable(headerName)
-                    + "' must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)");
-        }
-        if (RESERVED.contains(headerName.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("header name '" + headerName + "' is set by the sender itself");
-        }
-        if (!validFieldValue(headerValue)) {
-            throw new IllegalArgumentException(
-                    "the header value must be visible characters, spaces or tabs, without CR, LF or other controls");
-        }
         if (hasControl(url.toString())) {
             throw new IllegalArgumentException("the URL must not hold control characters");
         }
@@ -108,25 +78,7 @@ public record PushDestination(
                 + maskedSecret() + ", enabled " + enabled + "]";
     }
 
-    /** RFC 9110 5.5, stricter: visible ASCII, space and tab, not empty, no leading or trailing blank. */
-    static boolean validFieldValue(String s) {
-        if (s.isEmpty() || s.charAt(0) == ' ' || s.charAt(s.length() - 1) == ' ') {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!(c == '\t' || (c >= 0x20 && c < 0x7f))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private static boolean hasControl(String s) {
         return s.chars().anyMatch(c -> c < 0x20 || c == 0x7f);
-    }
-
-    private static String printable(String s) {
-        return s.replaceAll("[\\p{Cntrl}]", "?");
     }
 }

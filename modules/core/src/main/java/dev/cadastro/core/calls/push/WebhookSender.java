@@ -53,7 +53,7 @@ public interface WebhookSender {
     }
 
     /**
-     * @param status the HTTP status when there was an answer
+     * @param status the receiver's status when there was an answer; always present when delivered
      * @param retryAfter the receiver's {@code Retry-After}, parsed, when it sent one
      * @param detail a short safe description for the operator (never the body, never a header value)
      */
@@ -63,6 +63,10 @@ public interface WebhookSender {
             Objects.requireNonNull(status, "status");
             Objects.requireNonNull(retryAfter, "retryAfter");
             Objects.requireNonNull(detail, "detail");
+            if (kind == Kind.DELIVERED && status.isEmpty()) {
+                // The receiver's answer is what delivered it: the sender says which.
+                throw new IllegalArgumentException("a delivered outcome carries the receiver's status");
+            }
         }
 
         public boolean delivered() {

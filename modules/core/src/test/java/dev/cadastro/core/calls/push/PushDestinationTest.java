@@ -2,7 +2,6 @@ package dev.cadastro.core.calls.push;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.calls.Integration;
@@ -24,21 +23,6 @@ class PushDestinationTest {
         assertEquals("Authorization", d.headerName());
         assertTrue(d.secret().isEmpty());
         with("X-Api-Key", "k\tv");
-    }
-
-    @Test
-    void refusesHeaderNamesThatAreNotTokensOrThatTheSenderSets() {
-        for (String name :
-                new String[] {"", "X Api", "X:Api", "X\r\nInjected", "Ação", "Content-Type", "webhook-id", "Host"}) {
-            assertThrows(IllegalArgumentException.class, () -> with(name, "v"), name);
-        }
-    }
-
-    @Test
-    void refusesHeaderValuesWithCrLfOrOtherControls() {
-        for (String value : new String[] {"a\r\nX-Evil: 1", "a\nb", "a\rb", "a\u0000b", "", " lead", "ação"}) {
-            assertThrows(IllegalArgumentException.class, () -> with("Authorization", value), value);
-        }
     }
 
     @Test
