@@ -1,6 +1,7 @@
 package dev.cadastro.loader.generate;
 
 import java.time.LocalDate;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -35,8 +36,11 @@ public record GeneratorOptions(
     /** {@code D60808}: D, the year's last digit, MMDD. */
     public String dateCode() {
         return String.format(
+                Locale.ROOT,
                 "D%d%02d%02d",
-                extractionDate.getYear() % 10, extractionDate.getMonthValue(), extractionDate.getDayOfMonth());
+                extractionDate.getYear() % 10,
+                extractionDate.getMonthValue(),
+                extractionDate.getDayOfMonth());
     }
 
     /** Builder of {@link GeneratorOptions}. */

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * The rejects file: UTF-8, one line per rejected row, tab-separated: the file inside the ZIP, the line
@@ -67,7 +68,7 @@ public final class RejectsLog implements Closeable {
                 case '\0' -> sb.append("\\0");
                 default -> {
                     if (c < 0x20 || (c >= 0x7F && c < 0xA0)) {
-                        sb.append(String.format("\\x%02X", (int) c));
+                        sb.append(String.format(Locale.ROOT, "\\x%02X", (int) c));
                     } else {
                         sb.append(c);
                     }

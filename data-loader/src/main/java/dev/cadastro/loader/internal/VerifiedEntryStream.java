@@ -4,6 +4,7 @@ import dev.cadastro.loader.StructuralFaultException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Locale;
 import java.util.zip.CRC32;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
@@ -78,8 +79,12 @@ public final class VerifiedEntryStream extends FilterInputStream {
         }
         if (file.crc() >= 0 && crc.getValue() != file.crc()) {
             throw new StructuralFaultException(String.format(
+                    Locale.ROOT,
                     "%s fails its CRC check: %s has CRC-32 %08x, the ZIP records %08x (a damaged download?)",
-                    file.zipName(), file.entryName(), crc.getValue(), file.crc()));
+                    file.zipName(),
+                    file.entryName(),
+                    crc.getValue(),
+                    file.crc()));
         }
     }
 

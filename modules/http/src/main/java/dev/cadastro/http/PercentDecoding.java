@@ -9,6 +9,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Strict percent-decoding (RFC 3986, section 2.1) of URI components into UTF-8 text. Unlike {@link
@@ -97,7 +98,7 @@ public final class PercentDecoding {
                         field,
                         "control-character",
                         Message.PERCENT_CONTROL_CHARACTER.with(
-                                label(field), String.format("%04X", (int) c), Texts.quote(raw)));
+                                label(field), String.format(Locale.ROOT, "%04X", (int) c), Texts.quote(raw)));
             }
         }
         return text;

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -203,7 +204,7 @@ public final class CallIngest {
                 return bad(
                         field,
                         "no-control-characters",
-                        Message.CONTROL_CHARACTER_AT.with(field, String.format("%04X", (int) ch), i + 1));
+                        Message.CONTROL_CHARACTER_AT.with(field, String.format(Locale.ROOT, "%04X", (int) ch), i + 1));
             }
         }
         return Optional.empty();

@@ -8,6 +8,7 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -46,8 +47,12 @@ public final class AnswerNode {
         if (filtered.dropped() > 0 && LOG.isLoggable(System.Logger.Level.DEBUG)) {
             LOG.log(
                     System.Logger.Level.DEBUG,
-                    "%s: dropped %d fields outside the allowlist: %s"
-                            .formatted(what, filtered.dropped(), filtered.droppedPaths()));
+                    String.format(
+                            Locale.ROOT,
+                            "%s: dropped %d fields outside the allowlist: %s",
+                            what,
+                            filtered.dropped(),
+                            filtered.droppedPaths()));
         }
         return root(filtered.tree());
     }

@@ -9,6 +9,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 
 /**
  * The call record on the wire: the {@code metadata} object that {@code GET /v1/ligacoes},
@@ -24,7 +25,7 @@ public final class CallJson {
     /** Brasília time as the contract defines it: a fixed UTC-3 offset. */
     public static final ZoneOffset BRASILIA = ZoneOffset.ofHours(-3);
 
-    private static final DateTimeFormatter WIRE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
+    private static final DateTimeFormatter WIRE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss", Locale.ROOT);
 
     private CallJson() {}
 

@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -80,7 +81,7 @@ public final class JsonlCallFile {
             .optionalStart()
             .appendOffsetId()
             .optionalEnd()
-            .toFormatter()
+            .toFormatter(Locale.ROOT)
             .withResolverStyle(java.time.format.ResolverStyle.STRICT)
             .withChronology(java.time.chrono.IsoChronology.INSTANCE);
     private static final JsonFactory JSON = JsonFactory.builder().build();

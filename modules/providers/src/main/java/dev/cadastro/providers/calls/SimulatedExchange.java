@@ -12,6 +12,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -169,7 +170,8 @@ public final class SimulatedExchange implements CallSource {
         int count = Math.min(999, rate + (spread == 0 ? 0 : slot.nextInt(-spread, spread + 1)));
         Instant start = Instant.ofEpochSecond(minute * 60);
         LocalDateTime local = LocalDateTime.ofInstant(start, BRASILIA);
-        String date = String.format("%04d%02d%02d", local.getYear(), local.getMonthValue(), local.getDayOfMonth());
+        String date = String.format(
+                Locale.ROOT, "%04d%02d%02d", local.getYear(), local.getMonthValue(), local.getDayOfMonth());
         int minuteOfDay = local.getHour() * 60 + local.getMinute();
         List<Call> calls = new ArrayList<>(count);
         long second = -1;
@@ -183,7 +185,7 @@ public final class SimulatedExchange implements CallSource {
                 micros = slot.nextInt(1_000_000);
             } // else: the very same microsecond as the call before
             Instant classified = start.plusSeconds(second).plus(micros, ChronoUnit.MICROS);
-            String id = date + "-" + String.format("%07d", minuteOfDay * 1000 + i);
+            String id = date + "-" + String.format(Locale.ROOT, "%07d", minuteOfDay * 1000 + i);
             calls.add(draw(id, classified, slot.split()));
         }
         return calls;

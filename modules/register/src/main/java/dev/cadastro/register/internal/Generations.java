@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -147,7 +148,7 @@ public final class Generations {
         StringBuilder sb = new StringBuilder();
         for (char c : s.toCharArray()) {
             if (c == '\\' || c == '\n' || c == '\r' || c == '=' || c == ':' || c == '#' || c == '!' || c > 0x7e) {
-                sb.append(String.format("\\u%04x", (int) c));
+                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
             } else {
                 sb.append(c);
             }

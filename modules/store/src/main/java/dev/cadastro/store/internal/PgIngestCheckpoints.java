@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -94,7 +95,7 @@ public final class PgIngestCheckpoints implements IngestCheckpoints {
         for (int i = 0; i < text.length(); i++) {
             char ch = text.charAt(i);
             if (Character.isISOControl(ch) || ch == '\\') {
-                b.append(String.format("\\u%04X", (int) ch));
+                b.append(String.format(Locale.ROOT, "\\u%04X", (int) ch));
             } else {
                 b.append(ch);
             }
