@@ -2,6 +2,7 @@ package dev.cadastro.providers;
 
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.WebhookSender;
+import dev.cadastro.core.calls.push.WebhookSender.Stamp;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -61,6 +62,12 @@ public final class JdkWebhookSender implements WebhookSender {
     private final Duration connectTimeout;
     /** Authorities this client has finished an exchange with, so a pooled connection may be open. */
     private final Set<String> pooled = ConcurrentHashMap.newKeySet();
+
+    /** The Standard Webhooks headers this sender writes from a request's stamp. */
+    public static final String ID_HEADER = "webhook-id";
+
+    public static final String TIMESTAMP_HEADER = "webhook-timestamp";
+    public static final String SIGNATURE_HEADER = "webhook-signature";
 
     /** Headers this sender writes itself, or that the HTTP client owns; a client's header cannot be one. */
     private static final Set<String> RESERVED = Set.of(
@@ -170,6 +177,12 @@ public final class JdkWebhookSender implements WebhookSender {
         try {
             for (Map.Entry<String, String> h : request.headers()) {
                 b.header(h.getKey(), h.getValue());
+            }
+            if (request.stamp().isPresent()) {
+                Stamp stamp = request.stamp().get();
+                b.header(ID_HEADER, stamp.id());
+                b.header(TIMESTAMP_HEADER, Long.toString(stamp.timestamp()));
+                stamp.signature().ifPresent(s -> b.header(SIGNATURE_HEADER, s));
             }
             built = b.build();
         } catch (IllegalArgumentException e) {

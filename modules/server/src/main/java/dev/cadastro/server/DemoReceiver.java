@@ -3,6 +3,7 @@ package dev.cadastro.server;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.cadastro.core.calls.push.WebhookSignature;
+import dev.cadastro.providers.JdkWebhookSender;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -74,12 +75,12 @@ public final class DemoReceiver implements AutoCloseable {
                 exchange.sendResponseHeaders(401, -1);
                 return;
             }
-            String webhookId = exchange.getRequestHeaders().getFirst(WebhookSignature.ID_HEADER);
+            String webhookId = exchange.getRequestHeaders().getFirst(JdkWebhookSender.ID_HEADER);
             boolean verified = WebhookSignature.verify(
                     secret,
                     webhookId,
-                    exchange.getRequestHeaders().getFirst(WebhookSignature.TIMESTAMP_HEADER),
-                    exchange.getRequestHeaders().getFirst(WebhookSignature.SIGNATURE_HEADER),
+                    exchange.getRequestHeaders().getFirst(JdkWebhookSender.TIMESTAMP_HEADER),
+                    exchange.getRequestHeaders().getFirst(JdkWebhookSender.SIGNATURE_HEADER),
                     body,
                     clock.instant(),
                     Duration.ofMinutes(5));

@@ -51,10 +51,7 @@ class ArchitectureRulesTest {
             Map.entry("java.nio.file dev/cadastro/core/files/LocalFolderFileStore.java", "s3files"),
             // issue 41 item 6, no branch this session: the loader's wiring to the Lucene register moves to
             // server (or a module that requires both).
-            Map.entry("requires dev.cadastro.loader -> dev.cadastro.register", "issue 41 item 6"),
-            // issue 41 item 4, left over on branch edge: the Standard Webhooks header names are written by
-            // PushDelivery and WebhookSignature; the sender should name them from typed request fields.
-            Map.entry("http-header dev/cadastro/core/calls/push/WebhookSignature.java", "issue 41 item 4"));
+            Map.entry("requires dev.cadastro.loader -> dev.cadastro.register", "issue 41 item 6"));
 
     /** Header names a request or response of ours carries, or that HTTP itself defines. */
     static final Set<String> HTTP_HEADERS = Set.of(

@@ -6,7 +6,6 @@ import dev.cadastro.core.work.Workers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -135,13 +134,15 @@ public final class PushDelivery implements Workers.Handler<Delivery> {
         }
         byte[] body = renderer.apply(d.call());
         long timestamp = clock.instant().getEpochSecond();
-        List<Map.Entry<String, String>> headers = new ArrayList<>(4);
-        headers.add(Map.entry(dest.headerName(), dest.headerValue()));
-        headers.add(Map.entry(WebhookSignature.ID_HEADER, d.webhookId()));
-        headers.add(Map.entry(WebhookSignature.TIMESTAMP_HEADER, Long.toString(timestamp)));
-        dest.secret()
-                .ifPresent(s -> headers.add(Map.entry(
-                        WebhookSignature.SIGNATURE_HEADER, WebhookSignature.sign(s, d.webhookId(), timestamp, body))));
-        return sender.send(new WebhookSender.Request(dest.url(), headers, body, timeout));
+        WebhookSender.Stamp stamp = new WebhookSender.Stamp(
+                d.webhookId(),
+                timestamp,
+                dest.secret().map(s -> WebhookSignature.sign(s, d.webhookId(), timestamp, body)));
+        return sender.send(new WebhookSender.Request(
+                dest.url(),
+                List.of(Map.entry(dest.headerName(), dest.headerValue())),
+                Optional.of(stamp),
+                body,
+                timeout));
     }
 }

@@ -16,25 +16,53 @@ public interface WebhookSender {
     /**
      * One POST.
      *
-     * @param headers in order; the sender adds {@code Content-Type: application/json}
+     * @param headers the client's own, in order (the destination's header); the sender adds {@code
+     *     Content-Type: application/json} and writes the {@code stamp} as the Standard Webhooks headers
+     *     after them
+     * @param stamp the delivery's id, timestamp and signature, when it has them
      */
-    record Request(URI url, List<Map.Entry<String, String>> headers, byte[] body, Duration timeout) {
+    record Request(
+            URI url, List<Map.Entry<String, String>> headers, Optional<Stamp> stamp, byte[] body, Duration timeout) {
         public Request {
             Objects.requireNonNull(url, "url");
             headers = List.copyOf(headers);
+            Objects.requireNonNull(stamp, "stamp");
             Objects.requireNonNull(body, "body");
             Objects.requireNonNull(timeout, "timeout");
         }
 
+        /** A request without a stamp. */
+        public Request(URI url, List<Map.Entry<String, String>> headers, byte[] body, Duration timeout) {
+            this(url, headers, Optional.empty(), body, timeout);
+        }
+
         /**
-         * The origin, the header names and the sizes only: header values (the client's credential, the
-         * signature) and the URL's path and query never reach a log through this.
+         * The origin, the header names, whether it is stamped and signed, and the sizes only: header
+         * values (the client's credential, the signature) and the URL's path and query never reach a log
+         * through this.
          */
         @Override
         public String toString() {
             return "Request[" + DestinationPolicy.origin(url) + ", headers "
-                    + headers.stream().map(Map.Entry::getKey).toList() + ", " + body.length + " bytes, timeout "
-                    + timeout + "]";
+                    + headers.stream().map(Map.Entry::getKey).toList()
+                    + stamp.map(s -> s.signature().isPresent() ? ", stamped and signed" : ", stamped")
+                            .orElse("")
+                    + ", " + body.length + " bytes, timeout " + timeout + "]";
+        }
+    }
+
+    /**
+     * What identifies a delivery to its receiver, the Standard Webhooks way ({@link WebhookSignature}):
+     * the sender writes them as its headers.
+     *
+     * @param id the delivery's id, the same on every attempt: the receiver's deduplication key
+     * @param timestamp Unix seconds of this attempt
+     * @param signature {@code v1,<base64>} when the destination has a secret
+     */
+    record Stamp(String id, long timestamp, Optional<String> signature) {
+        public Stamp {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(signature, "signature");
         }
     }
 

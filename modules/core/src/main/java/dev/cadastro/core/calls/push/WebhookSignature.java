@@ -19,10 +19,6 @@ import javax.crypto.spec.SecretKeySpec;
  * list several space-separated signatures (during a secret rotation), any of which may match.
  */
 public final class WebhookSignature {
-    public static final String ID_HEADER = "webhook-id";
-    public static final String TIMESTAMP_HEADER = "webhook-timestamp";
-    public static final String SIGNATURE_HEADER = "webhook-signature";
-
     private static final String PREFIX = "whsec_";
 
     private WebhookSignature() {}
