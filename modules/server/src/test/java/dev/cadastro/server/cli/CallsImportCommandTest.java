@@ -142,13 +142,22 @@ class CallsImportCommandTest {
         try (var s3 = dev.cadastro.s3.testing.S3ProxyFixture.start(dir.resolve("s3"))) {
             s3.createBucket("recordings");
             Run run = CliRuns.inProcess(
-                    "calls", "import", file.toString(), "--integration", "acme-bucket", "--database", url,
-                    "--files", "s3://recordings/calls-import", "--s3-endpoint", s3.endpoint().toString());
+                    "calls",
+                    "import",
+                    file.toString(),
+                    "--integration",
+                    "acme-bucket",
+                    "--database",
+                    url,
+                    "--files",
+                    "s3://recordings/calls-import",
+                    "--s3-endpoint",
+                    s3.endpoint().toString());
             assertEquals(0, run.status(), run.err());
             assertTrue(run.out().contains("1 recordings copied"), run.out());
             try (var client = s3.connection().client()) {
-                long stored = client.headObject(r -> r.bucket("recordings")
-                                .key("calls-import/calls/" + acme.id() + "/imp-1.wav"))
+                long stored = client.headObject(
+                                r -> r.bucket("recordings").key("calls-import/calls/" + acme.id() + "/imp-1.wav"))
                         .contentLength();
                 assertEquals((long) WavRecording.fileSize(2), stored);
             }
