@@ -47,8 +47,6 @@ class ArchitectureRulesTest {
      * this as the branches merge; never add to it to make a new violation pass.
      */
     static final Map<String, String> KNOWN = Map.ofEntries(
-            // issue 41 item 5, branch s3files: LocalFolderFileStore moves to modules/files.
-            Map.entry("java.nio.file dev/cadastro/core/files/LocalFolderFileStore.java", "s3files"),
             // issue 41 item 6, no branch this session: the loader's wiring to the Lucene register moves to
             // server (or a module that requires both).
             Map.entry("requires dev.cadastro.loader -> dev.cadastro.register", "issue 41 item 6"));
