@@ -378,7 +378,7 @@ public final class PgOtpStore implements OtpStore {
                 lockAndReads(d, phoneKey, clientRef)
                         .set("throttle_bounds", ps.getConnection().createArrayOf("timestamptz", throttleBounds(now)))
                         .setAll(ledger.holdArgs(hold))
-                        .setAll(dispatchRow(d, phoneKey, mac, clientRef)));
+                        .setAll(dispatchRow(d, mac)));
         try (ResultSet rs = afterTheLock(ps, 2)) {
             rs.next();
             if (rs.getLong("started") == 1) {
@@ -422,8 +422,10 @@ public final class PgOtpStore implements OtpStore {
         try (PreparedStatement ps = INSERT.prepare(c)) {
             INSERT.bind(
                     ps,
-                    dispatchRow(d, phoneKey, mac, clientRef)
+                    dispatchRow(d, mac)
                             .set("account", d.account().value())
+                            .set("phone_key", phoneKey)
+                            .set("client_ref", clientRef)
                             .set("hold_key", hold.key().value()));
             ps.executeUpdate();
         }
@@ -431,10 +433,11 @@ public final class PgOtpStore implements OtpStore {
     }
 
     /**
-     * The new dispatch's columns for {@link #INSERT} and {@link #SEND} but its hold's key, which {@link
-     * #SEND} shares with the hold ({@link PgLedger#holdArgs}).
+     * The new dispatch's columns for {@link #INSERT} and {@link #SEND} but those {@link #SEND} shares with
+     * its reads ({@code account}, {@code phone_key}, {@code client_ref}: {@link #lockAndReads}) and with
+     * the hold ({@code hold_key}: {@link PgLedger#holdArgs}).
      */
-    private static NamedSql.Args dispatchRow(OtpDispatch d, String phoneKey, byte[] mac, String clientRef) {
+    private static NamedSql.Args dispatchRow(OtpDispatch d, byte[] mac) {
         return NamedSql.args()
                 .set("public_id", d.id())
                 .set("phone_masked", d.phoneMasked())
