@@ -42,7 +42,7 @@ import javax.sql.DataSource;
  *       the newest row version for every concurrent UPDATE, so at most five attempts are ever counted and
  *       one check at most verifies, whatever the parallelism. The caller sends the typed code's MAC under
  *       each key; the statement compares the one under the dispatch's key with the stored MAC, blinded
- *       (see {@link #MATCH}). The answer is given after that statement committed, and a check that found
+ *       (see {@link #COUNT_ATTEMPT}). The answer is given after that statement committed, and a check that found
  *       nothing to count reads the dispatch for its answer.
  *   <li>Settlements lock the dispatch row ({@code FOR UPDATE}) and act only from the state they expect,
  *       so a duplicated receipt or a late provider answer changes nothing twice.
