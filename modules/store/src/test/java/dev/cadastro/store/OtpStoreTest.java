@@ -447,6 +447,30 @@ class OtpStoreTest {
     }
 
     @Test
+    void aSendWhoseHoldKeyWasAlreadyPlacedStartsOnTheGeneralPathWithThatHold() {
+        // The one-statement send writes nothing when the hold's key is taken; the general path then finds
+        // the ledger's hold under that key and writes the dispatch in its own transaction.
+        Principal p = principal(3);
+        OtpStore otp = store.otpStore();
+        String id = "sms_hold_placed_" + p.accountId().value();
+        var hold = new CostRules(clock).smsCode(p.accountId(), id);
+        store.ledger().hold(hold);
+        Balance before = sms(p);
+        OtpStore.Begun begun = otp.begin(
+                OtpDispatch.sending(id, p.accountId(), "(11) 9****-4321", 6, "k1", T0, Duration.ofSeconds(300)),
+                "phone-placed-" + p.accountId().value(),
+                new byte[32],
+                hold,
+                "ref-" + id);
+        assertTrue(begun instanceof OtpStore.Begun.Started, begun.toString());
+        assertEquals(
+                Delivery.ENVIANDO, otp.find(p.accountId(), id).orElseThrow().delivery());
+        assertEquals(before, sms(p), "held once, by the hold placed before");
+        otp.accepted(p.accountId(), id, "prov-placed", T0);
+        assertEquals(new Balance(CreditKind.SMS_CREDITS, before.posted() - 1, before.held() - 1), sms(p));
+    }
+
+    @Test
     void theCodeExpiresAtTheExactTermRequested() {
         Principal p = principal(3);
         OtpSent sent = service().send(p, request(60));

@@ -101,8 +101,7 @@ class SmsSendGateProperties {
                             : c.createArrayOf(
                                     "timestamptz",
                                     recent.stream().map(Timestamp::from).toArray()));
-            ps.setInt(2, OtpThrottle.PER_HOUR);
-            ps.setTimestamp(3, Timestamp.from(PgOtpStore.spacingBound(now)));
+            ps.setArray(2, c.createArrayOf("timestamptz", PgOtpStore.throttleBounds(now)));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }

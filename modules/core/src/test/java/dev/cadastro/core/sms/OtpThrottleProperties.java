@@ -52,6 +52,26 @@ class OtpThrottleProperties {
         }
     }
 
+    @Property(tries = 3000)
+    void theLatestAllowedTimesAllowASendExactlyWhenTheRuleDoes(
+            @ForAll @Size(max = 12) List<@LongRange(min = 0, max = 7_200_000) Long> sendMillis,
+            @ForAll @LongRange(min = 0, max = 7_300_000) long nowMillis) {
+        Instant now = T0.plusMillis(nowMillis);
+        List<Instant> sends = new ArrayList<>();
+        for (long m : sendMillis) {
+            Instant t = T0.plusMillis(m);
+            if (!t.isAfter(now)) {
+                sends.add(t);
+            }
+        }
+        sends.sort(Comparator.reverseOrder());
+        // What the store compares: the nth newest send against the nth bound, where the rule sets one.
+        boolean withinBounds = OtpThrottle.latestAllowed(now).entrySet().stream()
+                .allMatch(b ->
+                        sends.size() < b.getKey() || !sends.get(b.getKey() - 1).isAfter(b.getValue()));
+        assertEquals(allowed(sends, now), withinBounds, "sends " + sends + " at " + now);
+    }
+
     private static boolean allowed(List<Instant> sends, Instant at) {
         long inLast30s = sends.stream()
                 .filter(t -> !t.isAfter(at) && Duration.between(t, at).compareTo(Duration.ofSeconds(30)) < 0)

@@ -11,8 +11,6 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import javax.sql.DataSource;
-import org.postgresql.core.BaseConnection;
-import org.postgresql.core.TransactionState;
 
 /** Connection handling shared by the adapters: one place for commit, rollback and error wrapping. */
 final class Jdbc {
@@ -21,6 +19,9 @@ final class Jdbc {
 
     /** SQLSTATE of a check violation: the database refused an overdraft the code let through. */
     static final String CHECK_VIOLATION = "23514";
+
+    /** SQLSTATE of {@code store_require} (V14): a statement's part wrote nothing, so nothing was committed. */
+    static final String REQUIREMENT_FAILED = "ST001";
 
     private Jdbc() {}
 
@@ -57,23 +58,29 @@ final class Jdbc {
         }
     }
 
+    /** Work on a prepared batch of statements. */
+    @FunctionalInterface
+    interface Batch<T> {
+        T run(PreparedStatement statements) throws SQLException;
+    }
+
     /**
-     * Runs work whose statements open and close their own transaction ({@code BEGIN; ...; COMMIT} sent as
-     * one batch), on a connection in auto-commit mode. pgjdbc opens the transaction of a connection out
-     * of auto-commit with a {@code BEGIN} sent as a simple query, which PostgreSQL answers at once, apart
-     * from the batch's answers: one more packet each way and one more wake-up on each side. A batch with
-     * its own {@code BEGIN} is answered once, at its Sync. When the work throws, or returns with the
-     * transaction still open, the transaction is rolled back before the connection goes back (a failed
-     * statement leaves it open and aborted).
+     * Runs {@code statements} (several, separated by {@code ;}) in a transaction of their own: they are
+     * prepared between a {@code BEGIN} and a {@code COMMIT} and sent as one batch on a connection in
+     * auto-commit mode, which the work executes and reads. pgjdbc opens the transaction of a connection
+     * out of auto-commit with a {@code BEGIN} sent as a simple query, which PostgreSQL answers at once,
+     * apart from the batch's answers: one more packet each way and one more wake-up on each side. A batch
+     * with its own {@code BEGIN} is answered once, at its Sync.
+     *
+     * <p>The driver runs every statement of the batch, {@code COMMIT} included, before {@code execute}
+     * returns, or stops at the first that fails and throws: so the transaction is over when the work
+     * returns, and when it throws, a {@code ROLLBACK} ends the transaction a failed statement left open
+     * and aborted (after a commit it only draws a warning) before the connection goes back to the pool.
      */
-    static <T> T ownTransaction(DataSource dataSource, String what, Work<T> work) {
+    static <T> T ownTransaction(DataSource dataSource, String what, String statements, Batch<T> work) {
         try (Connection c = dataSource.getConnection()) {
-            try {
-                T result = work.run(c);
-                if (c.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE) {
-                    throw new IllegalStateException(what + " left its transaction open");
-                }
-                return result;
+            try (PreparedStatement ps = c.prepareStatement("BEGIN; " + statements + "; COMMIT")) {
+                return work.run(ps);
             } catch (SQLException | RuntimeException | Error e) {
                 try (var rollback = c.createStatement()) {
                     rollback.execute("ROLLBACK");

@@ -61,40 +61,40 @@ public final class PgLedger implements Ledger, AutoCloseable {
             + " INSERT INTO ledger_entries (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
             + " SELECT ?, ?, ?, ?, ?, ?, ?, posted FROM credit RETURNING balance_after";
 
+    /**
+     * A hold's reservation as two CTEs of a {@code WITH}, for this class and for a statement of another
+     * that places a hold with its own writes (the SMS send): {@code reserve} raises the balance's held
+     * sum when it covers the amount, the key is new and the CTE {@code may_hold}, which the statement
+     * defines before these, has a row; then {@code placed} inserts the hold and returns its key and
+     * creation time (no row when nothing was reserved). Its parameters are set by {@link #holdArgs}.
+     */
+    static final String HOLD_CTES = """
+            reserve AS (
+                UPDATE balances SET held = held + :hold_amount
+                WHERE account_id = :hold_account AND kind = :hold_kind AND posted - held >= :hold_amount
+                  AND NOT EXISTS (SELECT 1 FROM holds WHERE account_id = :hold_account AND idem_key = :hold_key)
+                  AND EXISTS (SELECT 1 FROM may_hold)
+                RETURNING 1),
+            placed AS (
+                INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)
+                SELECT :hold_account, :hold_key, :hold_kind, :hold_amount, 'HELD', :hold_description, :hold_at
+                FROM reserve
+                RETURNING idem_key, created_at)
+            """;
+
     /** A hold placed when the balance covers it and its key is new: its creation time, or no row. */
-    private static final String RESERVE = "WITH" + reserveCtes("") + "SELECT created_at FROM placed";
+    private static final NamedSql RESERVE =
+            NamedSql.of("WITH may_hold AS (SELECT 1), " + HOLD_CTES + " SELECT created_at FROM placed");
 
-    /**
-     * A hold's reservation as two CTEs of a {@code WITH}, {@code reserve} (the balance's held sum raised
-     * when it covers the amount and the key is new) then {@code placed} (the hold's key and creation time
-     * when it was placed, no row otherwise), with twelve parameters that {@link #setReserve} sets.
-     *
-     * @param condition added to the balance's {@code WHERE}, without parameters (empty for none): the
-     *     hold is placed only when it holds too
-     */
-    static String reserveCtes(String condition) {
-        return " reserve AS ("
-                + " UPDATE balances SET held = held + ?"
-                + " WHERE account_id = ? AND kind = ? AND posted - held >= ?"
-                + " AND NOT EXISTS (SELECT 1 FROM holds WHERE account_id = ? AND idem_key = ?)" + condition
-                + " RETURNING 1),"
-                + " placed AS ("
-                + " INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)"
-                + " SELECT ?, ?, ?, ?, 'HELD', ?, ? FROM reserve RETURNING idem_key, created_at) ";
-    }
-
-    /**
-     * Sets the twelve parameters of {@link #reserveCtes} for the hold {@code r}, from {@code first}.
-     *
-     * @return the index of the parameter after them
-     */
-    int setReserve(PreparedStatement ps, int first, HoldRequest r) throws SQLException {
-        long account = r.account().value();
-        String kind = r.kind().name();
-        String key = r.key().value();
-        Jdbc.setFrom(ps, first, r.amount(), account, kind, r.amount(), account, key);
-        Jdbc.setFrom(ps, first + 6, account, key, kind, r.amount(), r.description(), now());
-        return first + 12;
+    /** The values of {@link #HOLD_CTES}'s parameters for the hold {@code r}. */
+    NamedSql.Args holdArgs(HoldRequest r) {
+        return NamedSql.args()
+                .set("hold_amount", r.amount())
+                .set("hold_account", r.account().value())
+                .set("hold_kind", r.kind().name())
+                .set("hold_key", r.key().value())
+                .set("hold_description", r.description())
+                .set("hold_at", now());
     }
 
     /**
@@ -394,8 +394,8 @@ public final class PgLedger implements Ledger, AutoCloseable {
 
     /** Runs the conditional reservation: the new hold, or empty when the key exists or the balance is short. */
     private Optional<Hold> reserve(Connection c, HoldRequest r) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(RESERVE)) {
-            setReserve(ps, 1, r);
+        try (PreparedStatement ps = RESERVE.prepare(c)) {
+            RESERVE.bind(ps, holdArgs(r));
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();

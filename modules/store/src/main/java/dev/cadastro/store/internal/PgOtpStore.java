@@ -42,7 +42,7 @@ import javax.sql.DataSource;
  *       the newest row version for every concurrent UPDATE, so at most five attempts are ever counted and
  *       one check at most verifies, whatever the parallelism. The caller sends the typed code's MAC under
  *       each key; the statement compares the one under the dispatch's key with the stored MAC, blinded
- *       (see {@link #MATCH}). The answer is given after that statement committed, and a check that found
+ *       (see {@link #COUNT_ATTEMPT}). The answer is given after that statement committed, and a check that found
  *       nothing to count reads the dispatch for its answer.
  *   <li>Settlements lock the dispatch row ({@code FOR UPDATE}) and act only from the state they expect,
  *       so a duplicated receipt or a late provider answer changes nothing twice.
@@ -55,72 +55,95 @@ import javax.sql.DataSource;
 public final class PgOtpStore implements OtpStore {
     private static final String COLUMNS = "public_id, account_id, phone_masked, digits, key_id, created_at,"
             + " expires_at, attempts, state, delivery, failure_reported_at";
-    private static final String CHECKABLE = "delivery IN ('aceito', 'falhou', 'incerto')";
     private static final String REFUND_REASON = "entrega do SMS falhou";
 
     /** What an accepted message costs: the whole hold of 1 SMS credit is posted. */
     private static final long CHARGE = 1;
+
+    /** A statement's text with {@code {dispatch}} standing for the columns {@link #dispatch} reads. */
+    private static NamedSql sql(String text) {
+        return NamedSql.of(text.replace("{dispatch}", COLUMNS));
+    }
 
     /**
      * {@link #acceptSending}: settle the dispatch ({@code d}), take the hold's amount off the balance's
      * posted and held sums ({@code b}), mark the hold posted ({@code h}), write the entry ({@code e}) with
      * the balance after it. The hold is read with the statement's snapshot; the dispatch row lock taken by
      * {@code d} is what every transition of an SMS hold takes first, so no other transaction can move it.
+     * A settled dispatch whose hold was not posted must not be committed: with no entry written, {@code
+     * store_require} (V14) fails the whole statement with SQLSTATE ST001, which acceptSending reports.
      *
      * <p>Every row is named by its whole key, the account and kind as parameters and the hold's key as a
      * scalar subquery of {@code d} (a parameter to the planner), not by a join, and no condition makes a
      * partial index a path to the dispatch: a plan cached while the tables were empty and unanalyzed could
      * otherwise join on the account alone and read all of the account's holds, or scan every dispatch
      * sent since the last vacuum, for each acceptance (benchmarks/history/2026-11-24-sms.md, "sms: plans on a new
-     * database").
+     * database"). Sending is tested as {@code settled_at IS NULL} (the table's CHECK makes them one); until
+     * V13, {@code delivery = 'enviando'} was the predicate of a partial index, which would then have been a
+     * path.
      */
-    private static final String ACCEPT_SENDING = "WITH d AS ("
-            + " UPDATE sms_dispatches SET delivery = 'aceito',"
-            + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ?"
-            // Sending is tested as settled_at IS NULL (the table's CHECK makes them one). Until V13,
-            // delivery = 'enviando' was the predicate of a partial index, which would then have been a path.
-            + " WHERE public_id = ? AND account_id = ? AND settled_at IS NULL AND failure_reported_at IS NULL"
-            + " RETURNING id, " + COLUMNS + ", hold_key),"
-            // The dispatch is no longer sending: its row in sms_sending goes in the same statement.
-            + " s AS (DELETE FROM sms_sending WHERE dispatch_id = (SELECT id FROM d)),"
-            + " b AS ("
-            + " UPDATE balances SET posted = balances.posted - ?, held = balances.held - held_hold.amount"
-            + " FROM holds held_hold"
-            + " WHERE held_hold.account_id = ? AND held_hold.idem_key = (SELECT hold_key FROM d)"
-            + " AND held_hold.state = 'HELD' AND held_hold.kind = ?"
-            + " AND balances.account_id = ? AND balances.kind = ?"
-            + " RETURNING balances.posted, held_hold.idem_key),"
-            + " h AS ("
-            + " UPDATE holds SET state = 'POSTED', posted_amount = ?, settled_at = now()"
-            + " WHERE holds.account_id = ? AND holds.idem_key = (SELECT idem_key FROM b) AND holds.state = 'HELD'"
-            + " RETURNING holds.account_id, holds.kind, holds.idem_key, holds.description),"
-            + " e AS ("
-            + " INSERT INTO ledger_entries"
-            + " (account_id, kind, type, amount, idem_key, description, created_at, balance_after)"
-            + " SELECT h.account_id, h.kind, 'HOLD_POST', ?, h.idem_key, h.description, ?, b.posted"
-            + " FROM h JOIN b ON b.idem_key = h.idem_key RETURNING 1)"
-            // A settled dispatch whose hold was not posted must not be committed: with no entry written,
-            // the division fails the whole statement (SQLSTATE 22012), which acceptSending reports.
-            + " SELECT d.*, 1 / (SELECT count(*) FROM e) AS entries FROM d";
-
-    private static final String DIVISION_BY_ZERO = "22012";
+    private static final NamedSql ACCEPT_SENDING = sql("""
+            WITH d AS (
+                UPDATE sms_dispatches
+                SET delivery = 'aceito', provider_message_id = COALESCE(:provider_message_id, provider_message_id),
+                    settled_at = :now
+                WHERE public_id = :id AND account_id = :account
+                  AND settled_at IS NULL AND failure_reported_at IS NULL
+                RETURNING id, {dispatch}, hold_key),
+            s AS (DELETE FROM sms_sending WHERE dispatch_id = (SELECT id FROM d)),
+            b AS (
+                UPDATE balances SET posted = balances.posted - :charge, held = balances.held - held_hold.amount
+                FROM holds held_hold
+                WHERE held_hold.account_id = :account AND held_hold.idem_key = (SELECT hold_key FROM d)
+                  AND held_hold.state = 'HELD' AND held_hold.kind = :kind
+                  AND balances.account_id = :account AND balances.kind = :kind
+                RETURNING balances.posted, held_hold.idem_key),
+            h AS (
+                UPDATE holds SET state = 'POSTED', posted_amount = :charge, settled_at = now()
+                WHERE holds.account_id = :account AND holds.idem_key = (SELECT idem_key FROM b)
+                  AND holds.state = 'HELD'
+                RETURNING holds.account_id, holds.kind, holds.idem_key, holds.description),
+            e AS (
+                INSERT INTO ledger_entries
+                    (account_id, kind, type, amount, idem_key, description, created_at, balance_after)
+                SELECT h.account_id, h.kind, 'HOLD_POST', :entry_amount, h.idem_key, h.description, :entry_at, b.posted
+                FROM h JOIN b ON b.idem_key = h.idem_key
+                RETURNING 1)
+            SELECT d.*, store_require((SELECT count(*) FROM e) > 0, 'the dispatch settled but its hold was not posted')
+                AS posted
+            FROM d
+            """);
 
     /** The request's earlier dispatch, locked. */
-    private static final String EARLIER = "SELECT " + COLUMNS + ", hold_key FROM sms_dispatches"
-            + " WHERE account_id = ? AND client_ref = ? AND delivery <> 'indisponivel' LIMIT 1 FOR UPDATE";
+    private static final String EARLIER = """
+            SELECT {dispatch}, hold_key FROM sms_dispatches
+            WHERE account_id = :account AND client_ref = :client_ref AND delivery <> 'indisponivel'
+            LIMIT 1 FOR UPDATE""";
 
-    private static final String RECENT = "SELECT array_agg(created_at ORDER BY created_at DESC) FROM ("
-            + " SELECT created_at FROM sms_dispatches"
-            + " WHERE account_id = ? AND phone_key = ? AND delivery <> 'indisponivel' AND created_at > ?"
-            + " ORDER BY created_at DESC LIMIT ?) last_hour";
-
-    /** {@link #SEND}'s throttle: a row when the times in {@code recent} allow a send; see there. */
-    private static final String GATE = "SELECT 1 FROM recent WHERE NOT EXISTS (SELECT 1 FROM earlier)"
-            + " AND coalesce(cardinality(times), 0) < ? AND coalesce(times[1] <= ?, true)";
+    /** The phone's counted sends of the window, newest first, at most as many as the throttle looks at. */
+    private static final String RECENT = """
+            SELECT array_agg(created_at ORDER BY created_at DESC) FROM (
+                SELECT created_at FROM sms_dispatches
+                WHERE account_id = :account AND phone_key = :phone_key AND delivery <> 'indisponivel'
+                  AND created_at > :window_start
+                ORDER BY created_at DESC LIMIT :per_hour) last_hour""";
 
     /** The CTEs {@code earlier} ({@link #EARLIER}) and {@code recent} (one row, {@link #RECENT} as {@code times}). */
     private static final String READS =
             "WITH earlier AS (" + EARLIER + "), recent AS (SELECT (" + RECENT + ") AS times)";
+
+    /**
+     * {@link #SEND}'s throttle: a row when there is no earlier dispatch and no send in {@code times} is
+     * later than its bound in {@code :throttle_bounds}, which {@link #throttleBounds} builds from {@link
+     * OtpThrottle#LIMITS} (the newest at least 30 seconds old, the fifth newest outside the window): the
+     * rule lives in {@link OtpThrottle}; this only compares. {@code unnest} pairs the two arrays, padding
+     * the shorter with nulls, which compare as nothing.
+     */
+    private static final String GATE = """
+            SELECT 1 FROM recent
+            WHERE NOT EXISTS (SELECT 1 FROM earlier)
+              AND NOT EXISTS (
+                  SELECT 1 FROM unnest(times, :throttle_bounds::timestamptz[]) AS t(sent, latest) WHERE sent > latest)""";
 
     /** {@code recent_1} to {@code recent_5}: the elements of {@code times}, one column each (see {@link #recent}). */
     private static final String RECENT_COLUMNS = IntStream.rangeClosed(1, OtpThrottle.PER_HOUR)
@@ -132,11 +155,11 @@ public final class PgOtpStore implements OtpStore {
      * nulls when there is none) and the created times of the phone's counted sends of the last hour,
      * newest first, in {@link #RECENT_COLUMNS}.
      */
-    private static final String EARLIER_AND_RECENT =
-            READS + " SELECT earlier.*," + RECENT_COLUMNS + " FROM recent LEFT JOIN earlier ON true";
+    private static final NamedSql EARLIER_AND_RECENT =
+            sql(READS + " SELECT earlier.*," + RECENT_COLUMNS + " FROM recent LEFT JOIN earlier ON true");
 
     /** Sends to one account and phone take turns on this transaction-scoped lock. */
-    private static final String LOCK_PHONE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 7))";
+    private static final NamedSql LOCK_PHONE = sql("SELECT pg_advisory_xact_lock(hashtextextended(:phone_lock, 7))");
 
     /**
      * The send's statements run the plans their connection cached, for the rest of the transaction:
@@ -149,102 +172,129 @@ public final class PgOtpStore implements OtpStore {
      * plannings a second at 1,000 pairs/s, roughly 0.1 ms of a backend's CPU each
      * (benchmarks/history/2026-11-24-sms.md, "sms: a send's read planned at every execution"). No other SMS statement was seen to do so.
      */
-    private static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
+    private static final NamedSql GENERIC_PLANS = sql("SET LOCAL plan_cache_mode = force_generic_plan");
 
     private static final String INSERT_COLUMNS = "(public_id, account_id, phone_key, phone_masked, digits, key_id,"
             + " code_mac, hold_key, client_ref, created_at, expires_at)";
 
-    /** A new dispatch is sending: its row in sms_sending is written by the same statement. */
-    private static final String SENDING =
-            " INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch";
+    private static final String INSERT_VALUES = "(:public_id, :account, :phone_key, :phone_masked, :digits, :key_id,"
+            + " :code_mac, :hold_key, :client_ref, :created_at, :expires_at)";
 
-    private static final String INSERT = "WITH dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at)" + SENDING;
+    /** A new dispatch is sending: its row in sms_sending is written by the same statement. */
+    private static final NamedSql INSERT = sql("WITH dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
+            + " VALUES " + INSERT_VALUES + " RETURNING id, created_at)"
+            + " INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch");
 
     /**
      * The common send as one statement, run under the phone's lock: {@link #EARLIER_AND_RECENT}'s reads
      * ({@code earlier}, {@code recent}); then, only when there is no earlier dispatch and the phone's
-     * limits allow a send ({@code gate}), the ledger's hold ({@code reserve}, {@code placed}), the
-     * dispatch and its row in sms_sending. One row: {@code started}, 1 when the dispatch was written;
-     * {@code earlier}, whether the request has an earlier dispatch; {@code recent_1} to {@code recent_5},
-     * the phone's counted sends of the window, newest first (nulls past the last), enough for {@link
-     * OtpThrottle#wait} to answer a throttled send from this transaction.
+     * limits allow a send ({@code may_hold}, {@link #GATE}), the ledger's hold ({@link
+     * PgLedger#HOLD_CTES}: {@code reserve}, {@code placed}), the dispatch and its row in sms_sending. One
+     * row: {@code started}, 1 when the dispatch was written; {@code earlier}, whether the request has an
+     * earlier dispatch; {@code recent_1} to {@code recent_5}, the phone's counted sends of the window,
+     * newest first (nulls past the last), enough for {@link OtpThrottle#wait} to answer a throttled send
+     * from this transaction.
      *
      * <p>Only columns of fixed size: pgjdbc sends a statement whose row it cannot bound (a text column,
      * an array) only after a Sync and the answers to everything sent before it, and the next statement
      * only after another, two more round trips; with this answer the lock, this statement and the commit
      * go out together.
-     *
-     * <p>{@code gate} is {@link OtpThrottle#wait}'s rule on the same times: a send is allowed when fewer
-     * than {@link OtpThrottle#PER_HOUR} of them are in the window (they are the newest, and all after its
-     * start) and the newest is no later than the send's time minus {@link OtpThrottle#SPACING}, to the
-     * microsecond PostgreSQL keeps. {@code SmsSendGateProperties} checks that the two agree.
      */
-    private static final String SEND = READS + ","
-            + " gate AS (" + GATE + "),"
-            + PgLedger.reserveCtes(" AND EXISTS (SELECT 1 FROM gate)")
-            + ", dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
-            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM placed RETURNING id, created_at),"
-            + " sending AS (INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch RETURNING 1)"
-            + " SELECT (SELECT count(*) FROM sending) AS started, EXISTS (SELECT 1 FROM earlier) AS earlier,"
-            + RECENT_COLUMNS
-            + " FROM recent";
+    private static final NamedSql SEND = sql(READS + ",\nmay_hold AS (" + GATE + "),\n" + PgLedger.HOLD_CTES
+            + """
+            ,
+            dispatch AS (
+                INSERT INTO sms_dispatches %s
+                SELECT %s FROM placed
+                RETURNING id, created_at),
+            sending AS (
+                INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch RETURNING 1)
+            SELECT (SELECT count(*) FROM sending) AS started, EXISTS (SELECT 1 FROM earlier) AS earlier, %s
+            FROM recent
+            """.formatted(INSERT_COLUMNS, INSERT_VALUES.substring(1, INSERT_VALUES.length() - 1), RECENT_COLUMNS));
+
+    /** {@link #begin}'s common transaction: the cached plans, the phone's lock and {@link #SEND}. */
+    private static final NamedSql SEND_UNDER_LOCK = NamedSql.join(GENERIC_PLANS, LOCK_PHONE, SEND);
+
+    /** {@link #begin}'s general transaction's first round trip: the cached plans, the lock and the reads. */
+    private static final NamedSql READ_UNDER_LOCK = NamedSql.join(GENERIC_PLANS, LOCK_PHONE, EARLIER_AND_RECENT);
+
+    /** Dispatches the client may check, whatever their status. */
+    private static final String CHECKABLE = "delivery IN ('aceito', 'falhou', 'incerto')";
 
     /** A dispatch the client may check, whatever its status. */
-    private static final String READ_CHECKABLE =
-            "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ? AND " + CHECKABLE;
+    private static final NamedSql READ_CHECKABLE = sql(
+            "SELECT {dispatch} FROM sms_dispatches WHERE public_id = :id AND account_id = :account AND " + CHECKABLE);
 
     /**
-     * Whether the typed code's MAC under the dispatch's key equals the stored one, as {@code hit}:
+     * A check: counts the attempt, and on a match ({@code hit}, computed once for both columns) spends the
+     * code, only if the dispatch can still be checked (see the class comment); its answer's state tells
+     * whether this check verified it.
+     *
+     * <p>{@code hit} says whether the typed code's MAC under the dispatch's key equals the stored one:
      * parameters the typed MACs' key ids ({@code text[]}), the MACs ({@code bytea[]}) in the same order,
      * paired by {@code unnest} whatever the arrays' bounds, and a nonce. A key id not sent (a dropped key)
-     * makes the typed MAC NULL, no match.
-     *
-     * <p>PostgreSQL compares {@code bytea} with {@code memcmp}, whose time grows with the common prefix.
-     * So it compares the SHA-256 of each MAC after a nonce of 32 bytes drawn for each check from {@link
-     * SecureRandom} instead: no one can predict or steer those digests, so how long their comparison
-     * takes says nothing about the stored MAC (the double-MAC comparison). The stored MAC never leaves
-     * the database.
+     * makes the typed MAC NULL, no match. PostgreSQL compares {@code bytea} with {@code memcmp}, whose time
+     * grows with the common prefix. So it compares the SHA-256 of each MAC after a nonce of 32 bytes drawn
+     * for each check from {@link SecureRandom} instead: no one can predict or steer those digests, so how
+     * long their comparison takes says nothing about the stored MAC (the double-MAC comparison). The
+     * stored MAC never leaves the database.
      */
-    private static final String MATCH = "SELECT coalesce(sha256(n.nonce || code_mac) = sha256(n.nonce"
-            + " || (SELECT k.mac FROM unnest(?::text[], ?::bytea[]) AS k(id, mac) WHERE k.id = key_id)), false) AS hit"
-            + " FROM (SELECT ?::bytea AS nonce) n";
-
-    /**
-     * A check: counts the attempt, and on a match ({@link #MATCH}, computed once for both columns) spends
-     * the code, only if the dispatch can still be checked (see the class comment); its answer's state
-     * tells whether this check verified it.
-     */
-    private static final String COUNT_ATTEMPT = "UPDATE sms_dispatches SET attempts = attempts + 1,"
-            + " (state, verified_at) = (SELECT CASE WHEN m.hit THEN 'verificado' ELSE state END,"
-            + " CASE WHEN m.hit THEN ?::timestamptz ELSE verified_at END FROM (" + MATCH + ") m)"
-            + " WHERE public_id = ? AND account_id = ? AND " + CHECKABLE
-            + " AND state = 'pendente' AND attempts < " + OtpDispatch.MAX_ATTEMPTS + " AND expires_at > ?"
-            + " RETURNING " + COLUMNS;
+    private static final NamedSql COUNT_ATTEMPT = sql("""
+            UPDATE sms_dispatches SET attempts = attempts + 1,
+                (state, verified_at) = (
+                    SELECT CASE WHEN m.hit THEN 'verificado' ELSE state END,
+                           CASE WHEN m.hit THEN :now::timestamptz ELSE verified_at END
+                    FROM (
+                        SELECT coalesce(sha256(n.nonce || code_mac) = sha256(n.nonce || (
+                            SELECT k.mac FROM unnest(:key_ids::text[], :macs::bytea[]) AS k(id, mac)
+                            WHERE k.id = key_id)), false) AS hit
+                        FROM (SELECT :nonce::bytea AS nonce) n) m)
+            WHERE public_id = :id AND account_id = :account AND %s
+              AND state = 'pendente' AND attempts < %d AND expires_at > :now
+            RETURNING {dispatch}
+            """.formatted(CHECKABLE, OtpDispatch.MAX_ATTEMPTS));
 
     /** The blinding nonce's size: as many bytes as the digests it blinds. */
     private static final int NONCE_BYTES = 32;
 
-    private static final String FIND =
-            "SELECT " + COLUMNS + " FROM sms_dispatches WHERE public_id = ? AND account_id = ?";
+    private static final NamedSql FIND =
+            sql("SELECT {dispatch} FROM sms_dispatches WHERE public_id = :id AND account_id = :account");
 
-    private static final String LOCK = "SELECT " + COLUMNS + ", hold_key FROM sms_dispatches WHERE ";
-
-    private static final String BY_ACCOUNT_AND_ID = "public_id = ? AND account_id = ?";
+    /** A dispatch of the account, locked, with its hold's key. */
+    private static final NamedSql LOCK = sql(
+            "SELECT {dispatch}, hold_key FROM sms_dispatches WHERE public_id = :id AND account_id = :account FOR UPDATE");
 
     /** A receipt names the dispatch alone (the provider does not know our accounts). */
-    private static final String BY_ID = "public_id = ?";
+    private static final NamedSql LOCK_FOR_RECEIPT =
+            sql("SELECT {dispatch}, hold_key FROM sms_dispatches WHERE public_id = :id FOR UPDATE");
 
     /** A sending dispatch settled (accepted, unavailable or abandoned): it leaves sms_sending. */
-    private static final String SETTLE = "WITH d AS (UPDATE sms_dispatches SET delivery = ?,"
-            + " provider_message_id = COALESCE(?, provider_message_id), settled_at = ? WHERE public_id = ?"
-            + " RETURNING id)"
-            + " DELETE FROM sms_sending WHERE dispatch_id = (SELECT id FROM d)";
+    private static final NamedSql SETTLE = sql("""
+            WITH d AS (
+                UPDATE sms_dispatches
+                SET delivery = :delivery, provider_message_id = COALESCE(:provider_message_id, provider_message_id),
+                    settled_at = :now
+                WHERE public_id = :id
+                RETURNING id)
+            DELETE FROM sms_sending WHERE dispatch_id = (SELECT id FROM d)
+            """);
+
+    /** A failed delivery of an accepted message, refunded. */
+    private static final NamedSql FAILED =
+            sql("UPDATE sms_dispatches SET delivery = 'falhou', failure_reported_at = :now WHERE public_id = :id");
+
+    /** A failed delivery reported before the acceptance, to apply then. */
+    private static final NamedSql FAILURE_REPORTED =
+            sql("UPDATE sms_dispatches SET failure_reported_at = :now WHERE public_id = :id");
 
     /** Housekeeping's read: the oldest sends in flight since before the lease, locked, skipping busy ones. */
-    private static final String STUCK = "SELECT " + COLUMNS + ", hold_key"
-            + " FROM sms_sending s JOIN sms_dispatches d ON d.id = s.dispatch_id"
-            + " WHERE s.since <= ? AND d.settled_at IS NULL ORDER BY s.since LIMIT 100 FOR UPDATE OF d SKIP LOCKED";
+    private static final NamedSql STUCK = sql("""
+            SELECT {dispatch}, hold_key
+            FROM sms_sending s JOIN sms_dispatches d ON d.id = s.dispatch_id
+            WHERE s.since <= :before AND d.settled_at IS NULL
+            ORDER BY s.since LIMIT 100 FOR UPDATE OF d SKIP LOCKED
+            """);
 
     private final DataSource dataSource;
     private final PgLedger ledger;
@@ -263,34 +313,33 @@ public final class PgOtpStore implements OtpStore {
     public static Map<String, String> planned() {
         return Map.of(
                 "send",
-                SEND,
+                SEND.sql(),
                 "send read",
-                EARLIER_AND_RECENT,
+                EARLIER_AND_RECENT.sql(),
                 "accept",
-                ACCEPT_SENDING,
+                ACCEPT_SENDING.sql(),
                 "count attempt",
-                COUNT_ATTEMPT,
+                COUNT_ATTEMPT.sql(),
                 "read checkable",
-                READ_CHECKABLE,
+                READ_CHECKABLE.sql(),
                 "find",
-                FIND,
+                FIND.sql(),
                 "lock",
-                LOCK + BY_ACCOUNT_AND_ID + " FOR UPDATE",
+                LOCK.sql(),
                 "lock for a receipt",
-                LOCK + BY_ID + " FOR UPDATE",
+                LOCK_FOR_RECEIPT.sql(),
                 "settle",
-                SETTLE);
+                SETTLE.sql());
     }
 
     /**
      * {@link #SEND}'s throttle, for a test that it agrees with {@link OtpThrottle#wait}: a row when a send
      * is allowed, from the CTEs {@code earlier} (the request's earlier dispatch) and {@code recent} (one
      * row, {@code times}: the phone's counted sends of the window, newest first, at most {@link
-     * OtpThrottle#PER_HOUR}), with two parameters, {@link OtpThrottle#PER_HOUR} and {@link
-     * #spacingBound}.
+     * OtpThrottle#PER_HOUR}), with one parameter, {@link #throttleBounds}.
      */
     public static String sendGate() {
-        return GATE;
+        return NamedSql.of(GATE).sql();
     }
 
     @Override
@@ -298,19 +347,6 @@ public final class PgOtpStore implements OtpStore {
         if (d.delivery() != Delivery.ENVIANDO || d.attempts() != 0) {
             throw new IllegalArgumentException("a new dispatch is enviando with no attempt, not " + d);
         }
-        Object[] row = {
-            d.id(),
-            d.account().value(),
-            phoneKey,
-            d.phoneMasked(),
-            d.digits(),
-            d.keyId(),
-            mac,
-            hold.key().value(),
-            clientRef,
-            Jdbc.timestamp(d.createdAt()),
-            Jdbc.timestamp(d.expiresAt())
-        };
         String what = "begin SMS dispatch " + d.id();
         // The common case, a new request whose phone may receive a code, with credit enough and a new hold
         // key, in one round trip: the lock, the reads, the hold, the dispatch and the commit; a send the
@@ -318,39 +354,40 @@ public final class PgOtpStore implements OtpStore {
         // reason (an earlier dispatch of the request, short of credit, or the hold's key taken), its COMMIT
         // ended a transaction that wrote nothing and released the phone's lock, and the general path
         // starts over and tells which.
-        Optional<Begun> common = Jdbc.ownTransaction(dataSource, what, c -> send(c, d, phoneKey, row, hold, clientRef));
+        Optional<Begun> common = Jdbc.ownTransaction(
+                dataSource, what, SEND_UNDER_LOCK.sql(), ps -> send(ps, d, phoneKey, mac, hold, clientRef));
         return common.orElseGet(
-                () -> Jdbc.transaction(dataSource, what, c -> begin(c, d, phoneKey, row, hold, clientRef)));
+                () -> Jdbc.transaction(dataSource, what, c -> begin(c, d, phoneKey, mac, hold, clientRef)));
     }
 
     /**
-     * {@link #begin}'s common transaction, on a connection in auto-commit mode: {@code BEGIN}, the cached
-     * plans for it, the phone's lock, {@link #SEND}, and the {@code COMMIT}, five statements sent in one
-     * round trip and answered at once (see {@link Jdbc#ownTransaction}). Each takes its own snapshot when
-     * it starts, so {@link #SEND} sees what the lock's previous holder committed. The transaction is over
-     * when this returns.
+     * {@link #begin}'s common transaction, prepared on a connection in auto-commit mode as {@code BEGIN},
+     * {@link #SEND_UNDER_LOCK} (the cached plans for it, the phone's lock, {@link #SEND}) and {@code
+     * COMMIT}, five statements sent in one round trip and answered at once (see {@link
+     * Jdbc#ownTransaction}). Each takes its own snapshot when it starts, so {@link #SEND} sees what the
+     * lock's previous holder committed.
      *
      * @return started, throttled, or empty when the general path must tell what the send is
      */
     private Optional<Begun> send(
-            Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
+            PreparedStatement ps, OtpDispatch d, String phoneKey, byte[] mac, HoldRequest hold, String clientRef)
             throws SQLException {
         Instant now = d.createdAt();
-        try (PreparedStatement ps =
-                c.prepareStatement("BEGIN; " + GENERIC_PLANS + "; " + LOCK_PHONE + "; " + SEND + "; COMMIT")) {
-            int next = setLockAndReads(ps, d, phoneKey, clientRef);
-            Jdbc.setFrom(ps, next, OtpThrottle.PER_HOUR, Jdbc.timestamp(spacingBound(now)));
-            Jdbc.setFrom(ps, ledger.setReserve(ps, next + 2, hold), row);
-            try (ResultSet rs = afterTheLock(ps, 2)) {
-                rs.next();
-                if (rs.getLong("started") == 1) {
-                    return Optional.of(new Begun.Started(d));
-                }
-                if (rs.getBoolean("earlier")) {
-                    return Optional.empty();
-                }
-                return OtpThrottle.wait(recent(rs), now).map(Begun.Throttled::new);
+        SEND_UNDER_LOCK.bind(
+                ps,
+                lockAndReads(d, phoneKey, clientRef)
+                        .set("throttle_bounds", ps.getConnection().createArrayOf("timestamptz", throttleBounds(now)))
+                        .setAll(ledger.holdArgs(hold))
+                        .setAll(dispatchRow(d, mac)));
+        try (ResultSet rs = afterTheLock(ps, 2)) {
+            rs.next();
+            if (rs.getLong("started") == 1) {
+                return Optional.of(new Begun.Started(d));
             }
+            if (rs.getBoolean("earlier")) {
+                return Optional.empty();
+            }
+            return OtpThrottle.wait(recent(rs), now).map(Begun.Throttled::new);
         }
     }
 
@@ -360,15 +397,15 @@ public final class PgOtpStore implements OtpStore {
      * then the ledger's own path places the hold, finds the one its key already placed, or refuses it;
      * then the dispatch. The caller commits.
      */
-    private Begun begin(Connection c, OtpDispatch d, String phoneKey, Object[] row, HoldRequest hold, String clientRef)
+    private Begun begin(Connection c, OtpDispatch d, String phoneKey, byte[] mac, HoldRequest hold, String clientRef)
             throws SQLException {
         // The cached plans for this transaction, the phone's lock, then under it the request's earlier
         // dispatch, if any (so a retry racing its original sees the original's row), and the phone's
         // counted sends of the last hour, in one round trip.
         Instant now = d.createdAt();
         List<Instant> recent;
-        try (PreparedStatement ps = c.prepareStatement(GENERIC_PLANS + "; " + LOCK_PHONE + "; " + EARLIER_AND_RECENT)) {
-            setLockAndReads(ps, d, phoneKey, clientRef);
+        try (PreparedStatement ps = READ_UNDER_LOCK.prepare(c)) {
+            READ_UNDER_LOCK.bind(ps, lockAndReads(d, phoneKey, clientRef));
             try (ResultSet rs = afterTheLock(ps, 1)) {
                 rs.next();
                 if (rs.getString("public_id") != null) {
@@ -382,11 +419,33 @@ public final class PgOtpStore implements OtpStore {
             return new Begun.Throttled(wait.get());
         }
         ledger.hold(c, hold);
-        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-            Jdbc.set(ps, row);
+        try (PreparedStatement ps = INSERT.prepare(c)) {
+            INSERT.bind(
+                    ps,
+                    dispatchRow(d, mac)
+                            .set("account", d.account().value())
+                            .set("phone_key", phoneKey)
+                            .set("client_ref", clientRef)
+                            .set("hold_key", hold.key().value()));
             ps.executeUpdate();
         }
         return new Begun.Started(d);
+    }
+
+    /**
+     * The new dispatch's columns for {@link #INSERT} and {@link #SEND} but those {@link #SEND} shares with
+     * its reads ({@code account}, {@code phone_key}, {@code client_ref}: {@link #lockAndReads}) and with
+     * the hold ({@code hold_key}: {@link PgLedger#holdArgs}).
+     */
+    private static NamedSql.Args dispatchRow(OtpDispatch d, byte[] mac) {
+        return NamedSql.args()
+                .set("public_id", d.id())
+                .set("phone_masked", d.phoneMasked())
+                .set("digits", d.digits())
+                .set("key_id", d.keyId())
+                .set("code_mac", mac)
+                .set("created_at", Jdbc.timestamp(d.createdAt()))
+                .set("expires_at", Jdbc.timestamp(d.expiresAt()));
     }
 
     /**
@@ -399,33 +458,31 @@ public final class PgOtpStore implements OtpStore {
     }
 
     /**
-     * {@link #sendGate()}'s bound for a send at {@code now}: the newest send's time, in microseconds, is
-     * at or before it exactly when it is at or before {@code now} minus {@link OtpThrottle#SPACING}.
+     * {@link #GATE}'s bounds for a send at {@code now}, {@link OtpThrottle#latestAllowed} as an array by
+     * position among the newest sends (null where the rule sets none), each cut to the microsecond: a
+     * send's time, in microseconds, is later than the bound exactly when it is later than the exact one
+     * (the driver would round a bound with more than 500 ns to the next microsecond).
      */
-    public static Instant spacingBound(Instant now) {
-        return now.minus(OtpThrottle.SPACING).truncatedTo(ChronoUnit.MICROS);
+    public static Timestamp[] throttleBounds(Instant now) {
+        Map<Integer, Instant> latest = OtpThrottle.latestAllowed(now);
+        Timestamp[] bounds = new Timestamp[OtpThrottle.PER_HOUR];
+        latest.forEach((nth, at) -> bounds[nth - 1] = Jdbc.timestamp(at.truncatedTo(ChronoUnit.MICROS)));
+        return bounds;
     }
 
     /**
-     * Sets the parameters that {@link #SEND} and {@link #EARLIER_AND_RECENT}, each after {@link
+     * The values of the parameters that {@link #SEND} and {@link #EARLIER_AND_RECENT}, each after {@link
      * #LOCK_PHONE}, begin with: the phone's lock, the request's earlier dispatch, the phone's recent sends.
-     *
-     * @return the index of the parameter after them
      */
-    private static int setLockAndReads(PreparedStatement ps, OtpDispatch d, String phoneKey, String clientRef)
-            throws SQLException {
+    private static NamedSql.Args lockAndReads(OtpDispatch d, String phoneKey, String clientRef) {
         long account = d.account().value();
-        Object[] values = {
-            "sms:" + account + ":" + phoneKey,
-            account,
-            clientRef,
-            account,
-            phoneKey,
-            Jdbc.timestamp(windowStart(d.createdAt())),
-            OtpThrottle.PER_HOUR
-        };
-        Jdbc.set(ps, values);
-        return values.length + 1;
+        return NamedSql.args()
+                .set("phone_lock", "sms:" + account + ":" + phoneKey)
+                .set("account", account)
+                .set("client_ref", clientRef)
+                .set("phone_key", phoneKey)
+                .set("window_start", Jdbc.timestamp(windowStart(d.createdAt())))
+                .set("per_hour", OtpThrottle.PER_HOUR);
     }
 
     /**
@@ -466,7 +523,7 @@ public final class PgOtpStore implements OtpStore {
         }
         return Jdbc.transaction(dataSource, "accept SMS dispatch " + id, c -> {
             // Not sending with no receipt yet (uncertain, a receipt came first, or settled): the general path.
-            Locked row = lock(c, BY_ACCOUNT_AND_ID, id, account.value())
+            Locked row = lock(c, LOCK, NamedSql.args().set("id", id).set("account", account.value()))
                     .orElseThrow(() -> new IllegalStateException("no SMS dispatch " + id));
             if (row.dispatch.delivery() == Delivery.INCERTO) {
                 // The provider answered after the sending lease ran out and the hold was released: the
@@ -496,22 +553,18 @@ public final class PgOtpStore implements OtpStore {
      */
     private Optional<OtpDispatch> acceptSending(
             Connection c, AccountId account, String id, String providerMessageId, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(ACCEPT_SENDING)) {
-            Jdbc.set(
+        try (PreparedStatement ps = ACCEPT_SENDING.prepare(c)) {
+            ACCEPT_SENDING.bind(
                     ps,
-                    providerMessageId,
-                    Jdbc.timestamp(now),
-                    id,
-                    account.value(),
-                    CHARGE,
-                    account.value(),
-                    CreditKind.SMS_CREDITS.name(),
-                    account.value(),
-                    CreditKind.SMS_CREDITS.name(),
-                    CHARGE,
-                    account.value(),
-                    -CHARGE,
-                    ledger.timestamp());
+                    NamedSql.args()
+                            .set("provider_message_id", providerMessageId)
+                            .set("now", Jdbc.timestamp(now))
+                            .set("id", id)
+                            .set("account", account.value())
+                            .set("charge", CHARGE)
+                            .set("kind", CreditKind.SMS_CREDITS.name())
+                            .set("entry_amount", -CHARGE)
+                            .set("entry_at", ledger.timestamp()));
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();
@@ -525,7 +578,7 @@ public final class PgOtpStore implements OtpStore {
                 return Optional.of(accepted);
             }
         } catch (SQLException e) {
-            if (DIVISION_BY_ZERO.equals(e.getSQLState())) {
+            if (Jdbc.REQUIREMENT_FAILED.equals(e.getSQLState())) {
                 throw new IllegalStateException(
                         "SMS dispatch " + id + " was sending but its hold could not be posted; nothing was changed", e);
             }
@@ -536,7 +589,7 @@ public final class PgOtpStore implements OtpStore {
     @Override
     public OtpDispatch unavailable(AccountId account, String id, Instant now) {
         return Jdbc.transaction(dataSource, "release SMS dispatch " + id, c -> {
-            Locked row = lock(c, BY_ACCOUNT_AND_ID, id, account.value())
+            Locked row = lock(c, LOCK, NamedSql.args().set("id", id).set("account", account.value()))
                     .orElseThrow(() -> new IllegalStateException("no SMS dispatch " + id));
             if (row.dispatch.delivery() != Delivery.ENVIANDO) {
                 return row.dispatch;
@@ -551,7 +604,7 @@ public final class PgOtpStore implements OtpStore {
     @Override
     public boolean deliveryFailed(String id, Instant now) {
         return Jdbc.transaction(dataSource, "failed delivery of SMS dispatch " + id, c -> {
-            Optional<Locked> locked = lock(c, BY_ID, id);
+            Optional<Locked> locked = lock(c, LOCK_FOR_RECEIPT, NamedSql.args().set("id", id));
             if (locked.isEmpty()) {
                 return false;
             }
@@ -559,15 +612,15 @@ public final class PgOtpStore implements OtpStore {
             OtpDispatch.Receipt receipt = row.dispatch.deliveryFailed();
             if (receipt.refund()) {
                 ledger.refund(c, row.dispatch.account(), row.holdKey, REFUND_REASON);
-                try (PreparedStatement ps = c.prepareStatement(
-                        "UPDATE sms_dispatches SET delivery = 'falhou', failure_reported_at = ? WHERE public_id = ?")) {
-                    Jdbc.set(ps, Jdbc.timestamp(now), id);
+                try (PreparedStatement ps = FAILED.prepare(c)) {
+                    FAILED.bind(
+                            ps, NamedSql.args().set("now", Jdbc.timestamp(now)).set("id", id));
                     ps.executeUpdate();
                 }
             } else if (receipt.after().failureReported() && !row.dispatch.failureReported()) {
-                try (PreparedStatement ps =
-                        c.prepareStatement("UPDATE sms_dispatches SET failure_reported_at = ? WHERE public_id = ?")) {
-                    Jdbc.set(ps, Jdbc.timestamp(now), id);
+                try (PreparedStatement ps = FAILURE_REPORTED.prepare(c)) {
+                    FAILURE_REPORTED.bind(
+                            ps, NamedSql.args().set("now", Jdbc.timestamp(now)).set("id", id));
                     ps.executeUpdate();
                 }
             }
@@ -582,8 +635,8 @@ public final class PgOtpStore implements OtpStore {
             int released = Jdbc.transaction(dataSource, "release stuck SMS dispatches", c -> {
                 Jdbc.allowLongStatements(c); // housekeeping
                 List<Locked> stuck = new ArrayList<>();
-                try (PreparedStatement ps = c.prepareStatement(STUCK)) {
-                    Jdbc.set(ps, Jdbc.timestamp(createdBefore));
+                try (PreparedStatement ps = STUCK.prepare(c)) {
+                    STUCK.bind(ps, NamedSql.args().set("before", Jdbc.timestamp(createdBefore)));
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             stuck.add(new Locked(dispatch(rs), IdempotencyKey.of(rs.getString("hold_key"))));
@@ -607,8 +660,8 @@ public final class PgOtpStore implements OtpStore {
     @Override
     public Optional<OtpDispatch> find(AccountId account, String id) {
         return Jdbc.autoCommit(dataSource, "find SMS dispatch", c -> {
-            try (PreparedStatement ps = c.prepareStatement(FIND)) {
-                Jdbc.set(ps, id, account.value());
+            try (PreparedStatement ps = FIND.prepare(c)) {
+                FIND.bind(ps, NamedSql.args().set("id", id).set("account", account.value()));
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(dispatch(rs)) : Optional.empty();
                 }
@@ -631,8 +684,16 @@ public final class PgOtpStore implements OtpStore {
         return Jdbc.autoCommit(dataSource, "check SMS dispatch", c -> {
             Array macArray = c.createArrayOf("bytea", macs);
             Array idArray = c.createArrayOf("text", keyIds);
-            try (PreparedStatement ps = c.prepareStatement(COUNT_ATTEMPT)) {
-                Jdbc.set(ps, at, idArray, macArray, nonce, id, account.value(), at);
+            try (PreparedStatement ps = COUNT_ATTEMPT.prepare(c)) {
+                COUNT_ATTEMPT.bind(
+                        ps,
+                        NamedSql.args()
+                                .set("now", at)
+                                .set("key_ids", idArray)
+                                .set("macs", macArray)
+                                .set("nonce", nonce)
+                                .set("id", id)
+                                .set("account", account.value()));
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         OtpDispatch counted = dispatch(rs);
@@ -643,8 +704,8 @@ public final class PgOtpStore implements OtpStore {
             }
             // Not counted: unknown, not the account's, not checkable, or no longer pending (verified,
             // blocked, expired), maybe by a parallel check in between.
-            try (PreparedStatement ps = c.prepareStatement(READ_CHECKABLE)) {
-                Jdbc.set(ps, id, account.value());
+            try (PreparedStatement ps = READ_CHECKABLE.prepare(c)) {
+                READ_CHECKABLE.bind(ps, NamedSql.args().set("id", id).set("account", account.value()));
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(new Checked(dispatch(rs), false)) : Optional.empty();
                 }
@@ -654,9 +715,9 @@ public final class PgOtpStore implements OtpStore {
 
     private record Locked(OtpDispatch dispatch, IdempotencyKey holdKey) {}
 
-    private static Optional<Locked> lock(Connection c, String where, Object... values) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(LOCK + where + " FOR UPDATE")) {
-            Jdbc.set(ps, values);
+    private static Optional<Locked> lock(Connection c, NamedSql lock, NamedSql.Args args) throws SQLException {
+        try (PreparedStatement ps = lock.prepare(c)) {
+            lock.bind(ps, args);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next()
                         ? Optional.of(new Locked(dispatch(rs), IdempotencyKey.of(rs.getString("hold_key"))))
@@ -667,8 +728,14 @@ public final class PgOtpStore implements OtpStore {
 
     private static void settle(Connection c, String id, Delivery delivery, String providerMessageId, Instant now)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(SETTLE)) {
-            Jdbc.set(ps, delivery.wire(), providerMessageId, Jdbc.timestamp(now), id);
+        try (PreparedStatement ps = SETTLE.prepare(c)) {
+            SETTLE.bind(
+                    ps,
+                    NamedSql.args()
+                            .set("delivery", delivery.wire())
+                            .set("provider_message_id", providerMessageId)
+                            .set("now", Jdbc.timestamp(now))
+                            .set("id", id));
             ps.executeUpdate();
         }
     }
