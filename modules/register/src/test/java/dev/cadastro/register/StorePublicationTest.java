@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.files.FileStore;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.register.publication.FollowOptions;
