@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.files.FileStore;
-import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.register.publication.FollowOptions;
 import dev.cadastro.register.publication.IndexFollower;
 import dev.cadastro.register.publication.IndexPublisher;
@@ -323,6 +323,95 @@ class StorePublicationTest {
             IOException refused = assertThrows(IndexFollower.ChecksumException.class, follower::poll);
             assertTrue(refused.getMessage().contains("gen-1.manifest"), refused.getMessage());
             assertNotEquals(Optional.empty(), follower.lastFailure());
+        }
+    }
+
+    @Test
+    void aPublicationThatFailsHalfwayLeavesThePointerOnThePreviousGeneration(@TempDir Path tmp) throws IOException {
+        Path build = tmp.resolve("build");
+        List<Establishment> first = rows(1, 2_000);
+        build(build, first, "month one");
+        LocalFolderFileStore folder = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(build, folder, "", PUBLISH);
+        String pointer = Files.readString(tmp.resolve("bucket/CURRENT"));
+        build(build, rows(2, 20_000), "month two");
+        FailingUploads store = new FailingUploads(folder, 1 << 20);
+        assertThrows(IOException.class, () -> IndexPublisher.publish(build, store, "", PUBLISH));
+        assertEquals(pointer, Files.readString(tmp.resolve("bucket/CURRENT")));
+        assertFalse(Files.exists(tmp.resolve("bucket/gen-2.manifest")));
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), folder, "", MANUAL, NO_TIMER)) {
+            assertEquals(1, follower.poll().orElseThrow().generation());
+            assertTrue(follower.register().lookup(first.get(0).cnpj()).isPresent());
+        }
+        // The next publication numbers past any file the failed one left, and deletes them with generation 1.
+        IndexPublisher.Publication p = IndexPublisher.publish(build, folder, "", PUBLISH.withKeepGenerations(1));
+        assertTrue(p.deleted().contains(1L), p.toString());
+        Set<String> inStore = new HashSet<>();
+        for (FileStore.Entry e : folder.list("")) {
+            inStore.add(e.key().split("/")[0]);
+        }
+        String g = "gen-" + p.generation();
+        assertEquals(Set.of("CURRENT", g, g + ".manifest"), inStore);
+    }
+
+    /** The store, refusing uploads once {@code budget} bytes were written (a publisher whose link dies). */
+    private static final class FailingUploads implements FileStore {
+        final FileStore inner;
+        final AtomicLong budget;
+
+        FailingUploads(FileStore inner, long budget) {
+            this.inner = inner;
+            this.budget = new AtomicLong(budget);
+        }
+
+        @Override
+        public Upload create(String key) throws IOException {
+            Upload up = inner.create(key);
+            java.io.OutputStream out = new java.io.FilterOutputStream(up.stream()) {
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    if (budget.addAndGet(-len) < 0) {
+                        throw new IOException("connection reset (test)");
+                    }
+                    out.write(b, off, len);
+                }
+            };
+            return new Upload() {
+                @Override
+                public java.io.OutputStream stream() {
+                    return out;
+                }
+
+                @Override
+                public long commit() throws IOException {
+                    return up.commit();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    up.close();
+                }
+            };
+        }
+
+        @Override
+        public Optional<Download> open(String key) throws IOException {
+            return inner.open(key);
+        }
+
+        @Override
+        public boolean delete(String key) throws IOException {
+            return inner.delete(key);
+        }
+
+        @Override
+        public List<Entry> list(String prefix) throws IOException {
+            return inner.list(prefix);
+        }
+
+        @Override
+        public Optional<Download> open(String key, long offset, long length) throws IOException {
+            return inner.open(key, offset, length);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.credit.CreditReportService;
 import dev.cadastro.core.enrichment.EnrichmentService;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
@@ -29,6 +30,7 @@ import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.metrics.PrometheusTelemetry;
 import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.publication.FollowOptions;
 import dev.cadastro.store.Database;
 import dev.cadastro.store.Store;
 import java.io.IOException;
@@ -41,6 +43,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -111,6 +114,15 @@ public final class CadastroServer implements AutoCloseable {
         }
     }
 
+    /** Where a following server's register is published, and how it follows it. */
+    public record IndexFollowing(FileStore store, String prefix, FollowOptions options) {
+        public IndexFollowing {
+            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(prefix, "prefix");
+            Objects.requireNonNull(options, "options");
+        }
+    }
+
     /**
      * What to serve and where.
      *
@@ -118,6 +130,8 @@ public final class CadastroServer implements AutoCloseable {
      * @param providers the bureau and the credit bureau, simulated by default
      * @param sms the SMS provider and the code keys, simulated and generated under the index's parent
      *     folder by default
+     * @param following when present, {@code index} is a cache that follows the register published in a
+     *     file store (an object store), and the server is unready until its first generation is open
      */
     public record Config(
             Path index,
@@ -130,8 +144,10 @@ public final class CadastroServer implements AutoCloseable {
             MailingOptions mailing,
             ProviderOptions providers,
             SmsOptions sms,
-            PushOptions push) {
+            PushOptions push,
+            Optional<IndexFollowing> following) {
         public Config {
+            Objects.requireNonNull(following, "following");
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
             Objects.requireNonNull(address, "address");
@@ -148,6 +164,34 @@ public final class CadastroServer implements AutoCloseable {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
                 }
             });
+        }
+
+        /** A server over a local index root ({@code index} names it). */
+        public Config(
+                Path index,
+                Database database,
+                InetSocketAddress address,
+                RuntimeOptions runtime,
+                OptionalLong requestsPerMinute,
+                Clock clock,
+                Path files,
+                MailingOptions mailing,
+                ProviderOptions providers,
+                SmsOptions sms,
+                PushOptions push) {
+            this(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    Optional.empty());
         }
 
         /** Export files in {@code files} beside the index, the default mailing options, the simulated providers. */
@@ -180,22 +224,91 @@ public final class CadastroServer implements AutoCloseable {
 
         public Config withFiles(Path files, MailingOptions mailing) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    following);
         }
 
         public Config withProviders(ProviderOptions providers) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    following);
         }
 
         public Config withSms(SmsOptions sms) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    following);
+        }
+
+        /**
+         * Follows the register published under {@code prefix} of {@code store} ({@code load --publish}):
+         * {@code index} becomes the local cache it is downloaded into, verified and opened from.
+         */
+        public Config withIndexFollowing(FileStore store, String prefix, FollowOptions options) {
+            return withIndexFollowing(new IndexFollowing(store, prefix, options));
+        }
+
+        /** {@link #withIndexFollowing(FileStore, String, FollowOptions)}; null serves {@code index} as it is. */
+        public Config withIndexFollowing(IndexFollowing following) {
+            return new Config(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    Optional.ofNullable(following));
         }
 
         public Config withPush(PushOptions push) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    following);
         }
     }
 
