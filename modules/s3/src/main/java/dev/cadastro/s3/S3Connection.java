@@ -7,6 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -91,7 +93,12 @@ public record S3Connection(Optional<URI> endpoint, String region, AwsCredentials
                         .apiCallTimeout(CALL_TIMEOUT)
                         .build())
                 .serviceConfiguration(configuration());
-        endpoint.ifPresent(builder::endpointOverride);
+        endpoint.ifPresent(url -> builder.endpointOverride(url)
+                // S3-compatible stores (s3proxy, older MinIO and Ceph) do not all take the SDK's default
+                // CRC32 trailers (aws-chunked bodies, x-amz-checksum-mode): send and check checksums only
+                // where S3 requires them; the payload is still signed with its SHA-256.
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED));
         return builder.build();
     }
 

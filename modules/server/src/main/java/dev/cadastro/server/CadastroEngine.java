@@ -6,6 +6,7 @@ import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.credit.CreditReportService;
 import dev.cadastro.core.error.Service;
+import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
@@ -107,7 +108,7 @@ public final class CadastroEngine implements AutoCloseable {
             Handler recordings,
             CallRecords records,
             RecordingLinks links,
-            LocalFolderFileStore files) {}
+            FileStore files) {}
 
     /**
      * The call-records service to open with an engine.
@@ -205,7 +206,8 @@ public final class CadastroEngine implements AutoCloseable {
         CadastroEngine engine = null;
         try {
             store = Store.open(config.database(), config.clock(), telemetry);
-            LocalFolderFileStore files = openFiles(config);
+            FileStore files =
+                    config.fileStore().isPresent() ? config.fileStore().get() : openFiles(config);
             AtomicReference<Workers> started = new AtomicReference<>();
             MailingService mailing = new MailingService(
                     register,
@@ -252,7 +254,9 @@ public final class CadastroEngine implements AutoCloseable {
                                 new SecureRandom()));
                 RecordingLinks links = new RecordingLinks(
                         callKeys, callRecords.recordingsBaseUrl(), config.clock(), new SecureRandom());
-                CallRecords records = new CallRecords(store.calls(), new CallCursors(callKeys), links, config.clock());
+                // With an object store, /audio redirects to a presigned GET on it (CallRecords.audio).
+                CallRecords records =
+                        new CallRecords(store.calls(), new CallCursors(callKeys), links, config.clock(), files);
                 java.util.function.Supplier<List<String>> readiness = () -> {
                     CadastroEngine e = self.get();
                     return e == null ? List.of(NOT_READY_STARTING) : e.readinessProblems();

@@ -126,7 +126,10 @@ public final class CadastroServer implements AutoCloseable {
     /**
      * What to serve and where.
      *
-     * @param files the folder of export files (a local {@link LocalFolderFileStore})
+     * @param files the folder of export files and recordings (a local {@link LocalFolderFileStore}), unless
+     *     {@code fileStore} is given
+     * @param fileStore an open store used instead of the folder, such as an object store several servers
+     *     share ({@code --files s3://...}); whoever opened it closes it after the server
      * @param providers the bureau and the credit bureau, simulated by default
      * @param sms the SMS provider and the code keys, simulated and generated under the index's parent
      *     folder by default
@@ -145,6 +148,7 @@ public final class CadastroServer implements AutoCloseable {
             ProviderOptions providers,
             SmsOptions sms,
             PushOptions push,
+            Optional<FileStore> fileStore,
             Optional<IndexFollowing> following) {
         public Config {
             Objects.requireNonNull(following, "following");
@@ -159,6 +163,7 @@ public final class CadastroServer implements AutoCloseable {
             Objects.requireNonNull(providers, "providers");
             Objects.requireNonNull(sms, "sms");
             Objects.requireNonNull(push, "push");
+            Objects.requireNonNull(fileStore, "fileStore");
             requestsPerMinute.ifPresent(n -> {
                 if (n < 1) {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
@@ -191,6 +196,7 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
+                    Optional.empty(),
                     Optional.empty());
         }
 
@@ -213,7 +219,9 @@ public final class CadastroServer implements AutoCloseable {
                     MailingOptions.defaults(),
                     ProviderOptions.simulated(),
                     SmsOptions.under(index.toAbsolutePath().getParent()),
-                    PushOptions.defaults());
+                    PushOptions.defaults(),
+                    Optional.empty(),
+                    Optional.empty());
         }
 
         /** The contract's defaults: 120 requests per minute per key, the system clock. */
@@ -235,6 +243,25 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
+                    fileStore,
+                    following);
+        }
+
+        /** Export files and recordings in {@code store} (which the caller closes) instead of a folder. */
+        public Config withFileStore(FileStore store, MailingOptions mailing) {
+            return new Config(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    Optional.of(store),
                     following);
         }
 
@@ -251,6 +278,7 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
+                    fileStore,
                     following);
         }
 
@@ -267,6 +295,7 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
+                    fileStore,
                     following);
         }
 
@@ -292,6 +321,7 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
+                    fileStore,
                     Optional.ofNullable(following));
         }
 
@@ -308,6 +338,7 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
+                    fileStore,
                     following);
         }
     }

@@ -141,7 +141,12 @@ public final class LoadCommand extends CliCommand {
                 err.println();
             }
             out().print(result.summary().render());
-            return target == null ? Cli.DONE : publish(indexDir, target, publishOptions, err);
+            if (target == null) {
+                return Cli.DONE;
+            }
+            try (target) {
+                return publish(indexDir, target, publishOptions, err);
+            }
         } catch (StructuralFaultException e) {
             if (terminal) {
                 err.println();

@@ -2,6 +2,7 @@ package dev.cadastro.server.cli;
 
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.files.LocalFolderFileStore;
+import dev.cadastro.s3.S3FileStore;
 import dev.cadastro.s3.S3Location;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +19,7 @@ import picocli.CommandLine.ParameterException;
  * @param prefix the keys' prefix in it (empty for a folder)
  * @param name the location as given, for messages
  */
-record PublishedRegister(FileStore store, String prefix, String name) {
+record PublishedRegister(FileStore store, String prefix, String name) implements AutoCloseable {
 
     static boolean isObjectStore(String value) {
         return S3Location.isObjectStore(value);
@@ -32,15 +33,22 @@ record PublishedRegister(FileStore store, String prefix, String name) {
         }
         if (isObjectStore(value)) {
             S3Location location = ObjectStoreFlags.location(option, value, usage);
+            // The store applies the location's prefix to every key.
             return new PublishedRegister(
-                    ObjectStores.open(objectStore.connection(usage), location.bucket()),
-                    location.prefix(),
-                    location.toString());
+                    S3FileStore.open(objectStore.connection(usage), location), "", location.toString());
         }
         try {
             return new PublishedRegister(new LocalFolderFileStore(Path.of(value)), "", value);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the folder " + value + " given to " + option, e);
+        }
+    }
+
+    /** Closes an object store's client; a folder holds nothing open. */
+    @Override
+    public void close() {
+        if (store instanceof S3FileStore s3) {
+            s3.close();
         }
     }
 }

@@ -3,12 +3,14 @@ package dev.cadastro.server.cli;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.register.publication.FollowOptions;
+import dev.cadastro.s3.S3FileStore;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.store.Database;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -47,10 +49,6 @@ public final class ServeCommand extends CliCommand {
             paramLabel = "DURATION",
             description = "With --index-cache: how often the published pointer is read, 1s to 24h (default 1m).")
     String indexPoll;
-
-    /** Where a following server's register is published ({@code --s3-endpoint}, {@code --s3-region}). */
-    @Mixin
-    ObjectStoreFlags objectStore;
 
     @Option(
             names = "--database",
@@ -114,11 +112,15 @@ public final class ServeCommand extends CliCommand {
 
     @Option(
             names = "--files",
-            paramLabel = "DIR",
+            paramLabel = "DIR|s3://BUCKET[/PREFIX]",
             defaultValue = ".cadastro/files",
-            description = "Folder of the mailing export files (default ${DEFAULT-VALUE}); servers sharing a"
+            description = "Where mailing export files and call recordings are kept: a folder (default"
+                    + " ${DEFAULT-VALUE}) or a bucket of an S3-compatible object store; servers sharing a"
                     + " database must share it.")
     String files;
+
+    @Mixin
+    ObjectStoreFlags objectStore;
 
     @Option(
             names = "--mailing-workers",
@@ -197,16 +199,27 @@ public final class ServeCommand extends CliCommand {
         java.time.Duration refresh =
                 calls.refresh(dev.cadastro.core.calls.CallIngestLoop.DEFAULT_INTERVAL, this::usage);
         dev.cadastro.server.Observability observability = observe.options(null, this::usage);
-        CadastroServer server = CadastroServer.start(
-                new CadastroServer.Config(
-                                indexDir, store, address, runtime, OptionalLong.of(perMinute), Clock.systemUTC())
-                        .withFiles(path("--files", files), mailing)
-                        .withProviders(providers.options(this::usage))
-                        .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
-                        .withPush(push.options(this::usage))
-                        .withIndexFollowing(following),
-                callOptions,
-                observability);
+        CadastroServer.Config config = new CadastroServer.Config(
+                        indexDir, store, address, runtime, OptionalLong.of(perMinute), Clock.systemUTC())
+                .withProviders(providers.options(this::usage))
+                .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
+                .withPush(push.options(this::usage))
+                .withIndexFollowing(following);
+        // --s3-endpoint and --s3-region may serve --index s3://... alone, with the files in a folder.
+        Optional<S3FileStore> bucket =
+                following != null && PublishedRegister.isObjectStore(index) && !PublishedRegister.isObjectStore(files)
+                        ? Optional.empty()
+                        : objectStore.fileStore("--files", files, this::usage);
+        config = bucket.isPresent()
+                ? config.withFileStore(bucket.get(), mailing)
+                : config.withFiles(path("--files", files), mailing);
+        CadastroServer server;
+        try {
+            server = CadastroServer.start(config, callOptions, observability);
+        } catch (RuntimeException e) {
+            bucket.ifPresent(S3FileStore::close);
+            throw e;
+        }
         if (following != null) {
             out().println("cadastro: following the register published at " + index + " into " + indexCache
                     + " (pointer read every " + (indexPoll == null ? "1m" : indexPoll)
@@ -227,7 +240,13 @@ public final class ServeCommand extends CliCommand {
                         + " recordings at " + c.recordingsBaseUrl()));
         ListenerUrls.print(out(), server);
         out().flush();
-        awaitShutdown(server);
+        awaitShutdown(() -> {
+            try (server) {
+                // The store outlives the server's last upload.
+            } finally {
+                bucket.ifPresent(S3FileStore::close);
+            }
+        });
         return Cli.DONE;
     }
 
@@ -249,6 +268,7 @@ public final class ServeCommand extends CliCommand {
         if (poll.compareTo(Duration.ofHours(24)) > 0) {
             throw usage("--index-poll " + indexPoll + " must be at most 24h");
         }
+        // Open for the life of the process, as the --files bucket.
         PublishedRegister published = PublishedRegister.open("--index", index, objectStore, this::usage);
         return new CadastroServer.IndexFollowing(
                 published.store(), published.prefix(), FollowOptions.defaults().withPoll(poll));
