@@ -77,6 +77,8 @@ public final class IndexFollower implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Object roundLock = new Object();
     private volatile Round lastRound;
+    private static final java.util.Map<LuceneRegister, IndexFollower> FOLLOWERS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private IndexFollower(Path cache, StoreLayout layout, FollowOptions options, LuceneRegister register) {
         this.cache = cache;
@@ -109,11 +111,20 @@ public final class IndexFollower implements AutoCloseable {
         Files.createDirectories(cache);
         LuceneRegister register = LuceneRegister.awaiting(cache, search);
         IndexFollower follower = new IndexFollower(cache, new StoreLayout(store, prefix), options, register);
+        FOLLOWERS.put(register, follower);
         register.onClose(follower::close);
         if (follower.poller != null) {
             follower.poller.execute(follower::pollAndReschedule);
         }
         return follower;
+    }
+
+    /**
+     * The follower that keeps {@code register} on a published generation, when it is one's (a server's
+     * register opened with {@code --index-cache}): for its state and to poll it now.
+     */
+    public static Optional<IndexFollower> of(LuceneRegister register) {
+        return Optional.ofNullable(FOLLOWERS.get(register));
     }
 
     /** The register over the cache: the generation followed so far. Closing it closes the follower. */
@@ -537,6 +548,7 @@ public final class IndexFollower implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        FOLLOWERS.remove(register, this);
         if (poller != null) {
             poller.shutdownNow();
             try {
