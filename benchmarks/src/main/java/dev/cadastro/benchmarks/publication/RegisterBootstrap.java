@@ -74,6 +74,9 @@ public final class RegisterBootstrap {
                         bytes / up / 1e6);
                 List<String> variants = new ArrayList<>(List.of("cp", "cp+sync"));
                 parallelism.forEach(k -> variants.add("s3 x" + k));
+                // The transport alone, to read the follower's own share: the same ranged GETs, discarded.
+                variants.add("get x8");
+                variants.add("get+sha x8");
                 Map<String, List<Double>> seconds = new LinkedHashMap<>();
                 Map<String, List<Double>> ratios = new LinkedHashMap<>();
                 variants.forEach(v -> {
@@ -110,7 +113,9 @@ public final class RegisterBootstrap {
         Path target = home.resolve("target");
         deleteTree(target);
         long t0 = System.nanoTime();
-        if (variant.startsWith("cp")) {
+        if (variant.startsWith("get")) {
+            rangedGets(store, 8, variant.contains("sha"));
+        } else if (variant.startsWith("cp")) {
             exec("cp", "-r", gen.toString(), target.toString());
             if (variant.equals("cp+sync")) {
                 exec("sync");
@@ -134,6 +139,50 @@ public final class RegisterBootstrap {
         deleteTree(target);
         exec("sync");
         return s;
+    }
+
+    /** Every part of generation 1 as the follower asks for it (16 MiB ranges), {@code threads} at a time, to nothing. */
+    private static void rangedGets(S3FileStore store, int threads, boolean hash) throws Exception {
+        List<long[]> ranges = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        for (var e : store.list("gen-1/")) {
+            for (long off = 0; off < Math.max(1, e.size()); off += PublishOptions.DEFAULT_PART_SIZE) {
+                keys.add(e.key());
+                ranges.add(new long[] {off, Math.min(PublishOptions.DEFAULT_PART_SIZE, e.size() - off)});
+            }
+        }
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> workers = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(Thread.ofPlatform().start(() -> {
+                byte[] buf = new byte[256 << 10];
+                try {
+                    java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+                    for (int i; (i = next.getAndIncrement()) < ranges.size(); ) {
+                        try (var d = store.open(keys.get(i), ranges.get(i)[0], ranges.get(i)[1]).orElseThrow();
+                                var in = d.stream()) {
+                            for (int n; (n = in.read(buf)) > 0; ) {
+                                if (hash) {
+                                    md.update(buf, 0, n);
+                                }
+                            }
+                        }
+                        if (hash) {
+                            md.digest();
+                        }
+                    }
+                } catch (Exception e) {
+                    failure.set(e);
+                }
+            }));
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
     }
 
     private static void exec(String... command) throws IOException, InterruptedException {

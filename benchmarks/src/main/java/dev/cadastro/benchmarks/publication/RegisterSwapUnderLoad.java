@@ -197,7 +197,12 @@ public final class RegisterSwapUnderLoad {
         Thread.sleep(steady * 1000L);
         long published = System.nanoTime();
         write(store, "CURRENT", second);
+        long deadline = published + Duration.ofMinutes(5).toNanos();
         while (server.register().published().generation() != 2) {
+            if (System.nanoTime() > deadline) {
+                stop.set(true);
+                throw new IllegalStateException("generation 2 was not swapped in within 5 minutes");
+            }
             Thread.sleep(20);
         }
         long swapped = System.nanoTime();

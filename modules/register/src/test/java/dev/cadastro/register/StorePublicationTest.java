@@ -210,6 +210,8 @@ class StorePublicationTest {
             follower.poll().orElseThrow();
             assertEquals(3, follower.lastRound().orElseThrow().generation());
             assertEquals("b", follower.register().published().sourceLabel());
+            // The fleet sees the store's number, whatever the builder's root numbered it.
+            assertEquals(3, follower.register().published().generation());
             assertEquals("gen-3", Files.readString(tmp.resolve("cache/CURRENT")).strip());
         }
     }

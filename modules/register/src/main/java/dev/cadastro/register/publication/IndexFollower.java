@@ -2,6 +2,7 @@ package dev.cadastro.register.publication;
 
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.PublishedIndex;
 import dev.cadastro.register.SearchOptions;
 import dev.cadastro.register.internal.Durable;
 import dev.cadastro.register.internal.Generations;
@@ -203,6 +204,19 @@ public final class IndexFollower implements AutoCloseable {
                 if (Files.size(folder.resolve(f.name())) != f.size()) {
                     throw new IOException(folder.resolve(f.name()) + " is not " + f.size() + " bytes");
                 }
+            }
+            // Verified as published; the local copy then carries the store's number, the one the fleet
+            // sees (the builder's own number may be lower: it may build from an empty root each month).
+            PublishedIndex built = Generations.readMeta(folder);
+            if (built.generation() != generation) {
+                Generations.writeMeta(
+                        folder,
+                        generation,
+                        built.documents(),
+                        built.checksum(),
+                        built.sourceLabel(),
+                        built.publishedAt(),
+                        built.debtData());
             }
             Durable.syncDirectory(folder);
             Files.move(folder, target, StandardCopyOption.ATOMIC_MOVE);
