@@ -106,6 +106,9 @@ public final class DemoCommand extends CliCommand {
         java.time.Duration refresh = calls.refresh(DEMO_REFRESH, this::usage);
         // The demo always has metrics, on a free loopback port unless --metrics-port says.
         dev.cadastro.server.Observability observability = observe.options(0, this::usage);
+        // Checked before the first run's minute of generating: a bucket that does not answer stops here.
+        java.util.Optional<dev.cadastro.s3.S3FileStore> objectBucket =
+                objectStore.fileStore("--files", files, this::usage);
         long t0 = System.nanoTime();
         out.println("cadastro demo: home " + demo.home());
         demo.ensureIndex(count, out);
@@ -129,20 +132,14 @@ public final class DemoCommand extends CliCommand {
                 .withProviders(providerOptions)
                 .withSms(providers.sms(demo.home(), this::usage))
                 .withPush(push.options(this::usage).withExemption(receiver.url()));
-        java.util.Optional<dev.cadastro.s3.S3FileStore> bucket;
-        CadastroServer server;
-        try {
-            bucket = objectStore.fileStore("--files", files, this::usage);
-            if (bucket.isPresent()) {
-                config = config.withFileStore(bucket.get(), config.mailing());
-                out.println("files: exports and recordings in " + bucket.get().location());
-            } else if (files != null) {
-                config = config.withFiles(path("--files", files), config.mailing());
-            }
-        } catch (RuntimeException e) {
-            receiver.close();
-            throw e;
+        java.util.Optional<dev.cadastro.s3.S3FileStore> bucket = objectBucket;
+        if (bucket.isPresent()) {
+            config = config.withFileStore(bucket.get(), config.mailing());
+            out.println("files: exports and recordings in " + bucket.get().location());
+        } else if (files != null) {
+            config = config.withFiles(path("--files", files), config.mailing());
         }
+        CadastroServer server;
         try {
             server = CadastroServer.start(config, callOptions, observability);
         } catch (RuntimeException e) {
