@@ -131,7 +131,6 @@ public final class S3ProxyFixture implements AutoCloseable {
     private static Method method(Class<?> type, String name) {
         for (Method m : type.getMethods()) {
             if (m.getName().equals(name) && m.getParameterCount() == (name.equals("close") ? 0 : 1)) {
-                m.setAccessible(true);
                 return m;
             }
         }
