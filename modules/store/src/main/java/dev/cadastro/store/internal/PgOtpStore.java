@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -201,7 +202,9 @@ public final class PgOtpStore implements OtpStore {
      * go out together.
      */
     private static final NamedSql SEND = sql(READS + ",\nmay_hold AS (" + GATE + "),\n" + PgLedger.HOLD_CTES
-            + """
+            + String.format(
+                    Locale.ROOT,
+                    """
             ,
             dispatch AS (
                 INSERT INTO sms_dispatches %s
@@ -211,7 +214,10 @@ public final class PgOtpStore implements OtpStore {
                 INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch RETURNING 1)
             SELECT (SELECT count(*) FROM sending) AS started, EXISTS (SELECT 1 FROM earlier) AS earlier, %s
             FROM recent
-            """.formatted(INSERT_COLUMNS, INSERT_VALUES.substring(1, INSERT_VALUES.length() - 1), RECENT_COLUMNS));
+            """,
+                    INSERT_COLUMNS,
+                    INSERT_VALUES.substring(1, INSERT_VALUES.length() - 1),
+                    RECENT_COLUMNS));
 
     /** {@link #begin}'s common transaction: the cached plans, the phone's lock and {@link #SEND}. */
     private static final NamedSql SEND_UNDER_LOCK = NamedSql.join(GENERIC_PLANS, LOCK_PHONE, SEND);
@@ -240,7 +246,8 @@ public final class PgOtpStore implements OtpStore {
      * long their comparison takes says nothing about the stored MAC (the double-MAC comparison). The
      * stored MAC never leaves the database.
      */
-    private static final NamedSql COUNT_ATTEMPT = sql("""
+    private static final NamedSql COUNT_ATTEMPT =
+            sql(String.format(Locale.ROOT, """
             UPDATE sms_dispatches SET attempts = attempts + 1,
                 (state, verified_at) = (
                     SELECT CASE WHEN m.hit THEN 'verificado' ELSE state END,
@@ -253,7 +260,7 @@ public final class PgOtpStore implements OtpStore {
             WHERE public_id = :id AND account_id = :account AND %s
               AND state = 'pendente' AND attempts < %d AND expires_at > :now
             RETURNING {dispatch}
-            """.formatted(CHECKABLE, OtpDispatch.MAX_ATTEMPTS));
+            """, CHECKABLE, OtpDispatch.MAX_ATTEMPTS));
 
     /** The blinding nonce's size: as many bytes as the digests it blinds. */
     private static final int NONCE_BYTES = 32;
