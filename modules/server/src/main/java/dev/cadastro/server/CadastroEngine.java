@@ -6,7 +6,7 @@ import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.credit.CreditReportService;
 import dev.cadastro.core.error.Service;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
@@ -17,6 +17,7 @@ import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.telemetry.Telemetry;
 import dev.cadastro.core.work.Workers;
 import dev.cadastro.exports.ZipLeadFileWriter;
+import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Health;
@@ -26,6 +27,8 @@ import dev.cadastro.http.Router;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.callrecords.RecordingHost;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.SearchOptions;
+import dev.cadastro.register.publication.IndexFollower;
 import dev.cadastro.store.EmbeddedDatabase;
 import dev.cadastro.store.Store;
 import java.nio.file.Files;
@@ -105,7 +108,7 @@ public final class CadastroEngine implements AutoCloseable {
             Handler recordings,
             CallRecords records,
             RecordingLinks links,
-            LocalFolderFileStore files) {}
+            FileStore files) {}
 
     /**
      * The call-records service to open with an engine.
@@ -195,11 +198,7 @@ public final class CadastroEngine implements AutoCloseable {
             CadastroServer.Config config, CallRecordsSetup callRecords, Telemetry telemetry, AccessLog accessLog) {
         Objects.requireNonNull(telemetry, "telemetry");
         Objects.requireNonNull(accessLog, "accessLog");
-        if (!Files.exists(config.index().resolve("CURRENT"))) {
-            throw new IllegalStateException("no published register index under " + config.index()
-                    + ": load one first (./cadastro load --dump DIR --index " + config.index() + ")");
-        }
-        LuceneRegister register = LuceneRegister.open(config.index());
+        LuceneRegister register = openRegister(config);
         Store store = null;
         Workers workers = null;
         ProviderOptions.Providers providers = null;
@@ -207,7 +206,8 @@ public final class CadastroEngine implements AutoCloseable {
         CadastroEngine engine = null;
         try {
             store = Store.open(config.database(), config.clock(), telemetry);
-            LocalFolderFileStore files = openFiles(config);
+            FileStore files =
+                    config.fileStore().isPresent() ? config.fileStore().get() : openFiles(config);
             AtomicReference<Workers> started = new AtomicReference<>();
             MailingService mailing = new MailingService(
                     register,
@@ -254,7 +254,9 @@ public final class CadastroEngine implements AutoCloseable {
                                 new SecureRandom()));
                 RecordingLinks links = new RecordingLinks(
                         callKeys, callRecords.recordingsBaseUrl(), config.clock(), new SecureRandom());
-                CallRecords records = new CallRecords(store.calls(), new CallCursors(callKeys), links, config.clock());
+                // With an object store, /audio redirects to a presigned GET on it (CallRecords.audio).
+                CallRecords records =
+                        new CallRecords(store.calls(), new CallCursors(callKeys), links, config.clock(), files);
                 java.util.function.Supplier<List<String>> readiness = () -> {
                     CadastroEngine e = self.get();
                     return e == null ? List.of(NOT_READY_STARTING) : e.readinessProblems();
@@ -326,6 +328,28 @@ public final class CadastroEngine implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * The register over the local index root, or over the cache of a published one that it follows (open
+     * at once on the generation the cache holds, else unready until the first download is verified).
+     */
+    private static LuceneRegister openRegister(CadastroServer.Config config) {
+        if (config.following().isPresent()) {
+            CadastroServer.IndexFollowing f = config.following().get();
+            try {
+                return IndexFollower.start(config.index(), f.store(), f.prefix(), f.options(), SearchOptions.defaults())
+                        .register();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(
+                        "could not open the register cache " + config.index() + ": " + e.getMessage(), e);
+            }
+        }
+        if (!Files.exists(config.index().resolve("CURRENT"))) {
+            throw new IllegalStateException("no published register index under " + config.index()
+                    + ": load one first (./cadastro load --dump DIR --index " + config.index() + ")");
+        }
+        return LuceneRegister.open(config.index());
     }
 
     /** Closes each step in order, each whatever the others did; the failures go into {@code failure}, or the first becomes it. */

@@ -7,7 +7,7 @@ import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.credit.CreditReportService;
 import dev.cadastro.core.enrichment.EnrichmentService;
 import dev.cadastro.core.error.Service;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
@@ -18,6 +18,7 @@ import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.telemetry.Telemetry;
+import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Health;
 import dev.cadastro.http.IdempotentResponses;
@@ -29,6 +30,7 @@ import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.metrics.PrometheusTelemetry;
 import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.publication.FollowOptions;
 import dev.cadastro.store.Database;
 import dev.cadastro.store.Store;
 import java.io.IOException;
@@ -41,6 +43,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -111,13 +114,27 @@ public final class CadastroServer implements AutoCloseable {
         }
     }
 
+    /** Where a following server's register is published, and how it follows it. */
+    public record IndexFollowing(FileStore store, String prefix, FollowOptions options) {
+        public IndexFollowing {
+            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(prefix, "prefix");
+            Objects.requireNonNull(options, "options");
+        }
+    }
+
     /**
      * What to serve and where.
      *
-     * @param files the folder of export files (a local {@link LocalFolderFileStore})
+     * @param files the folder of export files and recordings (a local {@link LocalFolderFileStore}), unless
+     *     {@code fileStore} is given
+     * @param fileStore an open store used instead of the folder, such as an object store several servers
+     *     share ({@code --files s3://...}); whoever opened it closes it after the server
      * @param providers the bureau and the credit bureau, simulated by default
      * @param sms the SMS provider and the code keys, simulated and generated under the index's parent
      *     folder by default
+     * @param following when present, {@code index} is a cache that follows the register published in a
+     *     file store (an object store), and the server is unready until its first generation is open
      */
     public record Config(
             Path index,
@@ -130,8 +147,11 @@ public final class CadastroServer implements AutoCloseable {
             MailingOptions mailing,
             ProviderOptions providers,
             SmsOptions sms,
-            PushOptions push) {
+            PushOptions push,
+            Optional<FileStore> fileStore,
+            Optional<IndexFollowing> following) {
         public Config {
+            Objects.requireNonNull(following, "following");
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
             Objects.requireNonNull(address, "address");
@@ -143,11 +163,41 @@ public final class CadastroServer implements AutoCloseable {
             Objects.requireNonNull(providers, "providers");
             Objects.requireNonNull(sms, "sms");
             Objects.requireNonNull(push, "push");
+            Objects.requireNonNull(fileStore, "fileStore");
             requestsPerMinute.ifPresent(n -> {
                 if (n < 1) {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
                 }
             });
+        }
+
+        /** A server over a local index root ({@code index} names it). */
+        public Config(
+                Path index,
+                Database database,
+                InetSocketAddress address,
+                RuntimeOptions runtime,
+                OptionalLong requestsPerMinute,
+                Clock clock,
+                Path files,
+                MailingOptions mailing,
+                ProviderOptions providers,
+                SmsOptions sms,
+                PushOptions push) {
+            this(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    Optional.empty(),
+                    Optional.empty());
         }
 
         /** Export files in {@code files} beside the index, the default mailing options, the simulated providers. */
@@ -169,7 +219,9 @@ public final class CadastroServer implements AutoCloseable {
                     MailingOptions.defaults(),
                     ProviderOptions.simulated(),
                     SmsOptions.under(index.toAbsolutePath().getParent()),
-                    PushOptions.defaults());
+                    PushOptions.defaults(),
+                    Optional.empty(),
+                    Optional.empty());
         }
 
         /** The contract's defaults: 120 requests per minute per key, the system clock. */
@@ -180,22 +232,114 @@ public final class CadastroServer implements AutoCloseable {
 
         public Config withFiles(Path files, MailingOptions mailing) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore,
+                    following);
+        }
+
+        /** Export files and recordings in {@code store} (which the caller closes) instead of a folder. */
+        public Config withFileStore(FileStore store, MailingOptions mailing) {
+            return new Config(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    Optional.of(store),
+                    following);
         }
 
         public Config withProviders(ProviderOptions providers) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore,
+                    following);
         }
 
         public Config withSms(SmsOptions sms) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore,
+                    following);
+        }
+
+        /**
+         * Follows the register published under {@code prefix} of {@code store} ({@code load --publish}):
+         * {@code index} becomes the local cache it is downloaded into, verified and opened from.
+         */
+        public Config withIndexFollowing(FileStore store, String prefix, FollowOptions options) {
+            return withIndexFollowing(new IndexFollowing(store, prefix, options));
+        }
+
+        /** {@link #withIndexFollowing(FileStore, String, FollowOptions)}; null serves {@code index} as it is. */
+        public Config withIndexFollowing(IndexFollowing following) {
+            return new Config(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore,
+                    Optional.ofNullable(following));
         }
 
         public Config withPush(PushOptions push) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore,
+                    following);
         }
     }
 
