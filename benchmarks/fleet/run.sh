@@ -7,7 +7,10 @@
 #   benchmarks/fleet/run.sh [--seconds 480] [--rate 30] [--workers 16] [--establishments 20000] [--dir DIR] [--smoke]
 #
 # --smoke runs the same faults closer together in about 5 minutes, to try the harness; its figures mean
-# little.
+# little. The files (exports, recordings) and the register live in s3proxy (the jar the tests use, from
+# ~/.m2 or Maven Central): the servers write and read the bucket `fleet-files` and follow the register
+# `load --publish` put in `fleet-register`. --shared-folder uses a folder the servers share instead, and
+# the index root they all read.
 #
 # Everything listens on 127.0.0.1. PostgreSQL refuses to run as root: when run as root the script creates
 # the system user `cadfleet` and runs PostgreSQL as it. Debian's `postgresql` and `haproxy` are installed
@@ -28,6 +31,7 @@ while [ $# -gt 0 ]; do
     --establishments) ESTABLISHMENTS=$2; shift 2 ;;
     --dir) DIR=$2; shift 2 ;;
     --smoke) SMOKE=1; shift ;;
+    --shared-folder) SHARED_FOLDER=1; shift ;;
     -h|--help) sed -n 2,15p "$0"; exit 0 ;;
     *) echo "unknown flag $1" >&2; exit 2 ;;
   esac
@@ -44,6 +48,8 @@ fi
 PG_BIN=/usr/lib/postgresql/15/bin
 PG_PRIMARY=15432
 PG_STANDBY=15433
+S3=18900
+S3PROXY_JAR=$HOME/.m2/repository/org/gaul/s3proxy/2.6.0/s3proxy-2.6.0-jar-with-dependencies.jar
 LB=18080
 LB_CALLS=18081
 RECEIVER=18099
@@ -70,6 +76,7 @@ cleanup() {
   set +e
   for i in 1 2 3; do [ -f "$DIR/server$i.pid" ] && kill "$(cat "$DIR/server$i.pid")" 2>/dev/null; done
   [ -f "$DIR/haproxy.pid" ] && kill "$(cat "$DIR/haproxy.pid")" 2>/dev/null
+  [ -f "$DIR/s3proxy.pid" ] && kill "$(cat "$DIR/s3proxy.pid")" 2>/dev/null
   for pg in pg1 pg2; do [ -f "$DIR/$pg/postmaster.pid" ] && as_pg "$PG_BIN/pg_ctl" -D "$DIR/$pg" -m immediate stop >/dev/null 2>&1; done
   for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 }
@@ -133,17 +140,43 @@ if [ ! -f benchmarks/target/benchmarks.jar ] || [ -n "$(find benchmarks/src modu
   ./mvnw -B -q -pl benchmarks -am package -DskipTests -Dspotless.check.skip=true
 fi
 J=("$JAVA_HOME/bin/java" -Xmx768m -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.fleet.FleetRun)
+if [ -z "${SHARED_FOLDER:-}" ]; then
+  [ -f "$S3PROXY_JAR" ] || ./mvnw -B -q dependency:get -Dartifact=org.gaul:s3proxy:2.6.0:jar:jar-with-dependencies
+  mkdir -p "$DIR/s3/fleet-files" "$DIR/s3/fleet-register" # a folder under basedir is a bucket
+  cat > "$DIR/s3proxy.conf" <<CONF
+s3proxy.endpoint=http://127.0.0.1:$S3
+s3proxy.authorization=aws-v2-or-v4
+s3proxy.identity=fleet-access-key
+s3proxy.credential=fleet-secret-key
+jclouds.provider=filesystem
+jclouds.filesystem.basedir=$DIR/s3
+CONF
+  "$JAVA_HOME/bin/java" -Xmx256m -jar "$S3PROXY_JAR" --properties "$DIR/s3proxy.conf" > "$DIR/s3proxy.log" 2>&1 &
+  echo $! > "$DIR/s3proxy.pid"
+  for _ in $(seq 1 120); do curl -s -o /dev/null "http://127.0.0.1:$S3/" && break; sleep 0.25; done
+  export AWS_ACCESS_KEY_ID=fleet-access-key AWS_SECRET_ACCESS_KEY=fleet-secret-key
+  PUBLISH=(--publish s3://fleet-register --s3-endpoint "http://127.0.0.1:$S3")
+  log "s3proxy on $S3: buckets fleet-files and fleet-register"
+else
+  PUBLISH=()
+fi
 log "register: $ESTABLISHMENTS synthetic establishments"
 ./cadastro generate --out "$DIR/dump" --establishments "$ESTABLISHMENTS" --seed 7 --threads 2 >/dev/null
-./cadastro load --dump "$DIR/dump" --index "$DIR/index" --threads 2 >/dev/null
+./cadastro load --dump "$DIR/dump" --index "$DIR/index" --threads 2 "${PUBLISH[@]}" >/dev/null
 "${J[@]}" setup --database "$URL" --accounts 6 --receiver "http://127.0.0.1:$RECEIVER/push" --out "$DIR/setup.properties"
 
 # --- three servers; the first creates the shared SMS and call-records keys, the others read them
 start_server() {
-  local i=$1
-  CADASTRO_JAVA_OPTS="-Xmx512m" ./cadastro serve --index "$DIR/index" --database "$URL" \
+  local i=$1 where
+  if [ -z "${SHARED_FOLDER:-}" ]; then
+    where=(--index s3://fleet-register --index-cache "$DIR/cache$i" --index-poll 5s --files s3://fleet-files
+      --s3-endpoint "http://127.0.0.1:$S3")
+  else
+    where=(--index "$DIR/index" --files "$DIR/files")
+  fi
+  CADASTRO_JAVA_OPTS="-Xmx512m" ./cadastro serve "${where[@]}" --database "$URL" \
     --bind 127.0.0.1 --port 1818$i --calls-port 1828$i --recordings-port 1838$i --metrics-port 1848$i \
-    --files "$DIR/files" --sms-dir "$DIR/sms" --simulated-exchange fleet --calls-refresh 5s \
+    --sms-dir "$DIR/sms" --simulated-exchange fleet --calls-refresh 5s \
     --push-allow-http --push-allow-private --requests-per-minute 1000000 --drain-seconds 5 \
     --access-log off --max-connections-per-address 4096 >> "$DIR/server$i.log" 2>&1 &
   echo $! > "$DIR/server$i.pid"
@@ -214,7 +247,7 @@ log "dead tuples after the held snapshot: $(dead_tuples $PG_STANDBY)"
 at $T_PUBLISH
 event start publish
 GEN_BEFORE=$(curl -fs http://127.0.0.1:18481/metrics | awk '/^cadastro_register_generation /{print $2}')
-./cadastro load --dump "$DIR/dump" --index "$DIR/index" --threads 1 >/dev/null
+./cadastro load --dump "$DIR/dump" --index "$DIR/index" --threads 1 "${PUBLISH[@]}" >/dev/null
 for i in 1 2 3; do
   for _ in $(seq 1 120); do
     g=$(curl -fs "http://127.0.0.1:1848$i/metrics" | awk '/^cadastro_register_generation /{print $2}')
