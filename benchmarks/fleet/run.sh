@@ -139,7 +139,20 @@ log "building (./cadastro and the benchmarks jar)"
 if [ ! -f benchmarks/target/benchmarks.jar ] || [ -n "$(find benchmarks/src modules -newer benchmarks/target/benchmarks.jar -name '*.java' -print -quit)" ]; then
   ./mvnw -B -q -pl benchmarks -am package -DskipTests -Dspotless.check.skip=true
 fi
-J=("$JAVA_HOME/bin/java" -Xmx768m -cp benchmarks/target/benchmarks.jar dev.cadastro.benchmarks.fleet.FleetRun)
+# The run uses copies, so a build in this checkout during the run changes nothing under it.
+mkdir -p "$DIR/app"
+cp -r modules/server/target/cadastro-server.jar modules/server/target/lib "$DIR/app/"
+cp benchmarks/target/benchmarks.jar "$DIR/app/"
+cadastro() {
+  "$JAVA_HOME/bin/java" --enable-native-access=org.apache.lucene.core ${CADASTRO_JAVA_OPTS:-} \
+    --module-path "$DIR/app/cadastro-server.jar:$DIR/app/lib" --module dev.cadastro.server/dev.cadastro.server.cli.Cli "$@"
+}
+# In the background (`exec_cadastro serve ... &`) the subshell becomes the JVM, so $! is its pid.
+exec_cadastro() {
+  exec "$JAVA_HOME/bin/java" --enable-native-access=org.apache.lucene.core ${CADASTRO_JAVA_OPTS:-} \
+    --module-path "$DIR/app/cadastro-server.jar:$DIR/app/lib" --module dev.cadastro.server/dev.cadastro.server.cli.Cli "$@"
+}
+J=("$JAVA_HOME/bin/java" -Xmx768m -cp "$DIR/app/benchmarks.jar" dev.cadastro.benchmarks.fleet.FleetRun)
 if [ -z "${SHARED_FOLDER:-}" ]; then
   [ -f "$S3PROXY_JAR" ] || ./mvnw -B -q dependency:get -Dartifact=org.gaul:s3proxy:2.6.0:jar:jar-with-dependencies
   mkdir -p "$DIR/s3/fleet-files" "$DIR/s3/fleet-register" # a folder under basedir is a bucket
@@ -161,8 +174,8 @@ else
   PUBLISH=()
 fi
 log "register: $ESTABLISHMENTS synthetic establishments"
-./cadastro generate --out "$DIR/dump" --establishments "$ESTABLISHMENTS" --seed 7 --threads 2 >/dev/null
-./cadastro load --dump "$DIR/dump" --index "$DIR/index" --threads 2 "${PUBLISH[@]}" >/dev/null
+cadastro generate --out "$DIR/dump" --establishments "$ESTABLISHMENTS" --seed 7 --threads 2 >/dev/null
+cadastro load --dump "$DIR/dump" --index "$DIR/index" --threads 2 "${PUBLISH[@]}" >/dev/null
 "${J[@]}" setup --database "$URL" --accounts 6 --receiver "http://127.0.0.1:$RECEIVER/push" --out "$DIR/setup.properties"
 
 # --- three servers; the first creates the shared SMS and call-records keys, the others read them
@@ -174,16 +187,24 @@ start_server() {
   else
     where=(--index "$DIR/index" --files "$DIR/files")
   fi
-  CADASTRO_JAVA_OPTS="-Xmx512m" ./cadastro serve "${where[@]}" --database "$URL" \
+  CADASTRO_JAVA_OPTS="-Xmx512m" exec_cadastro serve "${where[@]}" --database "$URL" \
     --bind 127.0.0.1 --port 1818$i --calls-port 1828$i --recordings-port 1838$i --metrics-port 1848$i \
     --sms-dir "$DIR/sms" --simulated-exchange fleet --calls-refresh 5s \
     --push-allow-http --push-allow-private --requests-per-minute 1000000 --drain-seconds 5 \
     --access-log off --max-connections-per-address 4096 >> "$DIR/server$i.log" 2>&1 &
   echo $! > "$DIR/server$i.pid"
 }
+# Waits for server $1 to be ready; a server that exits first (it refuses to start while the database
+# does not answer) is started again, as its supervisor (systemd Restart=on-failure) would.
 wait_ready() {
-  for _ in $(seq 1 240); do
+  local starts=1
+  for _ in $(seq 1 480); do
     curl -fs "http://127.0.0.1:1818$1/health/ready" >/dev/null 2>&1 && return 0
+    if ! kill -0 "$(cat "$DIR/server$1.pid")" 2>/dev/null && [ $starts -lt 5 ]; then
+      log "server $1 exited before it was ready ($(tail -n 1 "$DIR/server$1.log")); starting it again"
+      starts=$((starts + 1))
+      start_server "$1"
+    fi
     sleep 0.25
   done
   log "server $1 never became ready; its log:"; tail -20 "$DIR/server$1.log"; return 1
@@ -247,7 +268,7 @@ log "dead tuples after the held snapshot: $(dead_tuples $PG_STANDBY)"
 at $T_PUBLISH
 event start publish
 GEN_BEFORE=$(curl -fs http://127.0.0.1:18481/metrics | awk '/^cadastro_register_generation /{print $2}')
-./cadastro load --dump "$DIR/dump" --index "$DIR/index" --threads 1 "${PUBLISH[@]}" >/dev/null
+cadastro load --dump "$DIR/dump" --index "$DIR/index" --threads 1 "${PUBLISH[@]}" >/dev/null
 for i in 1 2 3; do
   for _ in $(seq 1 120); do
     g=$(curl -fs "http://127.0.0.1:1848$i/metrics" | awk '/^cadastro_register_generation /{print $2}')

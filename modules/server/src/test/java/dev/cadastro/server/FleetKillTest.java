@@ -101,12 +101,14 @@ class FleetKillTest {
                 "0",
                 "--access-log",
                 "off");
-        Process a = CliRuns.startServe("384m", f.index, url, tmp.resolve("a.log"), flags);
-        Process b = CliRuns.startServe("384m", f.index, url, tmp.resolve("b.log"), flags);
+        Process[] children = new Process[2];
         try {
-            List<String> bases = List.of(
-                    "http://127.0.0.1:" + awaitReady(a, tmp.resolve("a.log")),
-                    "http://127.0.0.1:" + awaitReady(b, tmp.resolve("b.log")));
+            List<String> bases = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                bases.add("http://127.0.0.1:" + start(children, i, f.index, url, flags));
+            }
+            Process a = children[0];
+            Process b = children[1];
 
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong answeredByB = new AtomicLong();
@@ -152,10 +154,32 @@ class FleetKillTest {
                 assertTrue(total > 0, "some credits were charged");
             }
         } finally {
-            a.destroyForcibly();
-            b.destroyForcibly();
-            a.waitFor(30, TimeUnit.SECONDS);
-            b.waitFor(30, TimeUnit.SECONDS);
+            for (Process p : children) {
+                if (p != null) {
+                    p.destroyForcibly();
+                    p.waitFor(30, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    /**
+     * Starts child {@code i} and returns its port; a child that exits before it listens (a server refuses
+     * to start while the database does not answer, which a loaded machine can make happen) is started
+     * again, as its supervisor would.
+     */
+    private int start(Process[] children, int i, Path index, String url, List<String> flags) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            Path log = tmp.resolve("server-" + i + "-" + attempt + ".log");
+            children[i] = CliRuns.startServe("384m", index, url, log, flags);
+            try {
+                return awaitReady(children[i], log);
+            } catch (AssertionError e) {
+                children[i].destroyForcibly();
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
         }
     }
 
