@@ -207,11 +207,20 @@ public final class LocalFolderFileStore implements FileStore {
         int[] removed = {0};
         try (var files = Files.walk(root)) {
             for (Path p : (Iterable<Path>) files::iterator) {
-                if (p.getFileName().toString().startsWith(TEMPORARY)
-                        && Files.getLastModifiedTime(p).toInstant().isBefore(cutoff)
-                        && Files.deleteIfExists(p)) {
-                    removed[0]++;
+                try {
+                    if (p.getFileName().toString().startsWith(TEMPORARY)
+                            && Files.getLastModifiedTime(p).toInstant().isBefore(cutoff)
+                            && Files.deleteIfExists(p)) {
+                        removed[0]++;
+                    }
+                } catch (NoSuchFileException committedMeanwhile) {
+                    // Another server sharing the folder committed (renamed) its upload after the walk saw it.
                 }
+            }
+        } catch (java.io.UncheckedIOException e) {
+            // A folder removed during the walk: what it held is gone already.
+            if (!(e.getCause() instanceof NoSuchFileException)) {
+                throw e.getCause();
             }
         }
         return removed[0];

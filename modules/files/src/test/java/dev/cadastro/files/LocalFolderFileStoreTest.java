@@ -50,4 +50,39 @@ class LocalFolderFileStoreTest {
         assertTrue(store.temporaryLink("register/gen-1/_0.cfs", Duration.ofHours(1))
                 .isEmpty());
     }
+
+    @Test
+    void removingOrphansWhileAnotherServerCommitsItsUploadsNeverFails() throws Exception {
+        // Three servers share one folder: one starts (and sweeps orphans) while another commits uploads, each
+        // a temporary renamed into place, some of them seen by the sweep's walk before the rename.
+        LocalFolderFileStore store = new LocalFolderFileStore(root);
+        LocalFolderFileStore other = new LocalFolderFileStore(root);
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        List<Thread> writers = new java.util.ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            int id = w;
+            writers.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; running.get(); i++) {
+                    try (FileStore.Upload u = other.create("calls/" + id + "/rec-" + (i % 50) + ".wav")) {
+                        u.stream().write(new byte[] {1});
+                        u.commit();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }));
+        }
+        try {
+            for (int round = 0; round < 2_000; round++) {
+                // Nothing is an hour old: the sweep only looks at each temporary's age, and must not fail on one
+                // renamed away after the walk listed it.
+                assertEquals(0, store.removeOrphans(java.time.Instant.now().minus(Duration.ofHours(1))));
+            }
+        } finally {
+            running.set(false);
+            for (Thread w : writers) {
+                w.join();
+            }
+        }
+    }
 }

@@ -20,6 +20,7 @@ import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpStore;
 import dev.cadastro.core.telemetry.Telemetry;
 import dev.cadastro.store.internal.DatabaseWatch;
+import dev.cadastro.store.internal.EvictOnReadOnly;
 import dev.cadastro.store.internal.Migrations;
 import dev.cadastro.store.internal.PgAccountFunds;
 import dev.cadastro.store.internal.PgAccounts;
@@ -159,6 +160,10 @@ public final class Store implements AutoCloseable {
             config.addDataSourceProperty(
                     "socketTimeout", Long.toString(database.networkTimeout().toSeconds()));
             config.addDataSourceProperty("tcpKeepAlive", "true");
+            config.addDataSourceProperty("hostRecheckSeconds", Long.toString(HOST_RECHECK_SECONDS));
+            // After a failover, a connection to the demoted primary refuses writes with 25006: drop it, so
+            // the next one is opened through the URL (targetServerType=primary finds the new primary).
+            config.setExceptionOverride(new EvictOnReadOnly());
             watch = DatabaseWatch.start(probe(url, database), Clock.systemUTC());
             pool = new HikariDataSource(config);
             int batchWorkers = database.groupCommitWorkers();
@@ -185,6 +190,13 @@ public final class Store implements AutoCloseable {
     /** How long opening a connection may take, the pool's and the probe's (pgjdbc takes whole seconds). */
     private static final long CONNECT_TIMEOUT_SECONDS = 2;
 
+    /**
+     * How long pgjdbc trusts what it learnt of a host of a multi-host URL (primary, standby, down) before it
+     * asks again; its default, 10 s, would keep a standby promoted by a failover out of reach that long
+     * after it learnt it was a standby. A URL's own {@code hostRecheckSeconds} wins.
+     */
+    private static final long HOST_RECHECK_SECONDS = 2;
+
     /** The watch's own connection: outside the pool, every wait bounded to two seconds. */
     private static DatabaseWatch.Probe probe(String url, Database database) {
         Properties props = new Properties();
@@ -197,6 +209,7 @@ public final class Store implements AutoCloseable {
         props.setProperty("loginTimeout", "2");
         props.setProperty("socketTimeout", "2");
         props.setProperty("tcpKeepAlive", "true");
+        props.setProperty("hostRecheckSeconds", Long.toString(HOST_RECHECK_SECONDS));
         org.postgresql.Driver driver = new org.postgresql.Driver();
         return () -> {
             Connection c = driver.connect(url, props);

@@ -150,6 +150,59 @@ class IdempotencyTest {
     }
 
     @Test
+    void aRunningAttemptRenewsItsShortLeaseSoNoRetryTakesItsKeyOver() throws Exception {
+        AccountId account = TestDatabase.fundedAccount(0, 0).id();
+        ClientKey key = new ClientKey("renewed");
+        Duration lease = Duration.ofMillis(900);
+        IdempotentCalls calls = new IdempotentCalls(store, Clock.systemUTC(), Duration.ofHours(24), lease);
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<IdempotentCalls.Outcome<byte[]>> running = pool.submit(() -> calls.run(
+                    account,
+                    key,
+                    request("a"),
+                    "Idempotency-Key",
+                    reference -> {
+                        inside.countDown();
+                        try {
+                            finish.await();
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        return new byte[] {7};
+                    },
+                    b -> b));
+            try {
+                inside.await();
+                Instant started = Instant.now();
+                // Three leases long, another server's claim keeps finding the attempt in flight.
+                while (Duration.between(started, Instant.now()).compareTo(lease.multipliedBy(3)) < 0) {
+                    assertInstanceOf(
+                            IdempotencyStore.Claim.InFlight.class,
+                            store.claim(account, key, request("a"), Instant.now(), lease, Duration.ofHours(24)),
+                            "the live attempt's key was taken over");
+                    Thread.sleep(50);
+                }
+            } finally {
+                finish.countDown();
+            }
+            assertInstanceOf(IdempotentCalls.Outcome.Fresh.class, running.get());
+        }
+        IdempotencyStore.Claim.Completed done = assertInstanceOf(
+                IdempotencyStore.Claim.Completed.class,
+                store.claim(account, key, request("a"), Instant.now(), lease, Duration.ofHours(24)));
+        assertArrayEquals(new byte[] {7}, done.answer(), "its answer was kept under the renewed lease");
+    }
+
+    @Test
+    void aKilledServersKeyIsTakenOverWithinSecondsByDefault() {
+        assertTrue(
+                IdempotentCalls.LEASE.compareTo(Duration.ofSeconds(10)) <= 0,
+                "a retry of a request whose server died waits out this lease: " + IdempotentCalls.LEASE);
+    }
+
+    @Test
     void aKeyIsForgottenAfterItsRetentionAndPurged() {
         AccountId account = TestDatabase.fundedAccount(0, 0).id();
         ManualClock clock = new ManualClock(T0);

@@ -53,6 +53,13 @@ public interface IdempotencyStore {
     boolean complete(long id, Instant leaseUntil, byte[] answer, Instant now);
 
     /**
+     * Extends the lease of an attempt still running: {@code leaseUntil} moves to {@code newLeaseUntil} if
+     * the attempt still holds it (no answer yet, its lease still {@code leaseUntil}); false when another
+     * attempt took the key over, or it was completed or released.
+     */
+    boolean renew(long id, Instant leaseUntil, Instant newLeaseUntil);
+
+    /**
      * Ends an acquired attempt without an answer: the next claim with the same request runs it again.
      * Only while the attempt still holds the key; a stale attempt cannot free a key another one holds.
      */

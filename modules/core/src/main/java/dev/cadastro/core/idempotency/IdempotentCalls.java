@@ -7,6 +7,7 @@ import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.time.SaoPauloTime;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -22,7 +23,8 @@ import java.util.function.Function;
  *   <li>The same key with another request is {@code PARAMETRO_INVALIDO} naming the key's field.
  *   <li>A request still running under the key is waited for (polling), then replayed; one whose server
  *       died is taken over when its lease runs out, with the same reference, so a charge it made is a
- *       ledger replay.
+ *       ledger replay. The lease is short ({@link #LEASE}) and renewed every third of it while the
+ *       request runs, so a retry of a request whose server was killed waits seconds, not minutes.
  *   <li>An operation that throws releases the key: nothing was delivered, and a retry runs again under
  *       the same reference (a charge that did commit is not made twice).
  * </ul>
@@ -33,8 +35,24 @@ public final class IdempotentCalls {
     /** How long a key is remembered from its first use. */
     public static final Duration RETENTION = Duration.ofHours(24);
 
-    /** How long an attempt holds its key before another server may take it over. */
-    public static final Duration LEASE = Duration.ofSeconds(60);
+    /**
+     * How long an attempt holds its key before another server may take it over, unless it renews it (it
+     * does every third of it while it runs). Short, because a client retrying a request whose server was
+     * killed waits that long; long enough that a renewal delayed by a loaded machine or a database
+     * failover does not let a retry run beside a live attempt (which would still charge once: the same
+     * reference).
+     */
+    public static final Duration LEASE = Duration.ofSeconds(6);
+
+    /** However the leases go, a retry never waits longer than this for an attempt of the same key. */
+    private static final long MAX_WAIT_MILLIS = 121_000;
+
+    private static final System.Logger LOG = System.getLogger(IdempotentCalls.class.getName());
+
+    /** Renews the leases of running attempts; one thread for every instance, its work one UPDATE each. */
+    private static final java.util.concurrent.ScheduledExecutorService RENEWALS =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().daemon().name("idempotency-leases").factory());
 
     private static final long POLL_MILLIS = 25;
 
@@ -80,7 +98,7 @@ public final class IdempotentCalls {
             Function<String, T> operation,
             Function<T, byte[]> encode) {
         long waited = 0;
-        long maxWait = lease.toMillis() * 2 + 1000;
+        long maxWait = Math.max(MAX_WAIT_MILLIS, lease.toMillis() * 2 + 1000);
         while (true) {
             IdempotencyStore.Claim claim = store.claim(account, key, fingerprint, clock.instant(), lease, retention);
             switch (claim) {
@@ -115,21 +133,62 @@ public final class IdempotentCalls {
     private <T> Outcome<T> runAcquired(
             IdempotencyStore.Claim.Acquired acquired, Function<String, T> operation, Function<T, byte[]> encode) {
         long id = acquired.id();
+        Lease held = new Lease(id, acquired.leaseUntil());
+        long every = Math.max(1, lease.toMillis() / 3);
+        java.util.concurrent.ScheduledFuture<?> renewal =
+                RENEWALS.scheduleWithFixedDelay(held::renew, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
         T value;
         byte[] answer;
         try {
             value = operation.apply("idem." + id);
             answer = encode.apply(value);
         } catch (RuntimeException | Error e) {
+            renewal.cancel(false);
             try {
-                store.release(id, acquired.leaseUntil());
+                store.release(id, held.end());
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
         }
-        store.complete(id, acquired.leaseUntil(), answer, clock.instant());
+        renewal.cancel(false);
+        store.complete(id, held.end(), answer, clock.instant());
         return new Outcome.Fresh<>(value);
+    }
+
+    /** The lease of one running attempt: the fence its completion or release must name. */
+    private final class Lease {
+        private final long id;
+        private Instant until;
+        private boolean ended;
+
+        Lease(long id, Instant until) {
+            this.id = id;
+            this.until = until;
+        }
+
+        synchronized void renew() {
+            if (ended) {
+                return;
+            }
+            // Microseconds, as PostgreSQL keeps them: the value fences the attempt and must compare equal.
+            Instant next = clock.instant().plus(lease).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+            try {
+                if (next.isAfter(until) && store.renew(id, until, next)) {
+                    until = next;
+                }
+            } catch (RuntimeException e) {
+                // The database is away: the lease may run out and a retry take the key over, under the same
+                // reference, so nothing is charged twice.
+                LOG.log(System.Logger.Level.DEBUG, "renewing the lease of idempotency key " + id + " failed", e);
+            }
+        }
+
+        /** Stops the renewals; the fence as it stands. */
+        synchronized Instant end() {
+            ended = true;
+            return until;
+        }
     }
 
     /** Forgets keys older than the retention; returns how many. */

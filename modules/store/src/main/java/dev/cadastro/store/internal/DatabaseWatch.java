@@ -2,6 +2,7 @@ package dev.cadastro.store.internal;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
@@ -20,7 +21,8 @@ import javax.sql.DataSource;
 /**
  * Knows whether the database answers, and makes a request that needs it fail at once while it does not.
  *
- * <p>A thread of its own runs {@code SELECT 1} every {@link #PERIOD} on a connection of its own, outside
+ * <p>A thread of its own runs {@code SHOW transaction_read_only} (a read-only answer counts as a
+ * failure) every {@link #PERIOD} on a connection of its own, outside
  * the pool, opened by {@code probe} with tight timeouts (the caller's job: pgjdbc's {@code
  * connectTimeout}, {@code loginTimeout} and {@code socketTimeout}). While that fails, the data source
  * from {@link #gated(DataSource)} refuses {@link DataSource#getConnection()} at once with an {@link
@@ -82,8 +84,17 @@ public final class DatabaseWatch implements AutoCloseable {
             if (connection == null) {
                 connection = probe.open();
             }
-            try (Statement s = connection.createStatement()) {
-                s.execute("SELECT 1");
+            try (Statement s = connection.createStatement();
+                    ResultSet rs = s.executeQuery("SHOW transaction_read_only")) {
+                // A standby, or a demoted primary after a failover, answers but refuses every write: for the
+                // store that is a database gone. Dropping the connection lets the next probe open one
+                // through the URL, which a multi-host URL with targetServerType=primary points at the new
+                // primary.
+                if (rs.next() && "on".equalsIgnoreCase(rs.getString(1))) {
+                    throw new SQLException(
+                            "the database answers read-only (a standby, or a primary demoted by a failover)",
+                            EvictOnReadOnly.READ_ONLY);
+                }
             }
             if (downSince != null) {
                 LOG.log(

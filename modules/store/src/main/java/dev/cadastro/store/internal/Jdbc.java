@@ -43,16 +43,24 @@ final class Jdbc {
     static <T> T transaction(DataSource dataSource, String what, Work<T> work) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
+            T result;
             try {
-                T result = work.run(c);
+                result = work.run(c);
                 c.commit();
-                return result;
             } catch (SQLException | RuntimeException | Error e) {
+                // The failure the caller sees is the statement's: a connection the pool dropped because of
+                // it (a server gone or read-only) also fails the rollback and the reset, and those must
+                // not hide why.
                 rollbackQuietly(c, e);
+                try {
+                    c.setAutoCommit(true);
+                } catch (SQLException r) {
+                    e.addSuppressed(r);
+                }
                 throw e;
-            } finally {
-                c.setAutoCommit(true);
             }
+            c.setAutoCommit(true);
+            return result;
         } catch (SQLException e) {
             throw failure(what, e);
         }
@@ -106,10 +114,15 @@ final class Jdbc {
     /**
      * Whether the failure says the server is out of reach rather than that it refused the statement: no
      * connection within the pool's timeout or the watch's refusal (SQLSTATE class 08, connection
-     * exception), no answer within the network timeout (pgjdbc reports 08006), or the server shutting
-     * down or restarting (57P01-57P03).
+     * exception), no answer within the network timeout (pgjdbc reports 08006), the server shutting
+     * down or restarting (57P01-57P03), or a write refused because the server is read-only (25006: after
+     * a failover, a connection still open to the demoted primary; the pool drops it, see {@link
+     * EvictOnReadOnly}, and the retry reaches the new primary).
      */
     static boolean unavailable(SQLException e) {
+        if (EvictOnReadOnly.readOnly(e)) {
+            return true;
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
                 return true;

@@ -122,6 +122,17 @@ public final class PgIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
+    public boolean renew(long id, Instant leaseUntil, Instant newLeaseUntil) {
+        return Jdbc.autoCommit(dataSource, "renewal of an idempotency key", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests SET locked_until = ?"
+                    + " WHERE id = ? AND answer IS NULL AND locked_until = ?")) {
+                Jdbc.set(ps, Jdbc.timestamp(newLeaseUntil), id, Jdbc.timestamp(leaseUntil));
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
     public void release(long id, Instant leaseUntil) {
         Jdbc.autoCommit(dataSource, "release of an idempotency key", c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests SET locked_until = ?"
