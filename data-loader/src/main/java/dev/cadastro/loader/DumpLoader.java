@@ -55,7 +55,7 @@ public final class DumpLoader {
                     + options.dump().toAbsolutePath().normalize() + ")"
                     + (summary.debt() == null ? "" : WITH_DEBT);
             long publishStart = System.nanoTime();
-            PublishedIndex published = builder.publish(label, summary.debt() != null);
+            PublishedIndex published = builder.publish(label, summary.debt() != null, options.reference());
             // The publication (a merge into at most N segments, the checks, the precomputed counts and the
             // CNPJ map) is part of the load: at 70 M a merge into four segments takes minutes.
             java.time.Duration publishing = java.time.Duration.ofNanos(System.nanoTime() - publishStart);
@@ -72,8 +72,9 @@ public final class DumpLoader {
                     summary.elapsed().plus(publishing),
                     summary.rejectsFile(),
                     "generation " + published.generation() + " at " + published.path() + ", " + published.documents()
-                            + " documents, " + partners + " partner rows, publication " + LoadSummary.format(publishing)
-                            + " of the load",
+                            + " documents, " + partners + " partner rows, reference month "
+                            + published.referenceMonth().map(Object::toString).orElse("none")
+                            + ", publication " + LoadSummary.format(publishing) + " of the load",
                     summary.debt());
             return new Result(done, published);
         }

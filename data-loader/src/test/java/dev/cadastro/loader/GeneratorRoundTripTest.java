@@ -70,8 +70,10 @@ class GeneratorRoundTripTest {
                     .map(p -> tmp.resolve("a").relativize(p).toString())
                     .sorted()
                     .toList();
-            assertEquals(38, names.size(), "the 37 ZIPs of the dump and the PGFN debt ZIP: " + names);
+            assertEquals(
+                    39, names.size(), "the 37 ZIPs of the dump, the PGFN debt ZIP and the reference month: " + names);
             assertTrue(names.contains("debt/Dados_abertos_Nao_Previdenciario.zip"), names.toString());
+            assertTrue(names.contains(LoadOptions.REFERENCE_FILE), names.toString());
             for (String name : names) {
                 assertArrayEquals(
                         Files.readAllBytes(tmp.resolve("a").resolve(name)),

@@ -45,7 +45,8 @@ import java.util.zip.ZipOutputStream;
  * partner rows per establishment from a cited count ({@code PUBLISHED_QSA_SHARE}) (docs/loader.md says
  * what each is based on). The real data's quirks ({@link Quirk}) are injected at
  * {@link GeneratorOptions#quirkRate()}. Beside the dump, in {@code debt/}, synthetic PGFN active-debt
- * files flag {@link GeneratorOptions#debtShare()} of the companies ({@link PgfnRows}).
+ * files flag {@link GeneratorOptions#debtShare()} of the companies ({@link PgfnRows}); {@code
+ * referencia.txt} names the dump's reference month, the extraction date's, which a load records.
  *
  * <p>Deterministic: each of the ten parts draws from its own generator seeded from the seed and the
  * part number, so the same options write the same bytes whatever the thread count. Memory is constant:
@@ -132,6 +133,11 @@ public final class DumpGenerator {
                     }
                 }
                 writeSimples(out, date, options, simples);
+                // The reference month a load records (X-Dados-Referencia): the extraction date's month.
+                Files.writeString(
+                        out.resolve(dev.cadastro.loader.LoadOptions.REFERENCE_FILE),
+                        java.time.YearMonth.from(options.extractionDate()) + "\n",
+                        StandardCharsets.US_ASCII);
                 if (!debt.isEmpty()) {
                     PgfnRows.writeZip(out, options, debt, ENTRY_TIME);
                 }

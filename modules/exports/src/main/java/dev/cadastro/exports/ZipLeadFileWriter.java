@@ -2,7 +2,9 @@ package dev.cadastro.exports;
 
 import dev.cadastro.core.mailing.ExportFormat;
 import dev.cadastro.core.mailing.LeadFileWriter;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.Empresa;
+import dev.cadastro.core.time.SaoPauloTime;
 import dev.cadastro.exports.internal.CsvRows;
 import dev.cadastro.exports.internal.LeadRows;
 import dev.cadastro.exports.internal.XlsxRows;
@@ -21,6 +23,10 @@ import java.util.zip.ZipOutputStream;
  * <p>The CSV entry is deflated at the configured level. An XLSX is already a deflated ZIP, so the
  * workbook is compressed once, inside, at that level, and its entry in the export ZIP is stored without
  * a second compression that would cost time and save nothing.
+ *
+ * <p>The ZIP's comment names the register's reference month and the generation's publication time
+ * ({@link #comment}), when the export gives them ({@link LeadSink#describe}): {@code unzip -z} shows it,
+ * and the entry inside stays the one file of leads.
  */
 public final class ZipLeadFileWriter implements LeadFileWriter {
     private static final int STREAM_BUFFER = 1 << 16;
@@ -99,6 +105,11 @@ public final class ZipLeadFileWriter implements LeadFileWriter {
         }
 
         @Override
+        public void describe(DataReference reference) {
+            zip.setComment(comment(reference));
+        }
+
+        @Override
         public void close() throws IOException {
             if (closed) {
                 return;
@@ -110,6 +121,12 @@ public final class ZipLeadFileWriter implements LeadFileWriter {
                 zip.finish();
             }
         }
+    }
+
+    /** The ZIP comment: {@code dados_referencia=2026-11; publicado_em=2026-11-28T10:15:30-03:00}. */
+    public static String comment(DataReference reference) {
+        return "dados_referencia=" + reference.wire() + "; publicado_em="
+                + SaoPauloTime.format(reference.publishedAt());
     }
 
     /** Options of the writer, validated when built. */

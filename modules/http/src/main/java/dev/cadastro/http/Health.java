@@ -3,6 +3,7 @@ package dev.cadastro.http;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -22,12 +23,23 @@ public final class Health implements Handler {
     private final Handler next;
     private final Supplier<List<String>> problems;
     private final BooleanSupplier alive;
+    private final Supplier<Optional<String>> dataReference;
 
-    private Health(Handler next, Supplier<List<String>> problems, BooleanSupplier alive) {
+    private Health(
+            Handler next,
+            Supplier<List<String>> problems,
+            BooleanSupplier alive,
+            Supplier<Optional<String>> dataReference) {
         this.next = Objects.requireNonNull(next, "next");
         this.problems = Objects.requireNonNull(problems, "problems");
         this.alive = Objects.requireNonNull(alive, "alive");
+        this.dataReference = Objects.requireNonNull(dataReference, "dataReference");
     }
+
+    /** The field and header of {@value #READY} that name the register's reference month, for operators. */
+    public static final String DATA_REFERENCE_FIELD = "dados_referencia";
+
+    public static final String DATA_REFERENCE_HEADER = "X-Dados-Referencia";
 
     /**
      * {@code next} behind the health endpoints.
@@ -35,7 +47,7 @@ public final class Health implements Handler {
      * @param problems the readiness check: the codes of what is not ready, empty when ready
      */
     public static Handler around(Handler next, Supplier<List<String>> problems) {
-        return new Health(next, problems, () -> true);
+        return new Health(next, problems, () -> true, Optional::empty);
     }
 
     /**
@@ -45,7 +57,20 @@ public final class Health implements Handler {
      * supervisor restarts the process.
      */
     public static Handler around(Handler next, Supplier<List<String>> problems, BooleanSupplier alive) {
-        return new Health(next, problems, alive);
+        return new Health(next, problems, alive, Optional::empty);
+    }
+
+    /**
+     * As {@link #around(Handler, Supplier, BooleanSupplier)}; {@value #READY} also names the served
+     * register's reference month ({@code 2026-11}), when {@code dataReference} gives one, as {@value
+     * #DATA_REFERENCE_FIELD} in its body and {@value #DATA_REFERENCE_HEADER} in its header.
+     */
+    public static Handler around(
+            Handler next,
+            Supplier<List<String>> problems,
+            BooleanSupplier alive,
+            Supplier<Optional<String>> dataReference) {
+        return new Health(next, problems, alive, dataReference);
     }
 
     /** The reason {@value #LIVE} gives when the liveness check fails. */
@@ -69,9 +94,29 @@ public final class Health implements Handler {
                     alive.getAsBoolean() ? Response.json(200, OK) : Response.json(503, unavailable(List.of(NOT_ALIVE)));
         } else {
             List<String> found = problems.get();
-            answer = found.isEmpty() ? Response.json(200, OK) : Response.json(503, unavailable(found));
+            Optional<String> month = found.contains("indice_indisponivel") ? Optional.empty() : month();
+            answer = found.isEmpty()
+                    ? Response.json(200, month.isEmpty() ? OK : ok(month.get()))
+                    : Response.json(503, unavailable(found));
+            if (month.isPresent()) {
+                answer = answer.withHeader(DATA_REFERENCE_HEADER, month.get());
+            }
         }
         return answer.withHeader("Cache-Control", "no-store");
+    }
+
+    /** Only a {@code YYYY-MM}: anything else is left out rather than written into the answer. */
+    private Optional<String> month() {
+        try {
+            return dataReference.get().filter(m -> m.matches("\\d{4}-\\d{2}"));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static byte[] ok(String month) {
+        return ("{\"status\":\"ok\",\"" + DATA_REFERENCE_FIELD + "\":\"" + month + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private static byte[] unavailable(List<String> problems) {

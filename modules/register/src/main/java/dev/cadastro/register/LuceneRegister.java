@@ -7,6 +7,7 @@ import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.register.CountResult;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Partner;
 import dev.cadastro.core.register.RegisterQuery;
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -284,6 +286,34 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         } finally {
             g.release();
         }
+    }
+
+    /** Every lookup from the one generation acquired for the call. */
+    @Override
+    public List<Optional<Empresa>> lookupAll(List<Cnpj> cnpjs) {
+        Objects.requireNonNull(cnpjs, "cnpjs");
+        GenerationReader g = acquire();
+        try {
+            List<Optional<Empresa>> out = new ArrayList<>(cnpjs.size());
+            for (Cnpj c : cnpjs) {
+                out.add(g.lookup(c));
+            }
+            return out;
+        } catch (IOException e) {
+            throw failure(e);
+        } finally {
+            g.release();
+        }
+    }
+
+    @Override
+    public Optional<DataReference> reference() {
+        GenerationReader g = current.get();
+        if (g == null) {
+            return Optional.empty();
+        }
+        PublishedIndex meta = g.meta();
+        return meta.referenceMonth().map(m -> new DataReference(m, meta.publishedAt()));
     }
 
     /** Stops refreshing and releases the current generation (closed once its last query ends). */

@@ -2,6 +2,9 @@ package dev.cadastro.register;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.YearMonth;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A generation of the register index that was verified and published (named by {@code CURRENT}).
@@ -15,6 +18,8 @@ import java.time.Instant;
  * @param publishedAt when it was published
  * @param debtData whether the records' {@code divida} flags are data (the loader read PGFN debt files);
  *     when false the register refuses a {@code divida} filter rather than answer a count it cannot know
+ * @param referenceMonth the reference month of the dump it was loaded from ({@code 2026-11}); empty for
+ *     a generation that recorded none (published before it was recorded, or built from another source)
  */
 public record PublishedIndex(
         Path path,
@@ -23,4 +28,22 @@ public record PublishedIndex(
         long checksum,
         String sourceLabel,
         Instant publishedAt,
-        boolean debtData) {}
+        boolean debtData,
+        Optional<YearMonth> referenceMonth) {
+
+    public PublishedIndex {
+        Objects.requireNonNull(referenceMonth, "referenceMonth");
+    }
+
+    /** A generation without a reference month. */
+    public PublishedIndex(
+            Path path,
+            long generation,
+            long documents,
+            long checksum,
+            String sourceLabel,
+            Instant publishedAt,
+            boolean debtData) {
+        this(path, generation, documents, checksum, sourceLabel, publishedAt, debtData, Optional.empty());
+    }
+}

@@ -26,10 +26,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
@@ -305,8 +307,19 @@ public final class RegisterIndexBuilder implements AutoCloseable {
      * the source had no debt data, so a search with {@code divida} is refused rather than answered
      * with flags that are all false ({@link PublishedIndex#debtData()}).
      */
-    public synchronized PublishedIndex publish(String sourceLabel, boolean debtData) {
+    public PublishedIndex publish(String sourceLabel, boolean debtData) {
+        return publish(sourceLabel, debtData, Optional.empty());
+    }
+
+    /**
+     * {@link #publish(String, boolean)}, recording the reference month of the dump the generation was
+     * built from ({@link PublishedIndex#referenceMonth()}), which the API answers in {@code
+     * X-Dados-Referencia}.
+     */
+    public synchronized PublishedIndex publish(
+            String sourceLabel, boolean debtData, Optional<YearMonth> referenceMonth) {
         Objects.requireNonNull(sourceLabel, "sourceLabel");
+        Objects.requireNonNull(referenceMonth, "referenceMonth");
         ensureOpen();
         try {
             long docs = sequence.get();
@@ -367,7 +380,8 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                     rollup.tuples(),
                     rollup.bytes() / 1024,
                     (t5 - t4) / 1_000_000);
-            Generations.writeMeta(staging, generation, docs, sum, sourceLabel, clock.instant(), debtData);
+            Generations.writeMeta(
+                    staging, generation, docs, sum, sourceLabel, clock.instant(), debtData, referenceMonth);
             Durable.syncDirectory(staging);
             Path published = Generations.generationDir(root, generation);
             Files.move(staging, published, StandardCopyOption.ATOMIC_MOVE);

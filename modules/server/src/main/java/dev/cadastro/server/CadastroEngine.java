@@ -159,7 +159,7 @@ public final class CadastroEngine implements AutoCloseable {
         this.otp = sms.service(store.otpStore(), clock);
         this.companyDataRouter = companyDataRouter;
         this.companyData = Observed.around(
-                Health.around(companyDataRouter, this::readinessProblems, this::alive),
+                Health.around(companyDataRouter, this::readinessProblems, this::alive, this::dataReference),
                 Service.COMPANY_DATA,
                 telemetry,
                 requests,
@@ -559,6 +559,11 @@ public final class CadastroEngine implements AutoCloseable {
      */
     public void beginStopping() {
         stopping = true;
+    }
+
+    /** The served register's reference month ({@code 2026-11}), for {@code /health/ready}; empty when none. */
+    private java.util.Optional<String> dataReference() {
+        return register.reference().map(r -> r.wire());
     }
 
     /**

@@ -546,6 +546,7 @@ class CompanyDataEndToEndTest {
                         "/v1/empresas",
                         "/v1/empresas/{cnpj}",
                         "/v1/empresas/{cnpj}/{ordem}",
+                        "/v1/empresas/lote",
                         "/v1/openapi.json",
                         "/v1/mailing",
                         "/v1/mailing/estimativa",

@@ -170,6 +170,17 @@ class DemoCurlLinesTest {
                         "empresas:read", c.path("chave").path("escopos").path(0).asText(), r.body());
                 assertTrue(c.path("saldo_creditos").asLong() > 0, r.body());
             }
+            if (curl.uri().getPath().equals("/v1/empresas/lote")) {
+                JsonNode items = json(r).path("itens");
+                List<String> statuses = new ArrayList<>();
+                items.forEach(i -> statuses.add(i.path("status").asText()));
+                assertEquals(List.of("encontrado", "duplicado", "cnpj_invalido"), statuses, r.body());
+                assertTrue(items.path(0).path("creditos_consumidos").asLong() <= 1, r.body());
+                assertEquals(
+                        f.server.register().published().referenceMonth().map(Object::toString),
+                        r.headers().firstValue("X-Dados-Referencia"),
+                        "the comment of the headers line names the month");
+            }
             if (curl.uri().getPath().equals("/v1/mailing/estimativa")) {
                 JsonNode e = json(r);
                 assertTrue(e.path("total").asLong() > 0, r.body());
@@ -181,5 +192,6 @@ class DemoCurlLinesTest {
         }
         assertTrue(paths.contains("GET /v1/conta"), paths.toString());
         assertTrue(paths.contains("POST /v1/mailing/estimativa"), paths.toString());
+        assertTrue(paths.contains("POST /v1/empresas/lote"), paths.toString());
     }
 }

@@ -84,7 +84,14 @@ class HealthEndToEndTest {
                     for (String path : List.of("/health/live", "/health/ready")) {
                         HttpResponse<String> r = send(port, "GET", path);
                         assertEquals(200, r.statusCode(), port + path + " " + r.body());
-                        assertEquals("{\"status\":\"ok\"}", r.body());
+                        // The company-data listener names the served register's month (FreshnessEndToEndTest).
+                        String month = server.register()
+                                .published()
+                                .referenceMonth()
+                                .filter(m -> port == server.port())
+                                .map(m -> ",\"dados_referencia\":\"" + m + "\"")
+                                .orElse("");
+                        assertEquals("{\"status\":\"ok\"" + (path.endsWith("ready") ? month : "") + "}", r.body());
                         assertTrue(r.headers()
                                 .firstValue("Content-Type")
                                 .orElse("")

@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  * @param defaultJustification the audit justification used when a request sends none or an invalid one
  * @param personBatchLimit the contracted ceiling of a batch person lookup (default {@value
  *     #DEFAULT_PERSON_BATCH_LIMIT})
+ * @param companyBatchLimit the contracted ceiling of a batch CNPJ lookup, {@code POST /v1/empresas/lote}
+ *     (default {@value #DEFAULT_COMPANY_BATCH_LIMIT})
  * @param createdAt when the account was created
  */
 public record Account(
@@ -32,10 +34,17 @@ public record Account(
         Map<Purpose, Set<String>> purposes,
         Optional<String> defaultJustification,
         int personBatchLimit,
+        int companyBatchLimit,
         Instant createdAt) {
 
     /** The default person-batch ceiling, used when the account's contract sets none. */
     public static final int DEFAULT_PERSON_BATCH_LIMIT = 100;
+
+    /** The default company-batch ceiling, used when the account's contract sets none. */
+    public static final int DEFAULT_COMPANY_BATCH_LIMIT = 1000;
+
+    /** The largest company-batch ceiling an operator may set. */
+    public static final int MAX_COMPANY_BATCH_LIMIT = 10_000;
 
     /** The longest account name the store keeps. */
     public static final int MAX_NAME_LENGTH = 200;
@@ -53,6 +62,9 @@ public record Account(
         Objects.requireNonNull(defaultJustification, "defaultJustification");
         if (personBatchLimit < 1) {
             throw new IllegalArgumentException("person batch limit " + personBatchLimit + " must be at least 1");
+        }
+        if (companyBatchLimit < 1) {
+            throw new IllegalArgumentException("company batch limit " + companyBatchLimit + " must be at least 1");
         }
         Objects.requireNonNull(createdAt, "createdAt");
     }

@@ -42,4 +42,10 @@ public interface Accounts {
     Account setDefaultJustification(AccountId id, Optional<String> justification);
 
     Account setPersonBatchLimit(AccountId id, int limit);
+
+    /**
+     * Sets the contracted ceiling of {@code POST /v1/empresas/lote}, 1 to {@value
+     * Account#MAX_COMPANY_BATCH_LIMIT}.
+     */
+    Account setCompanyBatchLimit(AccountId id, int limit);
 }

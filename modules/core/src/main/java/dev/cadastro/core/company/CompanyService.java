@@ -1,21 +1,30 @@
 package dev.cadastro.core.company;
 
+import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.document.Parsed;
+import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
 import dev.cadastro.core.ledger.CostRules;
+import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.Ledger;
 import dev.cadastro.core.register.CountResult;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterSearch;
 import dev.cadastro.core.register.SearchResult;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -33,6 +42,11 @@ import java.util.OptionalLong;
  *       register does not have is {@code NAO_ENCONTRADO} and costs nothing; a found record costs 1
  *       credit, or 0 when the account already looked the same CNPJ up the same day in
  *       America/Sao_Paulo (the ledger's idempotency key carries the day).
+ *   <li>A batch lookup ({@code POST /v1/empresas/lote}, beyond the contract) answers one item per
+ *       position and charges each delivered record as a lookup, under the same key: a CNPJ looked up
+ *       today, by a single lookup or a batch, costs 0 in either; invalid CNPJs, CNPJs the register does
+ *       not have and repeats within the batch cost 0; once the balance cannot pay a record, it and every
+ *       later record not yet paid today are {@code sem_creditos}.
  * </ul>
  *
  * Every operation first checks the {@code empresas:read} scope, so an adapter cannot forget it.
@@ -87,5 +101,104 @@ public final class CompanyService {
                 .orElseThrow(() -> new NotFoundException(Message.COMPANY_NOT_FOUND.with(valid.formatted())));
         ChargeResult paid = ledger.charge(costs.companyLookup(principal.accountId(), valid));
         return new LookupOutcome(empresa, paid.charged(), paid.balanceAfter());
+    }
+
+    /** The field of the batch's list. */
+    public static final String CNPJS = "cnpjs";
+
+    /**
+     * Looks up a batch of CNPJs for the principal: one item per position, in order, never an error for
+     * an item. Every CNPJ is parsed as the single lookup parses it (digits or the full mask, numeric or
+     * alphanumeric); two positions with the same CNPJ, however written, are one record, delivered and
+     * charged at the first. The records are read from one register generation, then charged together in
+     * the order of the batch ({@link Ledger#chargeInOrder}) under the single lookup's keys.
+     *
+     * @param cnpjs the list as sent, every element a string (the adapter refuses other types)
+     * @throws dev.cadastro.core.error.CadastroException {@code SEM_ESCOPO}; {@code PARAMETRO_INVALIDO}
+     *     when the list is empty or longer than the account's contracted ceiling
+     */
+    public BatchLookupOutcome batch(Principal principal, List<String> cnpjs) {
+        principal.require(Scope.EMPRESAS_READ);
+        checkBatchSize(principal.account(), cnpjs);
+        BatchLookupOutcome.Item[] items = new BatchLookupOutcome.Item[cnpjs.size()];
+        Map<Cnpj, Integer> first = new HashMap<>();
+        List<Cnpj> distinct = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        for (int i = 0; i < items.length; i++) {
+            switch (Cnpj.parse(cnpjs.get(i))) {
+                case Parsed.Invalid<Cnpj> invalid ->
+                    items[i] = new BatchLookupOutcome.Item.CnpjInvalido(
+                            invalid.violation().rule());
+                case Parsed.Valid<Cnpj> valid -> {
+                    Integer earlier = first.putIfAbsent(valid.value(), i);
+                    if (earlier != null) {
+                        items[i] = new BatchLookupOutcome.Item.Duplicado(earlier);
+                    } else {
+                        distinct.add(valid.value());
+                        positions.add(i);
+                    }
+                }
+            }
+        }
+        List<Optional<Empresa>> found = distinct.isEmpty() ? List.of() : register.lookupAll(distinct);
+        List<ChargeRequest> charges = new ArrayList<>();
+        List<Integer> charged = new ArrayList<>();
+        for (int k = 0; k < distinct.size(); k++) {
+            int position = positions.get(k);
+            if (found.get(k).isEmpty()) {
+                items[position] = new BatchLookupOutcome.Item.NaoEncontrado(distinct.get(k));
+            } else {
+                charges.add(costs.companyLookup(principal.accountId(), distinct.get(k)));
+                charged.add(k);
+            }
+        }
+        long total = 0;
+        long balance;
+        if (charges.isEmpty()) {
+            balance = ledger.balance(principal.accountId(), CreditKind.CREDITS).posted();
+        } else {
+            List<Optional<ChargeResult>> paid = ledger.chargeInOrder(charges);
+            balance = Long.MAX_VALUE;
+            for (int j = 0; j < charged.size(); j++) {
+                int k = charged.get(j);
+                Optional<ChargeResult> result = paid.get(j);
+                if (result.isPresent()) {
+                    total += result.get().charged();
+                    balance = Math.min(balance, result.get().balanceAfter());
+                    items[positions.get(k)] = new BatchLookupOutcome.Item.Encontrado(
+                            found.get(k).get(), result.get().charged());
+                } else {
+                    items[positions.get(k)] = new BatchLookupOutcome.Item.SemCreditos();
+                }
+            }
+            if (balance == Long.MAX_VALUE) {
+                balance = ledger.balance(principal.accountId(), CreditKind.CREDITS)
+                        .posted();
+            }
+        }
+        return new BatchLookupOutcome(List.of(items), total, balance);
+    }
+
+    /**
+     * The size checks of {@link #batch}, for an adapter that checks them before it reads the items.
+     *
+     * @throws InvalidParameterException {@code cnpjs} empty, or over the account's ceiling (naming it)
+     */
+    public static void checkBatchSize(Account account, List<?> cnpjs) {
+        if (cnpjs == null || cnpjs.isEmpty()) {
+            throw InvalidParameterException.of(
+                    CNPJS, "required", Message.COMPANY_CNPJS_REQUIRED.with(account.companyBatchLimit()));
+        }
+        if (cnpjs.size() > account.companyBatchLimit()) {
+            throw InvalidParameterException.of(
+                    CNPJS,
+                    "ceiling",
+                    Message.COMPANY_CNPJS_CEILING.with(cnpjs.size(), account.id(), account.companyBatchLimit()));
+        }
+    }
+
+    /** The reference month of the register generation answering now; empty when it recorded none. */
+    public Optional<DataReference> reference() {
+        return register.reference();
     }
 }

@@ -240,7 +240,12 @@ public enum Message {
     RECORDING_LINK_INVALID,
     RECORDING_NOT_STORED,
     RECORDING_RANGE,
-    BODY_TOO_DEEP;
+    BODY_TOO_DEEP,
+    COMPANY_CNPJS_REQUIRED,
+    COMPANY_CNPJS_CEILING,
+    CNPJS_TYPE,
+    CNPJS_ITEM_TYPE,
+    TAKES_CNPJS_BODY;
 
     /** This message naming {@code args}, in order: {@code {0}} is the first. */
     public LocalizedText with(Object... args) {

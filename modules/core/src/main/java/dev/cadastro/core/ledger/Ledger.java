@@ -1,6 +1,7 @@
 package dev.cadastro.core.ledger;
 
 import dev.cadastro.core.account.AccountId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,6 +35,32 @@ public interface Ledger {
      * stays the authority.
      */
     boolean affordable(ChargeRequest request);
+
+    /**
+     * Charges requests of one account's balance in their order, as {@link #charge} each: a request whose
+     * key was charged before is a replay (free, whatever the balance); the others are charged while the
+     * available balance covers them, and from the first one it does not cover no other new request is
+     * charged. One result per request, in order: empty for a request that was not charged.
+     *
+     * <p>This default charges one request at a time (a top-up in between may then let a later request
+     * through after an earlier one was refused); a store implements it in one transaction, so that the
+     * charged new requests are exactly a prefix of the new ones.
+     *
+     * @throws IllegalArgumentException when the requests are not all of one account and kind, or two share
+     *     a key
+     */
+    default List<Optional<ChargeResult>> chargeInOrder(List<ChargeRequest> requests) {
+        ChargeRequest.requireOneBalance(requests);
+        List<Optional<ChargeResult>> out = new ArrayList<>(requests.size());
+        for (ChargeRequest r : requests) {
+            try {
+                out.add(Optional.of(charge(r)));
+            } catch (InsufficientCreditsException e) {
+                out.add(Optional.empty());
+            }
+        }
+        return out;
+    }
 
     /** Adds bought credits once per key. */
     CreditResult topUp(AccountId account, CreditKind kind, long amount, IdempotencyKey key, String description);

@@ -1,5 +1,6 @@
 package dev.cadastro.core.mailing;
 
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.Empresa;
 import java.io.Closeable;
 import java.io.IOException;
@@ -25,5 +26,11 @@ public interface LeadFileWriter {
 
         /** Rows added so far, the header excluded. */
         long rows();
+
+        /**
+         * Records in the file the reference month and publication time of the register generation the rows
+         * are read from; a writer with nowhere to put them ignores them.
+         */
+        default void describe(DataReference reference) {}
     }
 }

@@ -207,6 +207,7 @@ public final class MailingService {
         long bytes;
         try (FileStore.Upload upload = files.create(key)) {
             try (LeadFileWriter.LeadSink sink = writer.open(job.formato(), job.entryName(), upload.stream())) {
+                register.reference().ifPresent(sink::describe);
                 delivered = register.export(decode(job.filtros()), job.leadsLimit(), sink::add);
             }
             bytes = upload.commit();

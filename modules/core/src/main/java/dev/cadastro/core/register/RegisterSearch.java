@@ -3,6 +3,7 @@ package dev.cadastro.core.register;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.CnpjRoot;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,6 +28,26 @@ public interface RegisterSearch {
 
     /** The establishment with this CNPJ, when the published index has it. */
     Optional<Empresa> lookup(Cnpj cnpj);
+
+    /**
+     * {@link #lookup} of each CNPJ, in order; an implementation answers them all from one generation.
+     */
+    default List<Optional<Empresa>> lookupAll(List<Cnpj> cnpjs) {
+        List<Optional<Empresa>> out = new ArrayList<>(cnpjs.size());
+        for (Cnpj c : cnpjs) {
+            out.add(lookup(c));
+        }
+        return out;
+    }
+
+    /**
+     * The reference month of the dump the published generation was loaded from, and its publication
+     * time; empty when the generation did not record one (built before it was recorded, or from a source
+     * without a month).
+     */
+    default Optional<DataReference> reference() {
+        return Optional.empty();
+    }
 
     /**
      * The public partner structure (QSA) of the company with this root, from the same published

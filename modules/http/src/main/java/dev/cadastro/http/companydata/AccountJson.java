@@ -4,16 +4,24 @@ import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.overview.AccountFunds;
 import dev.cadastro.core.overview.AccountOverview;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.http.internal.Json;
+import java.util.Optional;
 
 /**
  * The body of {@code GET /v1/conta}: the asking key's account overview, in the API's Portuguese
  * snake_case. Credits are whole numbers; lists are sorted so two reads of the same state are equal.
+ * {@code dados_referencia} ({@code mes}, {@code publicado_em}) says how fresh the register is, when its
+ * served generation recorded its month (absent otherwise).
  */
 final class AccountJson {
     private AccountJson() {}
 
     static byte[] overview(AccountOverview o) {
+        return overview(o, Optional.empty());
+    }
+
+    static byte[] overview(AccountOverview o, Optional<DataReference> reference) {
         AccountFunds.Funds funds = o.funds();
         return Json.bytes(g -> {
             g.writeStartObject();
@@ -45,6 +53,13 @@ final class AccountJson {
             }
             g.writeEndArray();
             g.writeEndObject();
+            if (reference.isPresent()) {
+                g.writeObjectFieldStart("dados_referencia");
+                g.writeStringField("mes", reference.get().wire());
+                g.writeStringField(
+                        "publicado_em", CompanyDataJson.time(reference.get().publishedAt()));
+                g.writeEndObject();
+            }
             g.writeEndObject();
         });
     }

@@ -18,6 +18,7 @@ import dev.cadastro.core.person.PersonLookupService;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.ratelimit.Admitted;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
 import dev.cadastro.core.sms.OtpService;
@@ -56,8 +57,15 @@ import java.util.Objects;
  *   <li>{@code GET /v1/conta}, an addition beyond the contract: the asking key's account overview
  *       (balances, held credits, daily limit and use, the key's scopes and release), any valid key,
  *       free ({@link AccountJson});
+ *   <li>{@code POST /v1/empresas/lote}, an addition beyond the contract: up to the account's ceiling of
+ *       CNPJs in one call, one item per position ({@link CompanyBatchEndpoint});
  *   <li>{@code GET /v1/openapi.json}: the OpenAPI 3.1 document of exactly these, without a key.
  * </ul>
+ *
+ * <p>Every successful answer read from the register (search, lookup, batch, enrichment, the export
+ * estimate and status) carries {@value DataReference#HEADER} with the reference month of the dump the
+ * served generation was loaded from, when the generation recorded one; {@code GET /v1/conta} carries it
+ * too, with the publication time in its body.
  *
  * <p>Each data endpoint first admits the request through {@link Admission}: it authenticates the key
  * ({@code Authorization: Bearer <key>} or {@code X-API-Key}) and counts the request against the rate
@@ -88,6 +96,7 @@ public final class CompanyDataApi {
     private final PersonEndpoints persons;
     private final SmsEndpoints sms;
     private final AccountOverviewService overviews;
+    private final CompanyBatchEndpoint companyBatch;
     private final byte[] openApi;
 
     private CompanyDataApi(
@@ -108,6 +117,7 @@ public final class CompanyDataApi {
         this.persons = new PersonEndpoints(persons, idempotent);
         this.sms = new SmsEndpoints(otp, idempotent);
         this.overviews = Objects.requireNonNull(overviews, "overviews");
+        this.companyBatch = new CompanyBatchEndpoint(companies, idempotent);
         this.openApi = openApiDocument();
     }
 
@@ -132,20 +142,25 @@ public final class CompanyDataApi {
                 .getCharged("/v1/empresas/{cnpj}", api::lookup)
                 // NN.NNN.NNN/NNNN-NN sent with its slash unencoded arrives as two segments.
                 .getCharged("/v1/empresas/{cnpj}/{ordem}", api::lookup)
+                .post("/v1/empresas/lote", r -> api.guarded(r, Scope.EMPRESAS_READ, p -> api.companyBatch.batch(r, p)))
                 .post("/v1/mailing", r -> api.guarded(r, Scope.MAILING_EXPORT, p -> api.mailing.create(r, p)))
                 .post(
                         "/v1/mailing/estimativa",
-                        r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.estimate(r, p)))
-                .get("/v1/mailing/{job_id}", r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.status(r, p)))
+                        r -> api.fresh(api.guarded(r, Scope.MAILING_READ, p -> api.mailing.estimate(r, p))))
+                .get(
+                        "/v1/mailing/{job_id}",
+                        r -> api.fresh(api.guarded(r, Scope.MAILING_READ, p -> api.mailing.status(r, p))))
                 .get(
                         "/v1/mailing/{job_id}/arquivo",
                         r -> api.guarded(r, Scope.MAILING_READ, p -> api.mailing.download(r, p)))
                 .getCharged(
                         "/v1/enriquecimento/{cnpj}",
-                        r -> api.guarded(r, Scope.ENRIQUECIMENTO_READ, enriching, p -> api.bureau.enrich(r, p)))
+                        r -> api.fresh(
+                                api.guarded(r, Scope.ENRIQUECIMENTO_READ, enriching, p -> api.bureau.enrich(r, p))))
                 .getCharged(
                         "/v1/enriquecimento/{cnpj}/{ordem}",
-                        r -> api.guarded(r, Scope.ENRIQUECIMENTO_READ, enriching, p -> api.bureau.enrich(r, p)))
+                        r -> api.fresh(
+                                api.guarded(r, Scope.ENRIQUECIMENTO_READ, enriching, p -> api.bureau.enrich(r, p))))
                 .post(
                         "/v1/credito/consultar",
                         r -> api.guarded(r, Scope.CREDITO_READ, reporting, p -> api.bureau.consult(r, p)))
@@ -185,7 +200,7 @@ public final class CompanyDataApi {
                 SearchOutcome outcome = companies.search(principal, query, reference);
                 SearchResult page = outcome.page();
                 byte[] body = CompanyDataJson.searchResponse(page, outcome.countOnly(), outcome.creditsCharged());
-                Response response = Response.json(200, body);
+                Response response = withReference(Response.json(200, body), companies);
                 return outcome.balanceAfter().isPresent()
                         ? response.withHeader(
                                 BALANCE_HEADER,
@@ -202,8 +217,30 @@ public final class CompanyDataApi {
                     + request.pathParameter("ordem").map(o -> "/" + o).orElse("");
             LookupOutcome outcome = companies.lookup(principal, cnpj);
             byte[] body = CompanyDataJson.lookupResponse(outcome.empresa(), outcome.creditsCharged());
-            return Response.json(200, body).withHeader(BALANCE_HEADER, Long.toString(outcome.balanceAfter()));
+            return withReference(
+                    Response.json(200, body).withHeader(BALANCE_HEADER, Long.toString(outcome.balanceAfter())),
+                    companies);
         });
+    }
+
+    /** The answer with {@value DataReference#HEADER}, when the served generation recorded its month. */
+    static Response withReference(Response response, CompanyService companies) {
+        return companies
+                .reference()
+                .map(r -> response.withHeader(DataReference.HEADER, r.wire()))
+                .orElse(response);
+    }
+
+    /**
+     * {@link #withReference} on a successful answer that does not carry the header yet (a stored answer
+     * replayed for an {@code Idempotency-Key} keeps the month it was first answered with).
+     */
+    private Response fresh(Response response) {
+        if (response.status() / 100 != 2
+                || response.headers().first(DataReference.HEADER).isPresent()) {
+            return response;
+        }
+        return withReference(response, companies);
     }
 
     /** Refuses any query parameter, naming the first one sent. */
@@ -219,7 +256,9 @@ public final class CompanyDataApi {
     private Response account(Request request) throws Exception {
         return admitted(request, ErrorMapping.Endpoint.STANDARD, admitted -> {
             refuseQuery(request, "GET /v1/conta", Message.TAKES_NONE.with());
-            return Response.json(200, AccountJson.overview(overviews.overview(admitted)));
+            java.util.Optional<DataReference> reference = companies.reference();
+            return withReference(
+                    Response.json(200, AccountJson.overview(overviews.overview(admitted), reference)), companies);
         });
     }
 

@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -111,12 +112,33 @@ public final class Generations {
     /** The start of the label the loader gave every generation, before version 2. */
     static final String LEGACY_LOADER_LABEL_START = "Receita Federal dump ";
 
+    /**
+     * The optional key of the dump's reference month ({@code 2026-11}). Added without a new version: a
+     * reader of version 2 that predates it ignores it, and a generation without it has no reference
+     * month (the API then sends no {@code X-Dados-Referencia}).
+     */
+    static final String REFERENCE_MONTH = "referenceMonth";
+
     public static void writeMeta(
             Path dir, long generation, long documents, long checksum, String label, Instant at, boolean debtData)
             throws IOException {
+        writeMeta(dir, generation, documents, checksum, label, at, debtData, Optional.empty());
+    }
+
+    public static void writeMeta(
+            Path dir,
+            long generation,
+            long documents,
+            long checksum,
+            String label,
+            Instant at,
+            boolean debtData,
+            Optional<YearMonth> referenceMonth)
+            throws IOException {
         String text = "version=" + META_VERSION + "\ngeneration=" + generation + "\ndocuments=" + documents
                 + "\nchecksum=" + Long.toHexString(checksum) + "\npublishedAt=" + at + "\nsourceLabel="
-                + escape(label) + "\ndebtData=" + debtData + "\n";
+                + escape(label) + "\ndebtData=" + debtData + "\n"
+                + referenceMonth.map(m -> REFERENCE_MONTH + "=" + m + "\n").orElse("");
         Durable.write(dir.resolve(META), text.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -141,7 +163,20 @@ public final class Generations {
                 Long.parseUnsignedLong(p.getProperty("checksum"), 16),
                 label,
                 Instant.parse(p.getProperty("publishedAt")),
-                debtData);
+                debtData,
+                referenceMonth(p.getProperty(REFERENCE_MONTH)));
+    }
+
+    /** A malformed month is no month: freshness is information, never a reason to refuse a generation. */
+    private static Optional<YearMonth> referenceMonth(String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(YearMonth.parse(text.strip()));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 
     private static String escape(String s) {

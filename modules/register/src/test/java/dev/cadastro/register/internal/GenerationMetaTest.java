@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.YearMonth;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +46,34 @@ class GenerationMetaTest {
             assertEquals(4, read.generation());
             assertEquals("dump D60808", read.sourceLabel());
         }
+    }
+
+    @Test
+    void theReferenceMonthIsAnOptionalKeyOfVersionTwo() throws IOException {
+        Instant at = Instant.parse("2026-11-28T13:00:00Z");
+        Generations.writeMeta(dir, 5, 10, 255, "dump", at, true, Optional.of(YearMonth.of(2026, 11)));
+        String text = Files.readString(dir.resolve(Generations.META));
+        assertTrue(text.startsWith("version=2\n"), "no new version: older readers ignore the key: " + text);
+        assertTrue(text.contains("\nreferenceMonth=2026-11\n"), text);
+        assertEquals(
+                Optional.of(YearMonth.of(2026, 11)), Generations.readMeta(dir).referenceMonth());
+
+        Generations.writeMeta(dir, 6, 10, 255, "dump", at, true);
+        assertFalse(Files.readString(dir.resolve(Generations.META)).contains("referenceMonth"));
+        assertEquals(Optional.empty(), Generations.readMeta(dir).referenceMonth(), "without it: no month");
+        assertEquals(Optional.empty(), legacy("synthetic 1000").referenceMonth(), "version 1: no month");
+    }
+
+    @Test
+    void aMalformedReferenceMonthIsNoMonthNotAFailure() throws IOException {
+        Files.writeString(
+                dir.resolve(Generations.META),
+                "version=2\ngeneration=3\ndocuments=10\nchecksum=ff\npublishedAt=2026-08-01T00:00:00Z\n"
+                        + "sourceLabel=x\ndebtData=true\nreferenceMonth=2026-13\n",
+                StandardCharsets.UTF_8);
+        PublishedIndex read = Generations.readMeta(dir);
+        assertEquals(Optional.empty(), read.referenceMonth());
+        assertEquals(3, read.generation());
     }
 
     @Test

@@ -69,6 +69,7 @@ import picocli.CommandLine.ParentCommand;
             AdminCommand.RemovePurpose.class,
             PersonAdminCommands.SetJustification.class,
             PersonAdminCommands.SetBatchLimit.class,
+            SetCompanyBatchLimitCommand.class,
             PersonAdminCommands.Audit.class,
             AdminCommand.DisableApi.class,
             AdminCommand.EnableApi.class,

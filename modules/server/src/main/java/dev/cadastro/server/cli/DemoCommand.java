@@ -207,8 +207,14 @@ public final class DemoCommand extends CliCommand {
             out.println("  curl -s -H 'X-API-Key: " + key + "' '" + base + "/v1/empresas/" + cnpj + "'");
             out.println("  # the same with a key lacking empresas:read: 403 SEM_ESCOPO");
             out.println("  curl -s -H 'X-API-Key: " + other + "' '" + base + "/v1/empresas/" + cnpj + "'");
+            out.println("  # up to 1,000 CNPJs in one call, one item per position (1 credit per record, 0 for one"
+                    + " looked up today): the masked copy is a duplicate, the last CNPJ invalid");
+            out.println("  curl -s -H 'Authorization: Bearer " + key + "' -H 'Content-Type: application/json' -d '"
+                    + "{\"cnpjs\": [\"" + cnpj + "\", \""
+                    + dev.cadastro.core.document.Cnpj.of(cnpj).formatted()
+                    + "\", \"12345678000100\"]}' '" + base + "/v1/empresas/lote'");
         }
-        out.println("  # rate-limit headers and the balance");
+        out.println("  # rate-limit headers, the balance and the register's month (X-Dados-Referencia)");
         out.println("  curl -si -H 'Authorization: Bearer " + key + "' '" + base
                 + "/v1/empresas?ufs=MG&limite=1' | grep -i '^x-'");
         out.println("  # the account: credit balance, credits held by running exports, SMS balance, daily limit and"

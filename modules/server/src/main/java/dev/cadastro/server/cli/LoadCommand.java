@@ -62,6 +62,13 @@ public final class LoadCommand extends CliCommand {
     String debt;
 
     @Option(
+            names = "--reference",
+            paramLabel = "YYYY-MM",
+            description = "The dump's reference month, answered in X-Dados-Referencia (default: the dump's"
+                    + " referencia.txt, else the dump folder's name when it is YYYY-MM, as 2026-11; else none).")
+    String reference;
+
+    @Option(
             names = "--rejects",
             paramLabel = "FILE",
             description = "Where rejected rows are written (default: DUMP.rejects.tsv beside the dump).")
@@ -121,6 +128,13 @@ public final class LoadCommand extends CliCommand {
                 .scratch(path("--scratch", scratch))
                 .progress(
                         terminal ? bar(err) : logLine(err), terminal ? Duration.ofMillis(500) : Duration.ofSeconds(10));
+        if (reference != null) {
+            try {
+                builder.reference(LoadOptions.month(reference, "--reference"));
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
         if (threads != null) {
             builder.indexThreads((int) within("--threads", threads, 1, 64));
         }

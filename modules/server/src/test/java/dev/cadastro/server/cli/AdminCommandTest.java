@@ -211,6 +211,7 @@ class AdminCommandTest {
                 List.of("jobs", "--account", account),
                 List.of("set-justification", "--account", account, "--text", "Politica de KYC da empresa"),
                 List.of("set-batch-limit", "--account", account, "--limit", "10"),
+                List.of("set-company-batch-limit", "--account", account, "--limit", "10"),
                 List.of("audit", "--account", account, "--from", "2026-01-01"));
     }
 

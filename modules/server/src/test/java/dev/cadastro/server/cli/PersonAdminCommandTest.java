@@ -78,12 +78,20 @@ class PersonAdminCommandTest {
         assertEquals(0, ok.status(), ok.err());
         Run limit = admin("set-batch-limit", "--account", Long.toString(id), "--limit", "250");
         assertEquals(0, limit.status(), limit.err());
+        Run companies = admin("set-company-batch-limit", "--account", Long.toString(id), "--limit", "2500");
+        assertEquals(0, companies.status(), companies.err());
+        assertEquals(
+                "account " + id + ": company batch limit 2500", companies.out().strip());
+        Run tooMany = admin("set-company-batch-limit", "--account", Long.toString(id), "--limit", "10001");
+        assertEquals(Cli.USAGE, tooMany.status(), tooMany.out());
+        assertTrue(tooMany.err().contains("--limit") && tooMany.err().contains("10000"), tooMany.err());
         try (Store store = Store.open(Database.url(url), Clock.systemUTC())) {
             Account a = store.accounts()
                     .find(new dev.cadastro.core.account.AccountId(id))
                     .orElseThrow();
             assertEquals(Optional.of("Politica de KYC da empresa"), a.defaultJustification());
             assertEquals(250, a.personBatchLimit());
+            assertEquals(2500, a.companyBatchLimit(), "the refused 10001 changed nothing");
         }
     }
 

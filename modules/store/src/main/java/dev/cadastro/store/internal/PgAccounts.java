@@ -138,6 +138,15 @@ public final class PgAccounts implements Accounts {
         return update(id, "person_batch_limit = ?", limit);
     }
 
+    @Override
+    public Account setCompanyBatchLimit(AccountId id, int limit) {
+        if (limit < 1 || limit > Account.MAX_COMPANY_BATCH_LIMIT) {
+            throw new IllegalArgumentException(
+                    "company batch limit " + limit + " must be between 1 and " + Account.MAX_COMPANY_BATCH_LIMIT);
+        }
+        return update(id, "company_batch_limit = ?", limit);
+    }
+
     private Account update(AccountId id, String assignments, Object... values) {
         return Jdbc.transaction(dataSource, "update account " + id, c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE accounts SET " + assignments + " WHERE id = ?")) {

@@ -198,6 +198,81 @@ public final class PgLedger implements Ledger, AutoCloseable {
     }
 
     /**
+     * One statement, {@code ledger_charge_in_order} (migration V14): the balance row is locked, replays are
+     * found, and the new requests the available balance covers are written and debited together, in order.
+     */
+    @Override
+    public List<Optional<ChargeResult>> chargeInOrder(List<ChargeRequest> requests) {
+        ChargeRequest.requireOneBalance(requests);
+        if (requests.isEmpty()) {
+            return List.of();
+        }
+        List<Integer> paid = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            if (requests.get(i).amount() > 0) {
+                paid.add(i);
+            }
+        }
+        ChargeRequest first = requests.get(0);
+        List<Optional<ChargeResult>> out = new ArrayList<>(Collections.nCopies(requests.size(), Optional.empty()));
+        long last = Jdbc.autoCommit(dataSource, "charge " + requests.size() + " in order", c -> {
+            if (paid.isEmpty()) {
+                return balance(c, first.account(), first.kind(), false).posted();
+            }
+            Long[] amounts = new Long[paid.size()];
+            String[] keys = new String[paid.size()];
+            String[] descriptions = new String[paid.size()];
+            for (int k = 0; k < paid.size(); k++) {
+                ChargeRequest r = requests.get(paid.get(k));
+                amounts[k] = r.amount();
+                keys[k] = r.key().value();
+                descriptions[k] = r.description();
+            }
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT item, outcome, balance FROM ledger_charge_in_order(?, ?, ?, ?, ?, ?)")) {
+                Jdbc.set(
+                        ps,
+                        first.account().value(),
+                        first.kind().name(),
+                        c.createArrayOf("bigint", amounts),
+                        c.createArrayOf("text", keys),
+                        c.createArrayOf("text", descriptions),
+                        now());
+                // Every row's balance is at least the final one, which the rows not charged carry.
+                long posted = Long.MAX_VALUE;
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        int position = paid.get(rs.getInt(1) - 1);
+                        ChargeRequest r = requests.get(position);
+                        long balance = rs.getLong(3);
+                        switch (rs.getString(2)) {
+                            case "CHARGED" ->
+                                out.set(
+                                        position,
+                                        Optional.of(charged(r, new ChargeResult(r.amount(), balance, false))));
+                            case "REPLAY" -> out.set(position, Optional.of(new ChargeResult(0, balance, true)));
+                            default -> {}
+                        }
+                        posted = Math.min(posted, balance);
+                    }
+                }
+                return posted;
+            } catch (SQLException e) {
+                if ("P0002".equals(e.getSQLState())) {
+                    throw new NotFoundException(Message.ACCOUNT_NOT_FOUND.with(first.account()));
+                }
+                throw e;
+            }
+        });
+        for (int i = 0; i < requests.size(); i++) {
+            if (requests.get(i).amount() == 0) {
+                out.set(i, Optional.of(new ChargeResult(0, last, false)));
+            }
+        }
+        return out;
+    }
+
+    /**
      * {@link #charge} inside the caller's transaction, so the debit commits with the caller's other
      * writes (a credit report and its cache row). The balance row is locked first, as every ledger
      * change does, so a concurrent first use of the key waits here and then sees the entry as a replay.

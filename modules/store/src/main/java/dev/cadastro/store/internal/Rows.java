@@ -21,7 +21,7 @@ import java.util.Set;
 final class Rows {
     /** The columns of an account, purposes included, from {@code accounts a}. */
     static final String ACCOUNT = "a.id, a.name, a.plan_name, a.daily_request_limit, a.api_enabled,"
-            + " a.accreditation, a.default_justification, a.person_batch_limit, a.created_at,"
+            + " a.accreditation, a.default_justification, a.person_batch_limit, a.company_batch_limit, a.created_at,"
             + " ARRAY(SELECT p.purpose FROM account_purposes p WHERE p.account_id = a.id ORDER BY p.purpose) AS purposes,"
             + " ARRAY(SELECT array_to_string(p.fields, ',') FROM account_purposes p WHERE p.account_id = a.id"
             + " ORDER BY p.purpose) AS purpose_fields";
@@ -48,6 +48,7 @@ final class Rows {
                 contracted,
                 Optional.ofNullable(rs.getString("default_justification")),
                 rs.getInt("person_batch_limit"),
+                rs.getInt("company_batch_limit"),
                 rs.getTimestamp("created_at").toInstant());
     }
 
