@@ -439,9 +439,7 @@ public final class RegisterLatency {
 
     /** The same query, count-only ({@code apenas_total=true}). */
     static RegisterQuery countOnly(RegisterQuery q) {
-        Map<String, List<String>> p = new LinkedHashMap<>(q.toParameters());
-        p.put(RegisterQuery.APENAS_TOTAL, List.of("true"));
-        return RegisterQuery.parse(p);
+        return q.toBuilder().countOnly(true).build();
     }
 
     /** The p-th percentile of the samples (nearest rank), in milliseconds. */

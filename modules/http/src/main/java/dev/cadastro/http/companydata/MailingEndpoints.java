@@ -64,7 +64,7 @@ final class MailingEndpoints {
             RegisterQuery.DIVIDA);
     private static final Set<String> NUMBERS = Set.of(RegisterQuery.CAPITAL_MIN, RegisterQuery.CAPITAL_MAX);
     private static final Set<String> NOT_FILTERS =
-            Set.of(RegisterQuery.APENAS_TOTAL, RegisterQuery.LIMITE, RegisterQuery.PAGINA);
+            Set.of(SearchParameters.APENAS_TOTAL, RegisterQuery.LIMITE, RegisterQuery.PAGINA);
     private static final Set<String> BODY_FIELDS = Set.of("filtros", "quantidade", "formato");
 
     private final MailingService mailing;
@@ -78,7 +78,7 @@ final class MailingEndpoints {
     Response create(Request request, Principal principal) {
         refuseQuery(request, "POST /v1/mailing");
         MailingRequest body = parse(JsonBody.object(request.body()));
-        Map<String, List<String>> fingerprinted = new TreeMap<>(body.filtros().toParameters());
+        Map<String, List<String>> fingerprinted = new TreeMap<>(SearchParameters.toParameters(body.filtros()));
         fingerprinted.put("$quantidade", List.of(Integer.toString(body.quantidade())));
         fingerprinted.put("$formato", List.of(body.formato().wire()));
         RequestFingerprint fingerprint = RequestFingerprint.of("POST /v1/mailing", fingerprinted);
@@ -298,7 +298,7 @@ final class MailingEndpoints {
                     default -> throw InvalidParameterException.of(field, "type", Message.MUST_BE_NUMBER.with(field));
                 };
                 params.put(name, List.of(number));
-            } else if (RegisterQuery.PARAMETERS.contains(name)) {
+            } else if (SearchParameters.PARAMETERS.contains(name)) {
                 if (!(value instanceof String s)) {
                     throw InvalidParameterException.of(field, "type", Message.MUST_BE_DATE_STRING.with(field));
                 }
@@ -312,7 +312,7 @@ final class MailingEndpoints {
             throw InvalidParameterException.of("filtros", "required", Message.MAILING_FILTER_REQUIRED.with());
         }
         try {
-            return RegisterQuery.parse(params);
+            return SearchParameters.parse(params);
         } catch (InvalidParameterException e) {
             throw InvalidParameterException.of(
                     "filtros." + e.violation().field(),

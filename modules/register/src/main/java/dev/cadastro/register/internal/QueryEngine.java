@@ -201,10 +201,9 @@ public final class QueryEngine {
      * form, state the same estimate.
      */
     private long seed(RegisterQuery q) {
-        java.util.Map<String, List<String>> filters = new java.util.TreeMap<>(q.toParameters());
-        filters.remove(RegisterQuery.LIMITE);
-        filters.remove(RegisterQuery.PAGINA);
-        filters.remove(RegisterQuery.APENAS_TOTAL);
+        // Keyed by field name and printed as a sorted map: the seeds (and so the estimates) of earlier releases.
+        java.util.Map<String, List<String>> filters = new java.util.TreeMap<>();
+        q.filterValues().forEach((f, values) -> filters.put(f.field(), values));
         return options.seed() ^ filters.toString().hashCode() * 0x9E3779B97F4A7C15L;
     }
 

@@ -299,8 +299,10 @@ public final class DemoCommand extends CliCommand {
 
     private static String sampleCnpj(CadastroServer server) {
         List<Empresa> page = server.register()
-                .search(RegisterQuery.parse(
-                        Map.of(RegisterQuery.SITUACAO_CADASTRAL, List.of("02"), RegisterQuery.LIMITE, List.of("1"))))
+                .search(RegisterQuery.builder()
+                        .situacaoCadastral("02")
+                        .limite(1)
+                        .build())
                 .dados();
         return page.isEmpty() ? null : page.get(0).cnpj();
     }
