@@ -37,8 +37,8 @@ import java.util.TreeSet;
  * resolves them against the lookup tables of its published index.
  *
  * <p>Built only through {@link #builder()}, whose setters apply the domain rules as they are called
- * (the cross-field ones, a date or capital range and the required filter, as soon as both sides are
- * known and at {@link Builder#build()}). Every broken rule is an {@link InvalidParameterException}
+ * (the cross-field ones, a date or capital range and the required filter, at {@link Builder#build()}
+ * or when both bounds are given at once). Every broken rule is an {@link InvalidParameterException}
  * whose field is the filter's name ({@link Filter#field()}), whose rule is a stable token and whose
  * message names the field, the value and the rule. Reading a query from a wire form (a query string,
  * a JSON body) is the adapters' business.
@@ -519,7 +519,7 @@ public final class RegisterQuery {
         return s;
     }
 
-    private static BigDecimal capital(String name, BigDecimal d) {
+    private static BigDecimal capitalBound(String name, BigDecimal d) {
         if (d == null) {
             return null;
         }
@@ -563,8 +563,9 @@ public final class RegisterQuery {
     /**
      * Programmatic construction. Each set setter adds values, each single setter replaces the value
      * ({@code null} removes it); every value is checked as it is given, so the first broken rule in the
-     * order of the calls is the one reported. A date or capital range is checked as soon as both bounds
-     * are set; the required filter at {@link #build()}.
+     * order of the calls is the one reported. A date or capital range is checked by {@link
+     * #abertura(LocalDate, LocalDate)} and {@link #capital(BigDecimal, BigDecimal)}, which set both bounds,
+     * and at {@link #build()}, with the required filter.
      */
     public static final class Builder {
         private final Set<String> ufs = new TreeSet<>();
@@ -669,12 +670,18 @@ public final class RegisterQuery {
 
         public Builder aberturaDe(LocalDate value) {
             aberturaDe = value;
-            checkDates();
             return this;
         }
 
         public Builder aberturaAte(LocalDate value) {
             aberturaAte = value;
+            return this;
+        }
+
+        /** Both opening-date bounds, the range checked now (as {@link #build()} would). */
+        public Builder abertura(LocalDate de, LocalDate ate) {
+            aberturaDe = de;
+            aberturaAte = ate;
             checkDates();
             return this;
         }
@@ -701,13 +708,19 @@ public final class RegisterQuery {
 
         /** Reais, at most two decimals, {@code 0..}{@link #MAX_CAPITAL}. */
         public Builder capitalMin(BigDecimal value) {
-            capitalMin = capital(CAPITAL_MIN, value);
-            checkCapitals();
+            capitalMin = capitalBound(CAPITAL_MIN, value);
             return this;
         }
 
         public Builder capitalMax(BigDecimal value) {
-            capitalMax = capital(CAPITAL_MAX, value);
+            capitalMax = capitalBound(CAPITAL_MAX, value);
+            return this;
+        }
+
+        /** Both capital bounds, each checked, then the range (as {@link #build()} would). */
+        public Builder capital(BigDecimal min, BigDecimal max) {
+            capitalMin = capitalBound(CAPITAL_MIN, min);
+            capitalMax = capitalBound(CAPITAL_MAX, max);
             checkCapitals();
             return this;
         }
@@ -779,6 +792,8 @@ public final class RegisterQuery {
          * @throws InvalidParameterException ({@code filtro}, {@code filter-required}) when no filter is set
          */
         public RegisterQuery build() {
+            checkDates();
+            checkCapitals();
             RegisterQuery q = new RegisterQuery(this);
             if (q.filters().isEmpty()) {
                 List<String> names = new ArrayList<>();

@@ -127,19 +127,26 @@ class RegisterQueryTest {
     }
 
     @Test
-    void checksRangesAsSoonAsBothBoundsAreSet() {
+    void checksRangesWhenBothBoundsAreGivenAndAtBuild() {
         assertRejected(
                 "abertura_de",
                 "range",
                 "abertura_de 2021-01-01 is after abertura_ate 2020-12-31",
                 () -> RegisterQuery.builder()
                         .aberturaAte(LocalDate.of(2020, 12, 31))
-                        .aberturaDe(LocalDate.of(2021, 1, 1)));
+                        .aberturaDe(LocalDate.of(2021, 1, 1))
+                        .build());
         assertRejected(
                 "capital_min",
                 "range",
                 "capital_min 10.00 is above capital_max 5.00",
-                () -> RegisterQuery.builder().capitalMin(BigDecimal.TEN).capitalMax(new BigDecimal("5")));
+                () -> RegisterQuery.builder().capital(BigDecimal.TEN, new BigDecimal("5")));
+        RegisterQuery fixed = RegisterQuery.builder()
+                .aberturaDe(LocalDate.of(2021, 1, 1))
+                .aberturaAte(LocalDate.of(2020, 1, 1))
+                .aberturaAte(LocalDate.of(2022, 1, 1))
+                .build();
+        assertEquals(LocalDate.of(2022, 1, 1), fixed.aberturaAte().orElseThrow(), "a setter replaces its value");
     }
 
     @Test

@@ -86,6 +86,8 @@ public final class SearchParameters {
             p.put(name, List.copyOf(values));
         }
         RegisterQuery.Builder b = RegisterQuery.builder();
+        LocalDate de = null;
+        BigDecimal min = null;
         for (Filter f : Filter.values()) {
             List<String> values = p.get(f.field());
             if (values == null) {
@@ -93,10 +95,11 @@ public final class SearchParameters {
             }
             String one = values.get(0);
             switch (f) {
-                case ABERTURA_DE -> b.aberturaDe(date(f.field(), one));
-                case ABERTURA_ATE -> b.aberturaAte(date(f.field(), one));
-                case CAPITAL_MIN -> b.capitalMin(reais(f.field(), one));
-                case CAPITAL_MAX -> b.capitalMax(reais(f.field(), one));
+                case ABERTURA_DE -> b.aberturaDe(de = date(f.field(), one));
+                // Both bounds at once: the range is checked here, before the filters that follow.
+                case ABERTURA_ATE -> b.abertura(de, date(f.field(), one));
+                case CAPITAL_MIN -> b.capitalMin(min = reais(f.field(), one));
+                case CAPITAL_MAX -> b.capital(min, reais(f.field(), one));
                 default -> {
                     if (f.kind() == RegisterQuery.Kind.FLAG) {
                         b.flag(f, bool(f.field(), one));
