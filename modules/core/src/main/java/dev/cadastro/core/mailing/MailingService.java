@@ -358,6 +358,7 @@ public final class MailingService {
                                 b.capitalMax(new java.math.BigDecimal(value));
                             }
                         }
+                        case TEXT -> b.buscaTextual(value);
                     }
                 }
             }

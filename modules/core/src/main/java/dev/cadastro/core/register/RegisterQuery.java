@@ -64,6 +64,7 @@ public final class RegisterQuery {
             DIVIDA = "divida",
             CAPITAL_MIN = "capital_min",
             CAPITAL_MAX = "capital_max",
+            BUSCA_TEXTUAL = "busca_textual",
             LIMITE = "limite",
             PAGINA = "pagina";
 
@@ -72,7 +73,9 @@ public final class RegisterQuery {
         SET,
         FLAG,
         DATE,
-        CAPITAL
+        CAPITAL,
+        /** Free text: the words of a name search. */
+        TEXT
     }
 
     /** The filters, in the contract's order, each with the field name its errors carry. */
@@ -95,7 +98,9 @@ public final class RegisterQuery {
         COM_EMAIL(RegisterQuery.COM_EMAIL, Kind.FLAG),
         DIVIDA(RegisterQuery.DIVIDA, Kind.FLAG),
         CAPITAL_MIN(RegisterQuery.CAPITAL_MIN, Kind.CAPITAL),
-        CAPITAL_MAX(RegisterQuery.CAPITAL_MAX, Kind.CAPITAL);
+        CAPITAL_MAX(RegisterQuery.CAPITAL_MAX, Kind.CAPITAL),
+        /** Name search, an addition to the contract's filters (ADR 0042). */
+        BUSCA_TEXTUAL(RegisterQuery.BUSCA_TEXTUAL, Kind.TEXT);
 
         private final String field;
         private final Kind kind;
@@ -143,6 +148,30 @@ public final class RegisterQuery {
     public static final List<String> SITUACAO_CODES = List.of("01", "02", "03", "04", "08");
     public static final List<String> PORTE_CODES = List.of("00", "01", "03", "05");
 
+    /** Most words of a name search ({@code busca_textual}), ignored ones included. */
+    public static final int MAX_NAME_WORDS = 10;
+    /** Fewest characters of each word of a name search. */
+    public static final int MIN_NAME_WORD = 2;
+    /** Longest name search text. */
+    public static final int MAX_NAME_TEXT = 200;
+
+    /**
+     * A name search: the words every match must hold in its company or trade name, and the last word,
+     * which a word of the name must start with; folded as {@link NameWords} folds names, ignored words
+     * dropped, repeats dropped.
+     */
+    public record NameSearch(List<String> words, String prefix) {
+        public NameSearch {
+            words = List.copyOf(words);
+            Objects.requireNonNull(prefix, "prefix");
+        }
+
+        /** The canonical text: the words, then the prefix, one space apart (it reads back the same). */
+        public String text() {
+            return words.isEmpty() ? prefix : String.join(" ", words) + " " + prefix;
+        }
+    }
+
     private final SortedSet<String> ufs;
     private final List<String> municipios;
     private final SortedSet<String> bairros;
@@ -162,6 +191,7 @@ public final class RegisterQuery {
     private final Boolean divida;
     private final BigDecimal capitalMin;
     private final BigDecimal capitalMax;
+    private final NameSearch buscaTextual;
     private final boolean countOnly;
     private final int limite;
     private final int pagina;
@@ -186,6 +216,7 @@ public final class RegisterQuery {
         divida = b.divida;
         capitalMin = b.capitalMin;
         capitalMax = b.capitalMax;
+        buscaTextual = b.buscaTextual;
         countOnly = b.countOnly;
         limite = b.limite;
         pagina = b.pagina;
@@ -217,6 +248,7 @@ public final class RegisterQuery {
         b.divida = divida;
         b.capitalMin = capitalMin;
         b.capitalMax = capitalMax;
+        b.buscaTextual = buscaTextual;
         b.countOnly = countOnly;
         b.limite = limite;
         b.pagina = pagina;
@@ -315,6 +347,11 @@ public final class RegisterQuery {
         return Optional.ofNullable(capitalMax);
     }
 
+    /** The name search ({@code busca_textual}). */
+    public Optional<NameSearch> buscaTextual() {
+        return Optional.ofNullable(buscaTextual);
+    }
+
     /** Count only, no records. */
     public boolean countOnly() {
         return countOnly;
@@ -366,6 +403,7 @@ public final class RegisterQuery {
             case DIVIDA -> divida != null;
             case CAPITAL_MIN -> capitalMin != null;
             case CAPITAL_MAX -> capitalMax != null;
+            case BUSCA_TEXTUAL -> buscaTextual != null;
         };
     }
 
@@ -398,6 +436,7 @@ public final class RegisterQuery {
                 case DIVIDA -> text(divida);
                 case CAPITAL_MIN -> capitalMin == null ? List.of() : List.of(capitalMin.toPlainString());
                 case CAPITAL_MAX -> capitalMax == null ? List.of() : List.of(capitalMax.toPlainString());
+                case BUSCA_TEXTUAL -> buscaTextual == null ? List.of() : List.of(buscaTextual.text());
             };
             if (!values.isEmpty()) {
                 out.put(f, values);
@@ -537,6 +576,46 @@ public final class RegisterQuery {
         return d.setScale(2);
     }
 
+    private static NameSearch nameSearch(String v) {
+        String name = BUSCA_TEXTUAL;
+        String s = v.strip();
+        if (s.length() > MAX_NAME_TEXT) {
+            throw InvalidParameterException.of(
+                    name, "too-long", Message.VALUE_TOO_LONG.with(name, Texts.quote(v), s.length(), MAX_NAME_TEXT));
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isISOControl(s.charAt(i))) {
+                throw InvalidParameterException.of(
+                        name, "characters", Message.CONTROL_CHARACTER.with(name, Texts.quote(v)));
+            }
+        }
+        List<String> all = NameWords.split(s);
+        if (all.size() > MAX_NAME_WORDS) {
+            throw InvalidParameterException.of(
+                    name,
+                    "too-many-words",
+                    Message.NAME_SEARCH_TOO_MANY_WORDS.with(Texts.quote(v), all.size(), MAX_NAME_WORDS));
+        }
+        for (String w : all) {
+            if (w.length() < MIN_NAME_WORD) {
+                throw InvalidParameterException.of(
+                        name, "word-too-short", Message.NAME_SEARCH_SHORT_WORD.with(Texts.quote(v), w, MIN_NAME_WORD));
+            }
+        }
+        List<String> kept = new ArrayList<>();
+        for (String w : all) {
+            if (!NameWords.ignored(w)) {
+                kept.remove(w);
+                kept.add(w);
+            }
+        }
+        if (kept.isEmpty()) {
+            throw InvalidParameterException.of(name, "no-words", Message.NAME_SEARCH_NO_WORDS.with(Texts.quote(v)));
+        }
+        String prefix = kept.remove(kept.size() - 1);
+        return new NameSearch(kept, prefix);
+    }
+
     private static int whole(String name, long v, int min, int max) {
         if (v < min) {
             throw InvalidParameterException.of(name, "minimum", Message.MINIMUM.with(name, Long.toString(v), min));
@@ -588,6 +667,7 @@ public final class RegisterQuery {
         private Boolean divida;
         private BigDecimal capitalMin;
         private BigDecimal capitalMax;
+        private NameSearch buscaTextual;
         private boolean countOnly;
         private int limite = DEFAULT_LIMITE;
         private int pagina = DEFAULT_PAGINA;
@@ -739,6 +819,16 @@ public final class RegisterQuery {
                 case PORTES -> portes(values);
                 default -> throw new IllegalArgumentException(filter + " is not a set filter");
             };
+        }
+
+        /**
+         * Name search: at most {@link #MAX_NAME_WORDS} words of at least {@link #MIN_NAME_WORD} characters
+         * each (as {@link NameWords#split} cuts them), matched in the company and trade names; stop-words
+         * and numbers are ignored, and at least one word must remain. {@code null} removes it.
+         */
+        public Builder buscaTextual(String text) {
+            buscaTextual = text == null ? null : nameSearch(text);
+            return this;
         }
 
         /** Sets the flag {@code filter} (a filter of {@link Kind#FLAG}). */

@@ -36,7 +36,7 @@ import java.util.TreeMap;
  *
  * <p>The body's {@code filtros} take every filter of {@code GET /v1/empresas} by the same names and
  * rules, typed as JSON: the repeatable filters as arrays of strings (one value also as a bare string), the flags as booleans, the
- * capital bounds as numbers, the dates as strings. {@code apenas_total}, {@code limite} and {@code
+ * capital bounds as numbers, the dates and {@code busca_textual} as strings. {@code apenas_total}, {@code limite} and {@code
  * pagina} are not filters here.
  */
 final class MailingEndpoints {
@@ -298,6 +298,11 @@ final class MailingEndpoints {
                     default -> throw InvalidParameterException.of(field, "type", Message.MUST_BE_NUMBER.with(field));
                 };
                 params.put(name, List.of(number));
+            } else if (name.equals(RegisterQuery.BUSCA_TEXTUAL)) {
+                if (!(value instanceof String s)) {
+                    throw InvalidParameterException.of(field, "type", Message.MUST_BE_STRING.with(field));
+                }
+                params.put(name, List.of(s));
             } else if (SearchParameters.PARAMETERS.contains(name)) {
                 if (!(value instanceof String s)) {
                     throw InvalidParameterException.of(field, "type", Message.MUST_BE_DATE_STRING.with(field));

@@ -100,6 +100,7 @@ public final class SearchParameters {
                 case ABERTURA_ATE -> b.abertura(de, date(f.field(), one));
                 case CAPITAL_MIN -> b.capitalMin(min = reais(f.field(), one));
                 case CAPITAL_MAX -> b.capital(min, reais(f.field(), one));
+                case BUSCA_TEXTUAL -> b.buscaTextual(one);
                 default -> {
                     if (f.kind() == RegisterQuery.Kind.FLAG) {
                         b.flag(f, bool(f.field(), one));

@@ -101,7 +101,8 @@ public final class Rollup {
             Filter.CNAES_SECUNDARIOS,
             Filter.NATUREZAS,
             Filter.CAPITAL_MIN,
-            Filter.CAPITAL_MAX);
+            Filter.CAPITAL_MAX,
+            Filter.BUSCA_TEXTUAL);
 
     /** The dimensions: index fields holding exactly one term per document (flags, situation...) or none. */
     static final List<String> FIELDS = List.of(
