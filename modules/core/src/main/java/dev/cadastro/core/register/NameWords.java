@@ -60,7 +60,8 @@ public final class NameWords {
         if (text == null) {
             return out;
         }
-        String d = Normalizer.normalize(text, Normalizer.Form.NFD);
+        // Names in the Receita's files are mostly upper-case ASCII already: no decomposition to pay for.
+        String d = isAscii(text) ? text : Normalizer.normalize(text, Normalizer.Form.NFD);
         StringBuilder word = new StringBuilder();
         for (int i = 0; i < d.length(); i++) {
             char c = d.charAt(i);
@@ -97,6 +98,15 @@ public final class NameWords {
             }
         }
         return out;
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean digitsOnly(String w) {
