@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -65,7 +64,18 @@ class DumpDebtDataTest {
     }
 
     private static long count(LuceneRegister register, String name, String value) {
-        return register.count(RegisterQuery.parse(Map.of(name, List.of(value)))).total();
+        return register.count(
+                        name.equals("divida")
+                                ? RegisterQuery.builder()
+                                        .divida(Boolean.valueOf(value))
+                                        .build()
+                                : RegisterQuery.builder()
+                                        .values(
+                                                RegisterQuery.Filter.byField(name)
+                                                        .orElseThrow(),
+                                                value)
+                                        .build())
+                .total();
     }
 
     /** The roots of the "Pessoa jurídica" rows of every CSV in the folder's ZIPs; and the CSV names. */
@@ -172,7 +182,10 @@ class DumpDebtDataTest {
                 assertEquals("divida", e.violation().field());
                 assertEquals("no-debt-data", e.violation().rule());
                 assertTrue(e.getMessage().contains("without PGFN debt data"), e.getMessage());
-                RegisterQuery page = RegisterQuery.parse(Map.of("ufs", List.of("SP"), "divida", List.of(value)));
+                RegisterQuery page = RegisterQuery.builder()
+                        .ufs("SP")
+                        .divida(Boolean.valueOf(value))
+                        .build();
                 assertThrows(InvalidParameterException.class, () -> register.search(page));
                 assertThrows(InvalidParameterException.class, () -> register.export(page, 10, x -> {}));
             }

@@ -16,7 +16,6 @@ import dev.cadastro.register.LuceneRegister;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
@@ -73,8 +72,7 @@ class LoadAndPublishTest {
                     expected.values().stream().filter(e -> "SP".equals(e.uf())).count();
             assertEquals(
                     sp,
-                    register.count(RegisterQuery.parse(Map.of("ufs", List.of("SP"))))
-                            .total());
+                    register.count(RegisterQuery.builder().ufs("SP").build()).total());
         }
     }
 

@@ -534,8 +534,11 @@ public final class HttpLoadBenchmark {
         for (String uf : UFS) {
             for (int page = 1; page <= 10 && cnpjs.size() < 20_000; page++) {
                 for (Empresa e : server.register()
-                        .search(RegisterQuery.parse(Map.of(
-                                "ufs", List.of(uf), "limite", List.of("200"), "pagina", List.of(String.valueOf(page)))))
+                        .search(RegisterQuery.builder()
+                                .ufs(uf)
+                                .limite(200)
+                                .pagina(page)
+                                .build())
                         .dados()) {
                     cnpjs.add(e.cnpj());
                 }

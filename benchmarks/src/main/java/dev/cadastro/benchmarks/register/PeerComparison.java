@@ -105,6 +105,7 @@ public final class PeerComparison {
         boolean rollup = true;
         boolean loadOnly = false;
         Path scratch = null;
+        boolean names = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--peers" -> peerNames = List.of(args[++i].split(","));
@@ -115,6 +116,7 @@ public final class PeerComparison {
                 case "--no-rollup" -> rollup = false;
                 case "--load-peers-only" -> loadOnly = true;
                 case "--scratch" -> scratch = Path.of(args[++i]);
+                case "--names" -> names = true;
                 default -> positional.add(args[i]);
             }
         }
@@ -191,7 +193,7 @@ public final class PeerComparison {
                 lookups = LookupsFile.read(register.published().path().resolve(LookupsFile.NAME));
             }
 
-            Map<String, RegisterQuery> mix = RegisterLatency.mix();
+            Map<String, RegisterQuery> mix = names ? RegisterLatency.nameMix() : RegisterLatency.mix();
             Map<String, Map<String, SqlPeer.Prepared>> prepared = new LinkedHashMap<>();
             for (SqlPeer peer : peers) {
                 Map<String, SqlPeer.Prepared> byQuery = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package dev.cadastro.benchmarks.register;
 
 import dev.cadastro.core.register.Establishment;
+import dev.cadastro.core.register.NameWords;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.loader.DumpReader;
 import dev.cadastro.loader.LoadSummary;
@@ -77,7 +78,8 @@ final class PeerRows {
             new String[] {"abertura", "DATE"},
             new String[] {"capital", "BIGINT"},
             new String[] {"razao_social", "VARCHAR"},
-            new String[] {"bairro", "VARCHAR"});
+            new String[] {"bairro", "VARCHAR"},
+            new String[] {"nomes", "VARCHAR"});
 
     /** The exported file and how it came to be. */
     record Export(Path file, String dumpDate, String dump, long rows, long millis, boolean reused) {
@@ -279,6 +281,10 @@ final class PeerRows {
         sb.setCharAt(sb.length() - 1, '\t');
         String bairro = e.bairro() == null || e.bairro().isBlank() ? null : RegisterQuery.normalizeText(e.bairro());
         text(sb, bairro);
+        sb.setCharAt(sb.length() - 1, '\t');
+        // The words name search matches, folded (upper-case ASCII), stop-words and numbers left out: what the
+        // peer's full-text index is built on, so both sides split and fold a name the same way.
+        text(sb, String.join(" ", NameWords.indexed(c == null ? null : c.razaoSocial(), e.nomeFantasia())));
     }
 
     private static void code(StringBuilder sb, String v) {

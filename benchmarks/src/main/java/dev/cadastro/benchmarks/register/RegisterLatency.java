@@ -53,6 +53,50 @@ public final class RegisterLatency {
 
     static final String SMALL_TOWN_UF = "MG";
 
+    /**
+     * Name search ({@code busca_textual}, issue 44): one to three common and rare words, with and without
+     * filters; {@code PeerComparison --names} runs it against PostgreSQL's full-text index.
+     */
+    static Map<String, RegisterQuery> nameMix() {
+        Map<String, RegisterQuery> q = new LinkedHashMap<>();
+        q.put("N1 padaria", RegisterQuery.builder().buscaTextual("padaria").build());
+        q.put(
+                "N2 padaria in Sao Paulo city",
+                RegisterQuery.builder()
+                        .ufs("SP")
+                        .municipios("7107")
+                        .buscaTextual("padaria")
+                        .build());
+        q.put(
+                "N3 transportes active in MG",
+                RegisterQuery.builder()
+                        .ufs("MG")
+                        .situacaoCadastral("02")
+                        .buscaTextual("transportes")
+                        .build());
+        q.put(
+                "N4 joao silva",
+                RegisterQuery.builder().buscaTextual("joao silva").build());
+        q.put("N5 prefix jo", RegisterQuery.builder().buscaTextual("jo").build());
+        q.put(
+                "N6 full name",
+                RegisterQuery.builder()
+                        .buscaTextual("sebastiao goncalves araujo")
+                        .build());
+        q.put(
+                "N7 rare otica paraiso",
+                RegisterQuery.builder().buscaTextual("otica paraiso").build());
+        q.put(
+                "N8 acai SP 02 email",
+                RegisterQuery.builder()
+                        .ufs("SP")
+                        .situacaoCadastral("02")
+                        .comEmail(true)
+                        .buscaTextual("acai")
+                        .build());
+        return q;
+    }
+
     /** The issue's query mix, with the synthetic data's frequent and rare values. */
     static Map<String, RegisterQuery> mix() {
         SyntheticRegister shape = new SyntheticRegister(0);
@@ -439,9 +483,7 @@ public final class RegisterLatency {
 
     /** The same query, count-only ({@code apenas_total=true}). */
     static RegisterQuery countOnly(RegisterQuery q) {
-        Map<String, List<String>> p = new LinkedHashMap<>(q.toParameters());
-        p.put(RegisterQuery.APENAS_TOTAL, List.of("true"));
-        return RegisterQuery.parse(p);
+        return q.toBuilder().countOnly(true).build();
     }
 
     /** The p-th percentile of the samples (nearest rank), in milliseconds. */

@@ -45,6 +45,17 @@ abstract class SqlPeer implements AutoCloseable {
     /** {@code column} (an array of text) shares a value with {@code values}. */
     abstract String overlaps(String column, Collection<String> values);
 
+    /**
+     * Name search: every word, and a word starting with the prefix, in the {@code nomes} column. PostgreSQL
+     * answers it from its full-text index; DuckDB has none and is not asked.
+     */
+    String nameMatch(RegisterQuery.NameSearch n) {
+        List<String> terms = new ArrayList<>();
+        n.words().forEach(w -> terms.add(w.toLowerCase(java.util.Locale.ROOT)));
+        terms.add(n.prefix().toLowerCase(java.util.Locale.ROOT) + ":*");
+        return "to_tsvector('simple', nomes) @@ to_tsquery('simple', '" + String.join(" & ", terms) + "')";
+    }
+
     /** The statements of one query: its count, and a page in index order. */
     record Prepared(PreparedStatement count, PreparedStatement page, String where) {}
 
@@ -182,6 +193,7 @@ abstract class SqlPeer implements AutoCloseable {
         q.aberturaAte().ifPresent(d -> and.add("abertura <= DATE '" + d + "'"));
         q.capitalMin().ifPresent(v -> and.add("capital >= " + centavos(v)));
         q.capitalMax().ifPresent(v -> and.add("capital <= " + centavos(v)));
+        q.buscaTextual().ifPresent(n -> and.add(nameMatch(n)));
         return and.isEmpty() ? "TRUE" : String.join(" AND ", and);
     }
 

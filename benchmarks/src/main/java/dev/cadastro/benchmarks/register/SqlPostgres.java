@@ -70,7 +70,10 @@ final class SqlPostgres extends SqlPeer {
             new String[] {"est_nat", "CREATE INDEX est_nat ON est (natureza, situacao, abertura) INCLUDE (tel)"},
             new String[] {"est_uf_mei", "CREATE INDEX est_uf_mei ON est (uf, mei, abertura) INCLUDE (divida)"},
             new String[] {"est_cnaes2", "CREATE INDEX est_cnaes2 ON est USING gin (cnaes2)"},
-            new String[] {"est_ddds", "CREATE INDEX est_ddds ON est USING gin (ddds)"});
+            new String[] {"est_ddds", "CREATE INDEX est_ddds ON est USING gin (ddds)"},
+            // Name search: full text over the folded (unaccented, upper-case) name words, the 'simple'
+            // configuration (no stemming, no stop-words of its own: the export already left ours out).
+            new String[] {"est_nomes", "CREATE INDEX est_nomes ON est USING gin (to_tsvector('simple', nomes))"});
 
     private final EmbeddedDatabase server;
     private final Load load;
@@ -131,7 +134,7 @@ final class SqlPostgres extends SqlPeer {
                     + " municipio smallint NOT NULL, situacao text, porte text, natureza text, cnae text,"
                     + " cnaes2 text[] NOT NULL, ddds text[] NOT NULL, mei boolean NOT NULL, simples boolean NOT NULL,"
                     + " tel boolean NOT NULL, movel boolean NOT NULL, email boolean NOT NULL, divida boolean NOT NULL,"
-                    + " abertura date, capital bigint, razao_social text, bairro text)");
+                    + " abertura date, capital bigint, razao_social text, bairro text, nomes text)");
             long copied;
             try (InputStream in = Files.newInputStream(sorted)) {
                 copied = c.unwrap(PGConnection.class)

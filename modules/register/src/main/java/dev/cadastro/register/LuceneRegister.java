@@ -221,6 +221,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         GenerationReader g = acquire();
         try {
             refuseDebtWithoutData(g, query);
+            refuseNamesWithoutWords(g, query);
             return new QueryEngine(g, options).search(query);
         } catch (IOException e) {
             throw failure(e);
@@ -235,6 +236,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         GenerationReader g = acquire();
         try {
             refuseDebtWithoutData(g, query);
+            refuseNamesWithoutWords(g, query);
             return new QueryEngine(g, options).count(query);
         } catch (IOException e) {
             throw failure(e);
@@ -254,6 +256,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         GenerationReader g = acquire();
         try {
             refuseDebtWithoutData(g, query);
+            refuseNamesWithoutWords(g, query);
             return new QueryEngine(g, options).export(query, limit, sink);
         } finally {
             g.release();
@@ -419,6 +422,14 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         if (query.divida().isPresent() && !g.meta().debtData()) {
             throw InvalidParameterException.of(
                     RegisterQuery.DIVIDA, "no-debt-data", Message.REGISTER_NO_DEBT_DATA.with());
+        }
+    }
+
+    /** A generation built before name search holds no name words: a name search there is refused, not answered 0. */
+    private static void refuseNamesWithoutWords(GenerationReader g, RegisterQuery query) {
+        if (query.buscaTextual().isPresent() && !g.hasNameWords()) {
+            throw InvalidParameterException.of(
+                    RegisterQuery.BUSCA_TEXTUAL, "no-name-index", Message.REGISTER_NO_NAME_INDEX.with());
         }
     }
 

@@ -140,15 +140,17 @@ class LookupAndMunicipioTest {
         long expected = fixture.matching(base).size();
         assertEquals(expected, total);
         int last = (int) (total / 50) + 1;
-        var lastPage = register.search(RegisterQuery.parse(java.util.Map.of(
-                "ufs", java.util.List.of("SP"),
-                "situacao_cadastral", java.util.List.of("02"),
-                "pagina", java.util.List.of(Integer.toString(last)))));
+        var lastPage = register.search(RegisterQuery.builder()
+                .ufs("SP")
+                .situacaoCadastral("02")
+                .pagina(last)
+                .build());
         assertEquals(total - (long) (last - 1) * 50, lastPage.retornados());
-        var past = register.search(RegisterQuery.parse(java.util.Map.of(
-                "ufs", java.util.List.of("SP"),
-                "situacao_cadastral", java.util.List.of("02"),
-                "pagina", java.util.List.of(Integer.toString(last + 1)))));
+        var past = register.search(RegisterQuery.builder()
+                .ufs("SP")
+                .situacaoCadastral("02")
+                .pagina(last + 1)
+                .build());
         assertEquals(0, past.retornados());
         assertEquals(total, past.total());
     }

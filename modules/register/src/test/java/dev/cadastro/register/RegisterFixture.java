@@ -162,10 +162,8 @@ final class RegisterFixture implements AutoCloseable {
     static List<String> allPages(LuceneRegister register, RegisterQuery base, int limite, long total) {
         List<String> seen = new ArrayList<>();
         for (int pagina = 1; ; pagina++) {
-            Map<String, List<String>> p = new HashMap<>(base.toParameters());
-            p.put(RegisterQuery.LIMITE, List.of(Integer.toString(limite)));
-            p.put(RegisterQuery.PAGINA, List.of(Integer.toString(pagina)));
-            SearchResult page = register.search(RegisterQuery.parse(p));
+            SearchResult page = register.search(
+                    base.toBuilder().limite(limite).pagina(pagina).build());
             assertEquals(total, page.total());
             assertEquals(pagina, page.pagina());
             assertEquals(limite, page.limite());

@@ -129,15 +129,9 @@ class RollupProperties {
      * opening years present times states (one run of places each) ranges.
      */
     private static boolean cheapOnTheYearCuboid(RegisterQuery q, List<Establishment> rows) {
-        for (String p : RegisterQuery.PARAMETERS) {
+        for (RegisterQuery.Filter p : RegisterQuery.Filter.values()) {
             boolean allowed = switch (p) {
-                case RegisterQuery.UFS,
-                        RegisterQuery.SITUACAO_CADASTRAL,
-                        RegisterQuery.ABERTURA_DE,
-                        RegisterQuery.ABERTURA_ATE,
-                        RegisterQuery.LIMITE,
-                        RegisterQuery.PAGINA,
-                        RegisterQuery.APENAS_TOTAL -> true;
+                case UFS, SITUACAO_CADASTRAL, ABERTURA_DE, ABERTURA_ATE -> true;
                 default -> false;
             };
             if (!allowed && q.has(p)) {

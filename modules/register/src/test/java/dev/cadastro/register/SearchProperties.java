@@ -11,7 +11,6 @@ import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -93,10 +92,7 @@ class SearchProperties {
         // Pages inside the matches and one past the last (its total alone comes from the rollup).
         long pages = expected / limite + 1;
         int pagina = 1 + (int) Math.min(r.nextLong(pages + 1), 1_000);
-        Map<String, List<String>> p = new HashMap<>(base.toParameters());
-        p.put(RegisterQuery.LIMITE, List.of(Integer.toString(limite)));
-        p.put(RegisterQuery.PAGINA, List.of(Integer.toString(pagina)));
-        RegisterQuery q = RegisterQuery.parse(p);
+        RegisterQuery q = base.toBuilder().limite(limite).pagina(pagina).build();
         SearchResult engine = exact.search(q);
         SearchResult rolled = standard.search(q);
         assertEquals(expected, engine.total(), q::toString);

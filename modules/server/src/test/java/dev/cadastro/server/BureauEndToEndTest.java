@@ -27,7 +27,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
@@ -67,7 +66,10 @@ class BureauEndToEndTest {
         contract = new OpenApiContract(f.get("/v1/openapi.json").body());
         sample = f.server
                 .register()
-                .search(RegisterQuery.parse(Map.of("situacao_cadastral", List.of("02"), "limite", List.of("20"))))
+                .search(RegisterQuery.builder()
+                        .situacaoCadastral("02")
+                        .limite(20)
+                        .build())
                 .dados();
         assertTrue(sample.size() >= 10, "the synthetic register has active companies");
     }

@@ -14,7 +14,6 @@ import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.providers.Fault;
 import java.net.http.HttpResponse;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -45,8 +44,10 @@ class BureauResponseProperties {
         registered = f
                 .server
                 .register()
-                .search(RegisterQuery.parse(
-                        Map.of("ufs", List.of("SP", "RJ", "MG", "BA", "RS"), "limite", List.of("200"))))
+                .search(RegisterQuery.builder()
+                        .ufs("SP", "RJ", "MG", "BA", "RS")
+                        .limite(200)
+                        .build())
                 .dados()
                 .stream()
                 .map(Empresa::cnpj)

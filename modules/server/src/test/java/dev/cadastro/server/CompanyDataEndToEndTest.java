@@ -11,6 +11,7 @@ import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.http.companydata.SearchParameters;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -50,7 +51,10 @@ class CompanyDataEndToEndTest {
         contract = new OpenApiContract(doc.body());
         sample = f.server
                 .register()
-                .search(RegisterQuery.parse(Map.of("situacao_cadastral", List.of("02"), "limite", List.of("20"))))
+                .search(RegisterQuery.builder()
+                        .situacaoCadastral("02")
+                        .limite(20)
+                        .build())
                 .dados();
         assertTrue(sample.size() >= 10, "the synthetic register has active companies");
     }
@@ -571,7 +575,7 @@ class CompanyDataEndToEndTest {
                 searchParams.add(p.path("name").asText());
             }
         });
-        assertEquals(RegisterQuery.PARAMETERS, searchParams, "the document lists exactly the accepted parameters");
+        assertEquals(SearchParameters.PARAMETERS, searchParams, "the document lists exactly the accepted parameters");
     }
 
     @Test

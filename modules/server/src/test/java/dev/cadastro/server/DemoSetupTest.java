@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -82,9 +81,9 @@ class DemoSetupTest {
         assertTrue(text.contains("SYNTHETIC PGFN"), text);
         try (LuceneRegister register = LuceneRegister.open(demo.index())) {
             long all = register.published().documents();
-            long debtors = register.count(RegisterQuery.parse(Map.of("divida", List.of("true"))))
-                    .total();
-            long others = register.count(RegisterQuery.parse(Map.of("divida", List.of("false"))))
+            long debtors =
+                    register.count(RegisterQuery.builder().divida(true).build()).total();
+            long others = register.count(RegisterQuery.builder().divida(false).build())
                     .total();
             assertTrue(debtors > 0, "divida=true finds the synthetic debtors");
             assertTrue(others > debtors, "most establishments have no debt: " + others + " vs " + debtors);

@@ -25,7 +25,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -81,9 +80,8 @@ class EmbeddingSnippetsTest {
         Path indexDir = ServerFixture.get().index;
         // --8<-- [start:register]
         try (LuceneRegister register = LuceneRegister.open(indexDir)) { // the folder `./cadastro load` wrote
-            RegisterQuery active = RegisterQuery.parse(Map.of(
-                    "situacao_cadastral", List.of("02"),
-                    "limite", List.of("20")));
+            RegisterQuery active =
+                    RegisterQuery.builder().situacaoCadastral("02").limite(20).build();
             SearchResult page = register.search(active); // up to 20 companies, and the total
             CountResult count = register.count(active); // exact, or estimated with an interval
             Optional<Empresa> one = register.lookup(Cnpj.of(page.dados().get(0).cnpj()));

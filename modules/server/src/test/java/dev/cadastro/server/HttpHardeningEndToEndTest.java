@@ -13,8 +13,6 @@ import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.server.RawHttp.Answer;
 import java.net.http.HttpResponse;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -125,7 +123,7 @@ class HttpHardeningEndToEndTest {
         String paying = f.key(payer, Scope.EMPRESAS_READ, Scope.ENRIQUECIMENTO_READ);
         String cnpj = f.server
                 .register()
-                .search(RegisterQuery.parse(Map.of("ufs", List.of("SP"), "limite", List.of("1"))))
+                .search(RegisterQuery.builder().ufs("SP").limite(1).build())
                 .dados()
                 .getFirst()
                 .cnpj();

@@ -156,7 +156,7 @@ class MailingEndToEndTest {
         return f
                 .server
                 .register()
-                .search(RegisterQuery.parse(Map.of("ufs", List.of(uf), "limite", List.of(Integer.toString(limit)))))
+                .search(RegisterQuery.builder().ufs(uf).limite(limit).build())
                 .dados()
                 .stream()
                 .map(Empresa::cnpj)
@@ -242,7 +242,7 @@ class MailingEndToEndTest {
         String key = exportKey(account);
         long total = f.server
                 .register()
-                .count(RegisterQuery.parse(Map.of("ufs", List.of("AC"))))
+                .count(RegisterQuery.builder().ufs("AC").build())
                 .total();
         assertTrue(total > 0 && total < 50_000, "Acre has a few establishments: " + total);
         HttpResponse<String> created = post(key, "{\"filtros\": {\"ufs\": [\"AC\"]}, \"quantidade\": 50000}");
@@ -550,7 +550,7 @@ class MailingEndToEndTest {
         Path dir = Files.createTempDirectory(Path.of("target"), "shrinking-");
         Path index = dir.resolve("index");
         publish(dir, 600, index);
-        RegisterQuery sp = RegisterQuery.parse(Map.of("ufs", List.of("SP")));
+        RegisterQuery sp = RegisterQuery.builder().ufs("SP").build();
         try (LuceneRegister register = LuceneRegister.open(index);
                 WorkerlessMailing w = WorkerlessMailing.over(f, register)) {
             long held = register.count(sp).total();

@@ -16,7 +16,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,7 +70,7 @@ class MailingEstimateEndToEndTest {
     }
 
     private static CountResult count(String uf) {
-        return f.server.register().count(RegisterQuery.parse(Map.of("ufs", List.of(uf))));
+        return f.server.register().count(RegisterQuery.builder().ufs(uf).build());
     }
 
     /** The state with the fewest establishments in the fixture's register (at least one). */

@@ -39,8 +39,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,7 +99,7 @@ class MailingJobsTest {
     }
 
     private static MailingRequest rj(int quantidade) {
-        return new MailingRequest(RegisterQuery.parse(Map.of("ufs", List.of("RJ"))), quantidade, ExportFormat.CSV);
+        return new MailingRequest(RegisterQuery.builder().ufs("RJ").build(), quantidade, ExportFormat.CSV);
     }
 
     private static Claimed<MailingJob> claim(String owner, ManualClock clock) {

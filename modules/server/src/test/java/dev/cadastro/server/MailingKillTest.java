@@ -42,7 +42,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -105,7 +104,9 @@ class MailingKillTest {
             MailingJob job = creator.create(
                     principal,
                     new MailingRequest(
-                            RegisterQuery.parse(Map.of("situacao_cadastral", List.of("01", "02", "03", "04", "08"))),
+                            RegisterQuery.builder()
+                                    .situacaoCadastral("01", "02", "03", "04", "08")
+                                    .build(),
                             LEADS,
                             ExportFormat.XLSX),
                     "r." + name);

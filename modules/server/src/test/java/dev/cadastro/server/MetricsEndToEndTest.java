@@ -144,8 +144,10 @@ class MetricsEndToEndTest {
                 server.store().accounts(), server.store().apiKeys(), Clock.systemUTC(), new SecureRandom());
         inbox = SmsInbox.at(sms.inbox());
         List<Empresa> page = server.register()
-                .search(RegisterQuery.parse(
-                        Map.of(RegisterQuery.SITUACAO_CADASTRAL, List.of("02"), RegisterQuery.LIMITE, List.of("5"))))
+                .search(RegisterQuery.builder()
+                        .situacaoCadastral("02")
+                        .limite(5)
+                        .build())
                 .dados();
         cnpj = page.get(0).cnpj();
     }

@@ -11,7 +11,6 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +25,7 @@ class PipeliningEndToEndTest {
         return f
                 .server
                 .register()
-                .search(RegisterQuery.parse(Map.of("ufs", List.of(uf), "limite", List.of(Integer.toString(n)))))
+                .search(RegisterQuery.builder().ufs(uf).limite(n).build())
                 .dados()
                 .stream()
                 .map(e -> e.cnpj())

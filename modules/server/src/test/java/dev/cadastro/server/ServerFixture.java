@@ -102,7 +102,8 @@ final class ServerFixture {
         index = dir.resolve("index");
         DumpGenerator.generate(
                 dump,
-                GeneratorOptions.builder(ESTABLISHMENTS).seed(7).threads(2).build());
+                GeneratorOptions.builder(ESTABLISHMENTS).seed(7).threads(2).build(),
+                GENERATED::add);
         LoadOptions load = LoadOptions.builder(dump).build();
         DumpLoader.load(load, dir.resolve("index"), DumpLoader.buildOptionsFor(load, ESTABLISHMENTS));
         Database database = Database.builder()
@@ -133,6 +134,15 @@ final class ServerFixture {
             tight.close();
             server.close();
         }));
+    }
+
+    /** The establishments the generator handed the load, as a correct loader loads them (NameSearchEndToEndTest). */
+    private static final java.util.List<dev.cadastro.core.register.Establishment> GENERATED =
+            java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+
+    static java.util.List<dev.cadastro.core.register.Establishment> generated() {
+        get();
+        return java.util.List.copyOf(GENERATED);
     }
 
     static synchronized ServerFixture get() {

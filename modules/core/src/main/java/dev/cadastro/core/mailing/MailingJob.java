@@ -12,7 +12,7 @@ import java.util.Optional;
  * ({@link #complete}) or to {@code falhou} ({@link #fail}); both are final.
  *
  * @param id the public {@code job_id}: random, unguessable
- * @param filtros the search in its HTTP form ({@link dev.cadastro.core.register.RegisterQuery#toParameters()})
+ * @param filtros the search as stored (MailingService.encode: the filters' canonical text)
  * @param leadsLimit the leads it may deliver: the quantity, or the filter's total when smaller, as held
  * @param outcome how it ended, when it did
  */

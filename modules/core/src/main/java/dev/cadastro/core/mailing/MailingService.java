@@ -292,24 +292,41 @@ public final class MailingService {
         return new NotFoundException(Message.MAILING_JOB_NOT_FOUND.with(Texts.quote(id)));
     }
 
-    /** The filters as a query string (names and values percent-encoded as UTF-8). */
+    /**
+     * The filters as the job stores them: {@code name=value} pairs joined by {@code &}, names and values
+     * percent-encoded as UTF-8, in the filters' order with their canonical text ({@link
+     * RegisterQuery#filterValues()}), then the page.
+     */
     static String encode(RegisterQuery filters) {
         StringBuilder sb = new StringBuilder();
-        for (Map.Entry<String, List<String>> e : filters.toParameters().entrySet()) {
+        for (Map.Entry<RegisterQuery.Filter, List<String>> e :
+                filters.filterValues().entrySet()) {
             for (String v : e.getValue()) {
-                if (!sb.isEmpty()) {
-                    sb.append('&');
-                }
-                sb.append(java.net.URLEncoder.encode(e.getKey(), java.nio.charset.StandardCharsets.UTF_8))
-                        .append('=')
-                        .append(java.net.URLEncoder.encode(v, java.nio.charset.StandardCharsets.UTF_8));
+                pair(sb, e.getKey().field(), v);
             }
         }
+        if (filters.countOnly()) {
+            pair(sb, COUNT_ONLY, "true");
+        }
+        pair(sb, RegisterQuery.LIMITE, Integer.toString(filters.limite()));
+        pair(sb, RegisterQuery.PAGINA, Integer.toString(filters.pagina()));
         return sb.toString();
     }
 
+    private static final String COUNT_ONLY = "apenas_total";
+
+    private static void pair(StringBuilder sb, String name, String value) {
+        if (!sb.isEmpty()) {
+            sb.append('&');
+        }
+        sb.append(java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8))
+                .append('=')
+                .append(java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The filters {@link #encode} stored (by this release or an earlier one: the same text). */
     static RegisterQuery decode(String filters) {
-        Map<String, List<String>> params = new java.util.LinkedHashMap<>();
+        RegisterQuery.Builder b = RegisterQuery.builder();
         for (String pair : filters.split("&")) {
             if (pair.isEmpty()) {
                 continue;
@@ -317,8 +334,36 @@ public final class MailingService {
             int eq = pair.indexOf('=');
             String name = java.net.URLDecoder.decode(pair.substring(0, eq), java.nio.charset.StandardCharsets.UTF_8);
             String value = java.net.URLDecoder.decode(pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8);
-            params.computeIfAbsent(name, k -> new java.util.ArrayList<>()).add(value);
+            switch (name) {
+                case COUNT_ONLY -> b.countOnly(Boolean.parseBoolean(value));
+                case RegisterQuery.LIMITE -> b.limite(Long.parseLong(value));
+                case RegisterQuery.PAGINA -> b.pagina(Long.parseLong(value));
+                default -> {
+                    RegisterQuery.Filter f = RegisterQuery.Filter.byField(name)
+                            .orElseThrow(
+                                    () -> new IllegalStateException("a stored job names the unknown filter " + name));
+                    switch (f.kind()) {
+                        case SET -> b.values(f, value);
+                        case FLAG -> b.flag(f, Boolean.parseBoolean(value));
+                        case DATE -> {
+                            if (f == RegisterQuery.Filter.ABERTURA_DE) {
+                                b.aberturaDe(java.time.LocalDate.parse(value));
+                            } else {
+                                b.aberturaAte(java.time.LocalDate.parse(value));
+                            }
+                        }
+                        case CAPITAL -> {
+                            if (f == RegisterQuery.Filter.CAPITAL_MIN) {
+                                b.capitalMin(new java.math.BigDecimal(value));
+                            } else {
+                                b.capitalMax(new java.math.BigDecimal(value));
+                            }
+                        }
+                        case TEXT -> b.buscaTextual(value);
+                    }
+                }
+            }
         }
-        return RegisterQuery.parse(params);
+        return b.build();
     }
 }

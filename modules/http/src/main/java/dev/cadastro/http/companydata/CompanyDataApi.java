@@ -194,8 +194,9 @@ public final class CompanyDataApi {
 
     private Response search(Request request) throws Exception {
         return guarded(request, Scope.EMPRESAS_READ, principal -> {
-            RegisterQuery query = RegisterQuery.parse(request.query().asMap());
-            RequestFingerprint fingerprint = RequestFingerprint.of("GET /v1/empresas", query.toParameters());
+            RegisterQuery query = SearchParameters.parse(request.query().asMap());
+            RequestFingerprint fingerprint =
+                    RequestFingerprint.of("GET /v1/empresas", SearchParameters.toParameters(query));
             return idempotent.run(request, principal.accountId(), fingerprint, reference -> {
                 SearchOutcome outcome = companies.search(principal, query, reference);
                 SearchResult page = outcome.page();

@@ -36,7 +36,7 @@ import java.util.TreeMap;
  *
  * <p>The body's {@code filtros} take every filter of {@code GET /v1/empresas} by the same names and
  * rules, typed as JSON: the repeatable filters as arrays of strings (one value also as a bare string), the flags as booleans, the
- * capital bounds as numbers, the dates as strings. {@code apenas_total}, {@code limite} and {@code
+ * capital bounds as numbers, the dates and {@code busca_textual} as strings. {@code apenas_total}, {@code limite} and {@code
  * pagina} are not filters here.
  */
 final class MailingEndpoints {
@@ -64,7 +64,7 @@ final class MailingEndpoints {
             RegisterQuery.DIVIDA);
     private static final Set<String> NUMBERS = Set.of(RegisterQuery.CAPITAL_MIN, RegisterQuery.CAPITAL_MAX);
     private static final Set<String> NOT_FILTERS =
-            Set.of(RegisterQuery.APENAS_TOTAL, RegisterQuery.LIMITE, RegisterQuery.PAGINA);
+            Set.of(SearchParameters.APENAS_TOTAL, RegisterQuery.LIMITE, RegisterQuery.PAGINA);
     private static final Set<String> BODY_FIELDS = Set.of("filtros", "quantidade", "formato");
 
     private final MailingService mailing;
@@ -78,7 +78,7 @@ final class MailingEndpoints {
     Response create(Request request, Principal principal) {
         refuseQuery(request, "POST /v1/mailing");
         MailingRequest body = parse(JsonBody.object(request.body()));
-        Map<String, List<String>> fingerprinted = new TreeMap<>(body.filtros().toParameters());
+        Map<String, List<String>> fingerprinted = new TreeMap<>(SearchParameters.toParameters(body.filtros()));
         fingerprinted.put("$quantidade", List.of(Integer.toString(body.quantidade())));
         fingerprinted.put("$formato", List.of(body.formato().wire()));
         RequestFingerprint fingerprint = RequestFingerprint.of("POST /v1/mailing", fingerprinted);
@@ -298,7 +298,12 @@ final class MailingEndpoints {
                     default -> throw InvalidParameterException.of(field, "type", Message.MUST_BE_NUMBER.with(field));
                 };
                 params.put(name, List.of(number));
-            } else if (RegisterQuery.PARAMETERS.contains(name)) {
+            } else if (name.equals(RegisterQuery.BUSCA_TEXTUAL)) {
+                if (!(value instanceof String s)) {
+                    throw InvalidParameterException.of(field, "type", Message.MUST_BE_STRING.with(field));
+                }
+                params.put(name, List.of(s));
+            } else if (SearchParameters.PARAMETERS.contains(name)) {
                 if (!(value instanceof String s)) {
                     throw InvalidParameterException.of(field, "type", Message.MUST_BE_DATE_STRING.with(field));
                 }
@@ -312,7 +317,7 @@ final class MailingEndpoints {
             throw InvalidParameterException.of("filtros", "required", Message.MAILING_FILTER_REQUIRED.with());
         }
         try {
-            return RegisterQuery.parse(params);
+            return SearchParameters.parse(params);
         } catch (InvalidParameterException e) {
             throw InvalidParameterException.of(
                     "filtros." + e.violation().field(),

@@ -172,6 +172,19 @@ public final class GenerationReader {
         return lookups;
     }
 
+    /**
+     * Whether this generation indexes the name words (built since name search, ADR 0042); an older one
+     * would answer every name search with nothing, so the register refuses it instead.
+     */
+    public boolean hasNameWords() {
+        for (org.apache.lucene.index.LeafReaderContext leaf : reader.leaves()) {
+            if (leaf.reader().getFieldInfos().fieldInfo(Schema.NOME) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     DirectoryReader reader() {
         return reader;
     }

@@ -22,6 +22,7 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
+import org.apache.lucene.util.StringHelper;
 
 /**
  * Counts and pages a query over one generation. Geography filters become doc-id ranges (the index is
@@ -201,10 +202,9 @@ public final class QueryEngine {
      * form, state the same estimate.
      */
     private long seed(RegisterQuery q) {
-        java.util.Map<String, List<String>> filters = new java.util.TreeMap<>(q.toParameters());
-        filters.remove(RegisterQuery.LIMITE);
-        filters.remove(RegisterQuery.PAGINA);
-        filters.remove(RegisterQuery.APENAS_TOTAL);
+        // Keyed by field name and printed as a sorted map: the seeds (and so the estimates) of earlier releases.
+        java.util.Map<String, List<String>> filters = new java.util.TreeMap<>();
+        q.filterValues().forEach((f, values) -> filters.put(f.field(), values));
         return options.seed() ^ filters.toString().hashCode() * 0x9E3779B97F4A7C15L;
     }
 
@@ -311,6 +311,9 @@ public final class QueryEngine {
                         q.capitalMin().orElse(null),
                         q.capitalMax().orElse(null));
             }
+            if (q.buscaTextual().isPresent()) {
+                empty |= names(clauses, ctx, q.buscaTextual().get());
+            }
             if (empty) {
                 continue;
             }
@@ -351,6 +354,57 @@ public final class QueryEngine {
         }
         out.add(c);
         return c.isEmpty();
+    }
+
+    /** Most terms a name prefix adds as separate postings; beyond, their union is one bitset of the segment. */
+    static final int PREFIX_POSTINGS = 16;
+
+    /**
+     * Name search: one clause per whole word (a single term), and one for the prefix, the OR of the terms
+     * that start with it. True when a word or the prefix has no term in the segment.
+     */
+    private boolean names(List<Clause> out, LeafReaderContext ctx, RegisterQuery.NameSearch search) throws IOException {
+        for (String w : search.words()) {
+            if (terms(out, ctx, Schema.NOME, Set.of(w), true)) {
+                return true;
+            }
+        }
+        Terms terms = ctx.reader().terms(Schema.NOME);
+        if (terms == null) {
+            return true;
+        }
+        BytesRef prefix = new BytesRef(search.prefix());
+        TermsEnum te = terms.iterator();
+        if (te.seekCeil(prefix) == TermsEnum.SeekStatus.END) {
+            return true;
+        }
+        List<BytesRef> matched = new ArrayList<>();
+        for (BytesRef t = te.term(); t != null && StringHelper.startsWith(t, prefix); t = te.next()) {
+            matched.add(BytesRef.deepCopyOf(t));
+        }
+        if (matched.isEmpty()) {
+            return true;
+        }
+        Clause c = new Clause(false);
+        if (matched.size() <= PREFIX_POSTINGS) {
+            for (BytesRef t : matched) {
+                te.seekExact(t);
+                addTerm(c, ctx, Schema.NOME, t.utf8ToString(), te);
+            }
+        } else {
+            // Many terms (a short prefix): one pass over their postings into a bitset of the segment,
+            // cheaper than advancing hundreds of iterators in every window.
+            FixedBitSet union = new FixedBitSet(ctx.reader().maxDoc());
+            PostingsEnum pe = null;
+            for (BytesRef t : matched) {
+                te.seekExact(t);
+                pe = te.postings(pe, PostingsEnum.NONE);
+                union.or(pe);
+            }
+            c.addBitset(union, union.cardinality());
+        }
+        out.add(c);
+        return false;
     }
 
     private boolean flag(List<Clause> out, LeafReaderContext ctx, String field, Boolean value) throws IOException {

@@ -2,10 +2,12 @@ package dev.cadastro.register.internal;
 
 import dev.cadastro.core.internal.LongHashTable;
 import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.core.register.RegisterQuery.Filter;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,41 +70,39 @@ public final class Rollup {
     /** Widest packed key: the keys stay positive and a bound one past the last value cannot overflow. */
     private static final int MAX_KEY_BITS = 62;
 
-    /** Query parameters the rollup answers (the paging ones change nothing in a count). */
-    static final Set<String> COVERED = Set.of(
-            RegisterQuery.UFS,
-            RegisterQuery.MUNICIPIOS,
-            RegisterQuery.CNAES,
-            RegisterQuery.SITUACAO_CADASTRAL,
-            RegisterQuery.PORTES,
-            RegisterQuery.MEI,
-            RegisterQuery.SIMPLES,
-            RegisterQuery.COM_TELEFONE,
-            RegisterQuery.COM_TELEFONE_MOVEL,
-            RegisterQuery.COM_EMAIL,
-            RegisterQuery.DIVIDA,
-            RegisterQuery.APENAS_TOTAL,
-            RegisterQuery.LIMITE,
-            RegisterQuery.PAGINA);
+    /** Filters the rollup answers (the page changes nothing in a count). */
+    static final Set<Filter> COVERED = EnumSet.of(
+            Filter.UFS,
+            Filter.MUNICIPIOS,
+            Filter.CNAES,
+            Filter.SITUACAO_CADASTRAL,
+            Filter.PORTES,
+            Filter.MEI,
+            Filter.SIMPLES,
+            Filter.COM_TELEFONE,
+            Filter.COM_TELEFONE_MOVEL,
+            Filter.COM_EMAIL,
+            Filter.DIVIDA);
 
     /**
-     * Query parameters the rollup answers only when the range they make is of whole years (see the class
+     * Filters the rollup answers only when the range they make is of whole years (see the class
      * comment); otherwise the query is declined.
      */
-    static final Set<String> WHOLE_YEARS = Set.of(RegisterQuery.ABERTURA_DE, RegisterQuery.ABERTURA_ATE);
+    static final Set<Filter> WHOLE_YEARS = EnumSet.of(Filter.ABERTURA_DE, Filter.ABERTURA_ATE);
 
     /**
-     * Query parameters that leave the count to the engine: a query that has any of them is declined.
-     * Every parameter is in exactly one of {@link #COVERED}, {@link #WHOLE_YEARS} and this set (a test
-     * checks it against {@link RegisterQuery#PARAMETERS}): a new filter cannot be ignored.
+     * Filters that leave the count to the engine: a query that has any of them is declined. Every filter
+     * is in exactly one of {@link #COVERED}, {@link #WHOLE_YEARS} and this set (a test checks it against
+     * {@link Filter}): a new filter cannot be ignored.
      */
-    static final Set<String> DECLINED = Set.of(
-            RegisterQuery.BAIRROS,
-            RegisterQuery.DDDS,
-            RegisterQuery.CNAES_SECUNDARIOS,
-            RegisterQuery.NATUREZAS,
-            RegisterQuery.CAPITAL_MIN,
-            RegisterQuery.CAPITAL_MAX);
+    static final Set<Filter> DECLINED = EnumSet.of(
+            Filter.BAIRROS,
+            Filter.DDDS,
+            Filter.CNAES_SECUNDARIOS,
+            Filter.NATUREZAS,
+            Filter.CAPITAL_MIN,
+            Filter.CAPITAL_MAX,
+            Filter.BUSCA_TEXTUAL);
 
     /** The dimensions: index fields holding exactly one term per document (flags, situation...) or none. */
     static final List<String> FIELDS = List.of(
@@ -232,8 +232,8 @@ public final class Rollup {
      *     only when the query has a geography filter and some cuboid could answer it
      */
     Optional<Long> count(RegisterQuery q, java.util.function.Function<RegisterQuery, long[][]> selectGeo) {
-        for (String parameter : DECLINED) {
-            if (q.has(parameter)) {
+        for (Filter filter : DECLINED) {
+            if (q.has(filter)) {
                 return Optional.empty();
             }
         }

@@ -1,6 +1,7 @@
 package dev.cadastro.register.internal;
 
 import dev.cadastro.core.register.Establishment;
+import dev.cadastro.core.register.NameWords;
 import dev.cadastro.core.register.RegisterQuery;
 import java.time.LocalDate;
 import java.util.LinkedHashSet;
@@ -35,6 +36,12 @@ public final class Schema {
     public static final String CNAE2 = "cnae2";
     public static final String DDD = "ddd";
     public static final String BAIRRO = "bairro";
+    /**
+     * The words of the company and trade names ({@link NameWords#indexed}): one term each, documents only
+     * (no frequencies, positions or norms), for name search (docs/adr/0042-name-search.md).
+     */
+    public static final String NOME = "nome";
+
     public static final String MEI = "mei";
     public static final String SIMPLES = "simples";
     public static final String TELEFONE = "tel";
@@ -196,6 +203,10 @@ public final class Schema {
         }
         if (e.bairro() != null && !e.bairro().isBlank()) {
             term(doc, BAIRRO, RegisterQuery.normalizeText(e.bairro()));
+        }
+        for (String w :
+                NameWords.indexed(e.company() == null ? null : e.company().razaoSocial(), e.nomeFantasia())) {
+            doc.add(new StringField(NOME, w, Field.Store.NO));
         }
         flag(doc, MEI, e.isMei());
         flag(doc, SIMPLES, e.isSimples());

@@ -13,15 +13,15 @@ import org.junit.jupiter.api.Test;
 class RollupDimensionsTest {
     @Test
     void everyQueryParameterIsInExactlyOneOfCoveredWholeYearsAndDeclined() {
-        List<Set<String>> sets = List.of(Rollup.COVERED, Rollup.WHOLE_YEARS, Rollup.DECLINED);
-        Set<String> all = new HashSet<>();
+        List<Set<RegisterQuery.Filter>> sets = List.of(Rollup.COVERED, Rollup.WHOLE_YEARS, Rollup.DECLINED);
+        Set<RegisterQuery.Filter> all = new HashSet<>();
         int sizes = 0;
-        for (Set<String> s : sets) {
+        for (Set<RegisterQuery.Filter> s : sets) {
             all.addAll(s);
             sizes += s.size();
         }
         assertEquals(sizes, all.size(), "a parameter is in two of the sets: " + sets);
-        assertEquals(new HashSet<>(RegisterQuery.PARAMETERS), all);
+        assertEquals(Set.of(RegisterQuery.Filter.values()), all);
     }
 
     @Test

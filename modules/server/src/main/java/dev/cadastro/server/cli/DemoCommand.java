@@ -202,6 +202,11 @@ public final class DemoCommand extends CliCommand {
         out.println("  # a page of 5 records in SP or RJ (5 credits)");
         out.println(
                 "  curl -s -H 'Authorization: Bearer " + key + "' '" + base + "/v1/empresas?ufs=SP&ufs=RJ&limite=5'");
+        out.println(
+                "  # name search, beyond the contract: active bakeries in SP whose name has a word starting with SAO"
+                        + " (5 credits)");
+        out.println("  curl -s -H 'Authorization: Bearer " + key + "' '" + base
+                + "/v1/empresas?busca_textual=padaria%20sao&ufs=SP&situacao_cadastral=02&limite=5'");
         if (cnpj != null) {
             out.println("  # one company by CNPJ (1 credit; again today: 0)");
             out.println("  curl -s -H 'X-API-Key: " + key + "' '" + base + "/v1/empresas/" + cnpj + "'");
@@ -332,8 +337,10 @@ public final class DemoCommand extends CliCommand {
 
     private static String sampleCnpj(CadastroServer server) {
         List<Empresa> page = server.register()
-                .search(RegisterQuery.parse(
-                        Map.of(RegisterQuery.SITUACAO_CADASTRAL, List.of("02"), RegisterQuery.LIMITE, List.of("1"))))
+                .search(RegisterQuery.builder()
+                        .situacaoCadastral("02")
+                        .limite(1)
+                        .build())
                 .dados();
         return page.isEmpty() ? null : page.get(0).cnpj();
     }

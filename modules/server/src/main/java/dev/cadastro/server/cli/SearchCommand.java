@@ -7,6 +7,7 @@ import dev.cadastro.core.register.SearchResult;
 import dev.cadastro.http.Limits;
 import dev.cadastro.http.QueryParameters;
 import dev.cadastro.http.companydata.CompanyDataJson;
+import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.register.LuceneRegister;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ public final class SearchCommand extends CliCommand {
         Path dir = path("--index", index);
         RegisterQuery parsed;
         try {
-            parsed = RegisterQuery.parse(QueryParameters.parse(
+            parsed = SearchParameters.parse(QueryParameters.parse(
                             asUri(String.join("&", query)), Limits.defaults().maxQueryParameters())
                     .asMap());
         } catch (InvalidParameterException e) {

@@ -1,10 +1,11 @@
-package dev.cadastro.core.register;
+package dev.cadastro.http.companydata;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.register.RegisterQuery;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +24,7 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.statistics.Statistics;
 
 /**
- * {@link RegisterQuery#parse} over generated queries that are mostly valid: each query holds one to five
+ * {@link SearchParameters#parse} over generated queries that are mostly valid: each query holds one to five
  * parameters, each value drawn with its expected normal form; some queries also carry one value that
  * breaks a named rule (the statistics require at least half of the inputs to parse and 15% to be
  * broken). The oracle is this class's model of the search parameters' rules (docs/register.md, the OpenAPI document) and of the
@@ -31,7 +32,7 @@ import net.jqwik.api.statistics.Statistics;
  * to exactly the expected values (or, without a filter, be refused as {@code filter-required}); a query
  * with one broken value must be refused naming that parameter and that rule.
  */
-class RegisterQueryProperties {
+class SearchParametersProperties {
 
     /** One parameter value as sent, what the parser must make of it, or the rule it breaks. */
     record Value(String name, String raw, String normal, String brokenRule) {
@@ -141,12 +142,12 @@ class RegisterQueryProperties {
                 Arbitraries.of(RegisterQuery.SITUACAO_CODES.toArray(String[]::new))
                         .map(s -> Value.ok(RegisterQuery.SITUACAO_CADASTRAL, s, s)),
                 Arbitraries.of("00", "01", "03", "05").map(s -> Value.ok(RegisterQuery.PORTES, s, s)),
-                Arbitraries.of(BOOLEANS).flatMap(RegisterQueryProperties::bool),
+                Arbitraries.of(BOOLEANS).flatMap(SearchParametersProperties::bool),
                 date(RegisterQuery.ABERTURA_DE),
                 date(RegisterQuery.ABERTURA_ATE),
                 capital(RegisterQuery.CAPITAL_MIN),
                 capital(RegisterQuery.CAPITAL_MAX),
-                bool(RegisterQuery.APENAS_TOTAL),
+                bool(SearchParameters.APENAS_TOTAL),
                 whole(RegisterQuery.LIMITE, 1, 200),
                 whole(RegisterQuery.PAGINA, 1, 100_000));
     }
@@ -216,7 +217,7 @@ class RegisterQueryProperties {
         Map<String, List<String>> params = new LinkedHashMap<>();
         Map<String, List<Value>> byName = new LinkedHashMap<>();
         for (Value v : query) {
-            boolean single = !RegisterQuery.REPEATABLE.contains(v.name()) && v.brokenRule() == null;
+            boolean single = !SearchParameters.REPEATABLE.contains(v.name()) && v.brokenRule() == null;
             if (single && byName.containsKey(v.name())) {
                 continue; // a single-valued parameter is given once: the first draw stands
             }
@@ -226,7 +227,8 @@ class RegisterQueryProperties {
         Value broken =
                 query.stream().filter(v -> v.brokenRule() != null).findFirst().orElse(null);
         boolean hasFilter = byName.keySet().stream()
-                .anyMatch(n -> RegisterQuery.PARAMETERS.indexOf(n) >= 0 && RegisterQuery.PARAMETERS.indexOf(n) < 19);
+                .anyMatch(n ->
+                        SearchParameters.PARAMETERS.indexOf(n) >= 0 && SearchParameters.PARAMETERS.indexOf(n) < 19);
         String outcome = broken != null ? "broken " + broken.brokenRule() : hasFilter ? "parsed" : "no filter";
         Statistics.label("outcome").collect(outcome.startsWith("broken") ? "broken" : outcome);
         Statistics.label("outcome").coverage(c -> {
@@ -235,7 +237,7 @@ class RegisterQueryProperties {
         });
         RegisterQuery q;
         try {
-            q = RegisterQuery.parse(params);
+            q = SearchParameters.parse(params);
         } catch (InvalidParameterException e) {
             String field = e.violation().field();
             String rule = e.violation().rule();
@@ -252,14 +254,17 @@ class RegisterQueryProperties {
         }
         assertTrue(broken == null, () -> "accepted " + broken + " in " + params);
         assertTrue(hasFilter, () -> "accepted a query without a filter: " + params);
-        assertEquals(expectedParameters(byName), q.toParameters(), params::toString);
-        assertEquals(q, RegisterQuery.parse(q.toParameters()), "the normal form parses to the same query");
+        assertEquals(expectedParameters(byName), SearchParameters.toParameters(q), params::toString);
+        assertEquals(
+                q,
+                SearchParameters.parse(SearchParameters.toParameters(q)),
+                "the normal form parses to the same query");
     }
 
     /** The normal form the model predicts: sets sorted for codes and districts, defaults of limite and pagina. */
     private static Map<String, List<String>> expectedParameters(Map<String, List<Value>> byName) {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        for (String name : RegisterQuery.PARAMETERS) {
+        for (String name : SearchParameters.PARAMETERS) {
             List<Value> values = byName.get(name);
             if (values == null) {
                 continue;
@@ -267,9 +272,9 @@ class RegisterQueryProperties {
             List<String> normals = values.stream().map(Value::normal).toList();
             if (name.equals(RegisterQuery.MUNICIPIOS)) {
                 out.put(name, List.copyOf(new LinkedHashSet<>(normals)));
-            } else if (RegisterQuery.REPEATABLE.contains(name)) {
+            } else if (SearchParameters.REPEATABLE.contains(name)) {
                 out.put(name, List.copyOf(new TreeSet<>(normals)));
-            } else if (name.equals(RegisterQuery.APENAS_TOTAL)) {
+            } else if (name.equals(SearchParameters.APENAS_TOTAL)) {
                 if (normals.get(0).equals("true")) {
                     out.put(name, List.of("true"));
                 }
