@@ -13,9 +13,9 @@ import dev.cadastro.core.mailing.ExportFormat;
 import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingRequest;
 import dev.cadastro.core.mailing.MailingService;
-import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.files.LocalFolderFileStore;
+import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
@@ -122,7 +122,7 @@ public final class ObjectStoreExportRun {
                             .key(),
                     account);
             MailingRequest request = new MailingRequest(
-                    RegisterQuery.parse(Map.of("situacao_cadastral", List.of("01", "02", "03", "04", "08"))),
+                    SearchParameters.parse(Map.of("situacao_cadastral", List.of("01", "02", "03", "04", "08"))),
                     leads,
                     format);
             out.printf(

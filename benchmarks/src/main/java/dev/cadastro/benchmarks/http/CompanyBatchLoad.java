@@ -12,7 +12,7 @@ import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.register.Empresa;
-import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.DemoSetup;
@@ -277,7 +277,7 @@ public final class CompanyBatchLoad {
         for (String uf : List.of("SP", "MG", "RJ", "BA", "PR", "RS", "PE", "CE", "PA", "SC", "GO", "MA")) {
             for (int page = 1; page <= 20 && out.size() < wanted; page++) {
                 for (Empresa e : server.register()
-                        .search(RegisterQuery.parse(Map.of(
+                        .search(SearchParameters.parse(Map.of(
                                 "ufs", List.of(uf), "limite", List.of("200"), "pagina", List.of(String.valueOf(page)))))
                         .dados()) {
                     out.add(e.cnpj());

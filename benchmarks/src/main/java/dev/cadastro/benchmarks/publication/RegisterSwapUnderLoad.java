@@ -8,7 +8,7 @@ import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.register.Empresa;
-import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.register.publication.FollowOptions;
 import dev.cadastro.register.publication.IndexPublisher;
@@ -150,7 +150,7 @@ public final class RegisterSwapUnderLoad {
         List<String> cnpjs = new ArrayList<>();
         for (String uf : ufs) {
             for (Empresa e : server.register()
-                    .search(RegisterQuery.parse(Map.of("ufs", List.of(uf), "limite", List.of("200"))))
+                    .search(SearchParameters.parse(Map.of("ufs", List.of(uf), "limite", List.of("200"))))
                     .dados()) {
                 cnpjs.add(e.cnpj());
             }

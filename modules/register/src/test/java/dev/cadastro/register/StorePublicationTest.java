@@ -29,7 +29,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -74,17 +73,19 @@ class StorePublicationTest {
         }
     }
 
-    private static final List<Map<String, List<String>>> QUERIES = List.of(
-            Map.of("ufs", List.of("SP")),
-            Map.of("ufs", List.of("RJ", "MG"), "limite", List.of("200"), "pagina", List.of("2")),
-            Map.of("situacao_cadastral", List.of("02"), "com_telefone", List.of("true")),
-            Map.of("mei", List.of("false"), "ufs", List.of("PR")));
+    private static final List<RegisterQuery> QUERIES = List.of(
+            RegisterQuery.builder().ufs("SP").build(),
+            RegisterQuery.builder().ufs("RJ", "MG").limite(200).pagina(2).build(),
+            RegisterQuery.builder()
+                    .situacaoCadastral("02")
+                    .flag(RegisterQuery.Filter.COM_TELEFONE, true)
+                    .build(),
+            RegisterQuery.builder().mei(false).ufs("PR").build());
 
     /** The answers of a fixed set of searches, counts and lookups, to compare two registers with. */
     private static List<Object> answers(LuceneRegister r, List<Establishment> rows) {
         List<Object> out = new ArrayList<>();
-        for (Map<String, List<String>> q : QUERIES) {
-            RegisterQuery query = RegisterQuery.parse(q);
+        for (RegisterQuery query : QUERIES) {
             out.add(r.search(query));
             out.add(r.count(query));
         }
@@ -132,8 +133,7 @@ class StorePublicationTest {
             LuceneRegister followed = follower.register();
             // Before the first download: no generation, so not ready and queries refused as unavailable.
             assertThrows(IllegalStateException.class, followed::published);
-            CadastroException e =
-                    assertThrows(CadastroException.class, () -> followed.search(RegisterQuery.parse(QUERIES.get(0))));
+            CadastroException e = assertThrows(CadastroException.class, () -> followed.search(QUERIES.get(0)));
             assertEquals(ErrorCode.SERVICO_INDISPONIVEL, e.code());
 
             IndexFollower.Round round = follower.poll().orElseThrow();

@@ -10,7 +10,7 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.register.Empresa;
-import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.http.companydata.SearchParameters;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -49,7 +49,7 @@ class CompanyBatchEndToEndTest {
         found = f
                 .server
                 .register()
-                .search(RegisterQuery.parse(Map.of("situacao_cadastral", List.of("02"), "limite", List.of("40"))))
+                .search(SearchParameters.parse(Map.of("situacao_cadastral", List.of("02"), "limite", List.of("40"))))
                 .dados()
                 .stream()
                 .map(Empresa::cnpj)

@@ -9,8 +9,8 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.AccreditationStatus;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.register.Empresa;
-import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.time.SaoPauloTime;
+import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -51,7 +51,7 @@ class FreshnessEndToEndTest {
         assertEquals("2026-08", month);
         List<Empresa> sample = f.server
                 .register()
-                .search(RegisterQuery.parse(Map.of("situacao_cadastral", List.of("02"), "limite", List.of("1"))))
+                .search(SearchParameters.parse(Map.of("situacao_cadastral", List.of("02"), "limite", List.of("1"))))
                 .dados();
         cnpj = sample.get(0).cnpj();
     }

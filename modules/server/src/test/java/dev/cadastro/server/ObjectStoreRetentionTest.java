@@ -15,8 +15,8 @@ import dev.cadastro.core.mailing.ExportFormat;
 import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingRequest;
 import dev.cadastro.core.mailing.MailingService;
-import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.exports.ZipLeadFileWriter;
+import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.s3.S3FileStore;
 import dev.cadastro.s3.S3Location;
 import dev.cadastro.s3.testing.S3ProxyFixture;
@@ -77,7 +77,7 @@ class ObjectStoreRetentionTest {
                         account);
                 MailingJob job = mailing.create(
                         principal,
-                        new MailingRequest(RegisterQuery.parse(Map.of("ufs", List.of("RJ"))), 3, ExportFormat.CSV),
+                        new MailingRequest(SearchParameters.parse(Map.of("ufs", List.of("RJ"))), 3, ExportFormat.CSV),
                         "r." + UUID.randomUUID());
                 mailing.process(store.mailingJobs()
                         .claim("a", clock.instant(), Duration.ofSeconds(30))

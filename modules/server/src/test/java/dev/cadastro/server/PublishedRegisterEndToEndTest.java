@@ -13,8 +13,8 @@ import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.register.Empresa;
-import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.files.LocalFolderFileStore;
+import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
@@ -140,7 +140,7 @@ class PublishedRegisterEndToEndTest {
 
     private static List<String> cnpjs(LuceneRegister r, String uf) {
         List<String> out = new ArrayList<>();
-        for (Empresa e : r.search(RegisterQuery.parse(Map.of("ufs", List.of(uf), "limite", List.of("40"))))
+        for (Empresa e : r.search(SearchParameters.parse(Map.of("ufs", List.of(uf), "limite", List.of("40"))))
                 .dados()) {
             out.add(e.cnpj());
         }
