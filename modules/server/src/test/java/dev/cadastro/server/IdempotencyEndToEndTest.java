@@ -112,6 +112,29 @@ class IdempotencyEndToEndTest {
     }
 
     @Test
+    void aRetryAfterAChargedAttemptWhoseAnswerWasLostSaysWhatThePageCostAndChargesNothingMore() throws Exception {
+        Account account = f.account(100, 10_000);
+        String key = f.key(account);
+        HttpResponse<String> first = search("ufs=RJ&limite=3", key, "lost-1");
+        assertEquals(200, first.statusCode(), first.body());
+        assertEquals(3, json(first).path("creditos_consumidos").asInt());
+        // The first attempt's charge committed, then its server died before the answer was stored: the
+        // key's row is left claimed by no one, with no answer.
+        try (java.sql.Connection c = f.server.store().dataSource().getConnection();
+                java.sql.PreparedStatement st = c.prepareStatement(
+                        "UPDATE idempotency_requests SET answer = NULL, completed_at = NULL, locked_until = NULL"
+                                + " WHERE account_id = ? AND client_key = 'lost-1'")) {
+            st.setLong(1, account.id().value());
+            assertEquals(1, st.executeUpdate());
+        }
+        HttpResponse<String> retry = search("ufs=RJ&limite=3", key, "lost-1");
+        assertEquals(200, retry.statusCode(), retry.body());
+        assertEquals(3, json(retry).path("creditos_consumidos").asInt(), "the page cost 3, charged once");
+        assertEquals(97, f.balance(account), "charged once");
+        assertEquals("97", retry.headers().firstValue("X-Creditos-Saldo").orElseThrow());
+    }
+
+    @Test
     void theSameKeyOnAnotherSearchIs422AndChargesNothing() {
         Account account = f.account(100, 10_000);
         String key = f.key(account);

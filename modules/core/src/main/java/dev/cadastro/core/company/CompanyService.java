@@ -84,7 +84,11 @@ public final class CompanyService {
         }
         ChargeRequest charge = costs.search(principal.accountId(), reference, page.retornados(), false);
         ChargeResult paid = ledger.charge(charge);
-        return new SearchOutcome(page, false, paid.charged(), OptionalLong.of(paid.balanceAfter()));
+        // The reference is this request's own (its Idempotency-Key's, or its id): a replay means an earlier
+        // attempt of the same request was charged and its answer never stored (its server died, or its
+        // lease ran out). The page still cost what was charged then, once; say so rather than 0.
+        long consumed = paid.replay() ? charge.amount() : paid.charged();
+        return new SearchOutcome(page, false, consumed, OptionalLong.of(paid.balanceAfter()));
     }
 
     /**
