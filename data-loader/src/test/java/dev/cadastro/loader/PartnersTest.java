@@ -3,6 +3,7 @@ package dev.cadastro.loader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.document.Cnpj;
@@ -37,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The partner structure of the Socios files, loaded with each generation and read back through {@link
- * LuceneRegister#partners}: fields and descriptions, the reject path, a generation without partners, and
+ * LuceneRegister#partners}: fields and descriptions, the reject path, a generation without partners (it asks
+ * for a load), and
  * partners that change with the records they were published with.
  */
 class PartnersTest {
@@ -232,7 +234,7 @@ class PartnersTest {
     }
 
     @Test
-    void aGenerationWithoutAPartnerStructureOpensAndAnswersEmpty() throws Exception {
+    void aGenerationWithoutAPartnerStructureAsksForALoadThatRebuildsIt() throws Exception {
         DumpLoader.Result result = load(dump("d", "EMPRESA A LTDA", SOCIOS), tmp.resolve("index"));
         Path partners = result.published().path().resolve("partners");
         assertTrue(Files.isDirectory(partners), "a load writes the partner index inside its generation");
@@ -244,8 +246,15 @@ class PartnersTest {
             }
         }
 
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> LuceneRegister.open(tmp.resolve("index")));
+        assertTrue(e.getMessage().contains("(no partners)"), e.getMessage());
+        assertTrue(e.getMessage().contains("run `cadastro load` again"), e.getMessage());
+
+        // What the message asks for: a load into the same index publishes a generation that opens.
+        load(dump("d2", "EMPRESA A LTDA", SOCIOS), tmp.resolve("index"));
         try (LuceneRegister register = LuceneRegister.open(tmp.resolve("index"))) {
-            assertEquals(List.of(), register.partners(new CnpjRoot(ROOT)));
+            assertEquals(4, register.partners(new CnpjRoot(ROOT)).size());
             assertEquals(
                     "EMPRESA A LTDA",
                     register.lookup(Cnpj.of(CNPJ)).orElseThrow().razaoSocial());
