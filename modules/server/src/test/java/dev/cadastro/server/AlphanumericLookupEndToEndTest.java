@@ -12,7 +12,6 @@ import dev.cadastro.core.error.Service;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.jetty.JettyRuntime;
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;

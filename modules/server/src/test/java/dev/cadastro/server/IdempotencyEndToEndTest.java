@@ -11,7 +11,6 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;

@@ -20,7 +20,6 @@ import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;

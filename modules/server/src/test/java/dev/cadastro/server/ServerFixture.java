@@ -13,7 +13,6 @@ import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.jetty.JettyRuntime;
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;

@@ -1,11 +1,11 @@
 package dev.cadastro.server.cli;
 
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.LoaderException;
 import dev.cadastro.loader.Progress;
 import dev.cadastro.loader.StructuralFaultException;
 import dev.cadastro.register.BuildOptions;
+import dev.cadastro.server.DumpLoader;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

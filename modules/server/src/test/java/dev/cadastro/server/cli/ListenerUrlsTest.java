@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.CallRecordsOptions;
+import dev.cadastro.server.DumpLoader;
 import dev.cadastro.store.Database;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,4 +1,4 @@
-package dev.cadastro.loader;
+package dev.cadastro.server.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,9 @@ import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.register.Partner;
 import dev.cadastro.core.register.Partner.Kind;
+import dev.cadastro.loader.LoadSummary;
+import dev.cadastro.loader.Note;
+import dev.cadastro.loader.RejectReason;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -17,6 +20,7 @@ import dev.cadastro.loader.internal.Family;
 import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.register.SearchOptions;
+import dev.cadastro.server.DumpLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +75,7 @@ class PartnersTest {
     private Path dump(String name, String razao, String socios) throws Exception {
         return DumpFixture.dump()
                 .rows(Family.EMPRESAS, 0, empresa(ROOT, razao))
-                .rows(Family.ESTABELECIMENTOS, 0, QuirksTest.estab(CNPJ))
+                .rows(Family.ESTABELECIMENTOS, 0, DumpFixture.estab(CNPJ))
                 .rows(Family.SOCIOS, 3, socios)
                 .writeTo(tmp.resolve(name));
     }
