@@ -15,7 +15,7 @@ import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.telemetry.Telemetry;
-import dev.cadastro.core.work.Workers;
+import dev.cadastro.core.work.WorkerPool;
 import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Handler;
@@ -79,7 +79,7 @@ public final class CadastroEngine implements AutoCloseable {
     private final Store store;
     private final Clock clock;
     private final MailingService mailing;
-    private final Workers mailingWorkers;
+    private final WorkerPool<?> mailingWorkers;
     private final ProviderOptions.Providers providers;
     private final SmsOptions.Sms sms;
     private final OtpService otp;
@@ -136,7 +136,7 @@ public final class CadastroEngine implements AutoCloseable {
             Store store,
             Clock clock,
             MailingService mailing,
-            Workers mailingWorkers,
+            WorkerPool<?> mailingWorkers,
             ProviderOptions.Providers providers,
             SmsOptions.Sms sms,
             Router companyDataRouter,
@@ -201,14 +201,14 @@ public final class CadastroEngine implements AutoCloseable {
         }
         LuceneRegister register = LuceneRegister.open(config.index());
         Store store = null;
-        Workers workers = null;
+        WorkerPool<?> workers = null;
         ProviderOptions.Providers providers = null;
         SmsOptions.Sms sms = null;
         CadastroEngine engine = null;
         try {
             store = Store.open(config.database(), config.clock(), telemetry);
             LocalFolderFileStore files = openFiles(config);
-            AtomicReference<Workers> started = new AtomicReference<>();
+            AtomicReference<WorkerPool<?>> started = new AtomicReference<>();
             MailingService mailing = new MailingService(
                     register,
                     store.mailingJobs(),
@@ -219,13 +219,13 @@ public final class CadastroEngine implements AutoCloseable {
                     new SecureRandom(),
                     config.mailing().retention(),
                     () -> {
-                        Workers w = started.get();
+                        WorkerPool<?> w = started.get();
                         if (w != null) {
                             w.nudge();
                         }
                     });
             CadastroServer.MailingOptions m = config.mailing();
-            workers = Workers.start(
+            workers = WorkerPool.start(
                     "mailing",
                     store.mailingJobs(),
                     mailing::process,
@@ -348,7 +348,7 @@ public final class CadastroEngine implements AutoCloseable {
     private static List<Runnable> parts(
             ScheduledExecutorService housekeeping,
             PushService push,
-            Workers workers,
+            WorkerPool<?> workers,
             ProviderOptions.Providers providers,
             SmsOptions.Sms sms,
             LuceneRegister register,
