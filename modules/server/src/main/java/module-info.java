@@ -7,6 +7,9 @@
  */
 module dev.cadastro.server {
     requires dev.cadastro.core;
+    requires dev.cadastro.files;
+    // Export files and recordings in an object store (--files s3://BUCKET[/PREFIX]).
+    requires dev.cadastro.s3;
     requires dev.cadastro.http;
     // Every listener runs on Jetty 12 through the servlet bridge; its RuntimeOptions are part of the Config.
     requires transitive dev.cadastro.jetty;

@@ -6,7 +6,7 @@ import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.credit.CreditReportCache;
 import dev.cadastro.core.credit.CreditReportService;
 import dev.cadastro.core.error.Service;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
@@ -17,6 +17,7 @@ import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.telemetry.Telemetry;
 import dev.cadastro.core.work.WorkerPool;
 import dev.cadastro.exports.ZipLeadFileWriter;
+import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Health;
@@ -105,7 +106,7 @@ public final class CadastroEngine implements AutoCloseable {
             Handler recordings,
             CallRecords records,
             RecordingLinks links,
-            LocalFolderFileStore files) {}
+            FileStore files) {}
 
     /**
      * The call-records service to open with an engine.
@@ -207,7 +208,8 @@ public final class CadastroEngine implements AutoCloseable {
         CadastroEngine engine = null;
         try {
             store = Store.open(config.database(), config.clock(), telemetry);
-            LocalFolderFileStore files = openFiles(config);
+            FileStore files =
+                    config.fileStore().isPresent() ? config.fileStore().get() : openFiles(config);
             AtomicReference<WorkerPool<?>> started = new AtomicReference<>();
             MailingService mailing = new MailingService(
                     register,
@@ -254,7 +256,9 @@ public final class CadastroEngine implements AutoCloseable {
                                 new SecureRandom()));
                 RecordingLinks links = new RecordingLinks(
                         callKeys, callRecords.recordingsBaseUrl(), config.clock(), new SecureRandom());
-                CallRecords records = new CallRecords(store.calls(), new CallCursors(callKeys), links, config.clock());
+                // With an object store, /audio redirects to a presigned GET on it (CallRecords.audio).
+                CallRecords records =
+                        new CallRecords(store.calls(), new CallCursors(callKeys), links, config.clock(), files);
                 java.util.function.Supplier<List<String>> readiness = () -> {
                     CadastroEngine e = self.get();
                     return e == null ? List.of(NOT_READY_STARTING) : e.readinessProblems();

@@ -7,7 +7,7 @@ import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.credit.CreditReportService;
 import dev.cadastro.core.enrichment.EnrichmentService;
 import dev.cadastro.core.error.Service;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
@@ -18,6 +18,7 @@ import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.telemetry.Telemetry;
+import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Health;
 import dev.cadastro.http.IdempotentResponses;
@@ -41,6 +42,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -114,7 +116,10 @@ public final class CadastroServer implements AutoCloseable {
     /**
      * What to serve and where.
      *
-     * @param files the folder of export files (a local {@link LocalFolderFileStore})
+     * @param files the folder of export files and recordings (a local {@link LocalFolderFileStore}), unless
+     *     {@code fileStore} is given
+     * @param fileStore an open store used instead of the folder, such as an object store several servers
+     *     share ({@code --files s3://...}); whoever opened it closes it after the server
      * @param providers the bureau and the credit bureau, simulated by default
      * @param sms the SMS provider and the code keys, simulated and generated under the index's parent
      *     folder by default
@@ -130,7 +135,8 @@ public final class CadastroServer implements AutoCloseable {
             MailingOptions mailing,
             ProviderOptions providers,
             SmsOptions sms,
-            PushOptions push) {
+            PushOptions push,
+            Optional<FileStore> fileStore) {
         public Config {
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
@@ -143,6 +149,7 @@ public final class CadastroServer implements AutoCloseable {
             Objects.requireNonNull(providers, "providers");
             Objects.requireNonNull(sms, "sms");
             Objects.requireNonNull(push, "push");
+            Objects.requireNonNull(fileStore, "fileStore");
             requestsPerMinute.ifPresent(n -> {
                 if (n < 1) {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
@@ -169,7 +176,8 @@ public final class CadastroServer implements AutoCloseable {
                     MailingOptions.defaults(),
                     ProviderOptions.simulated(),
                     SmsOptions.under(index.toAbsolutePath().getParent()),
-                    PushOptions.defaults());
+                    PushOptions.defaults(),
+                    Optional.empty());
         }
 
         /** The contract's defaults: 120 requests per minute per key, the system clock. */
@@ -180,22 +188,83 @@ public final class CadastroServer implements AutoCloseable {
 
         public Config withFiles(Path files, MailingOptions mailing) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore);
+        }
+
+        /** Export files and recordings in {@code store} (which the caller closes) instead of a folder. */
+        public Config withFileStore(FileStore store, MailingOptions mailing) {
+            return new Config(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    Optional.of(store));
         }
 
         public Config withProviders(ProviderOptions providers) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore);
         }
 
         public Config withSms(SmsOptions sms) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore);
         }
 
         public Config withPush(PushOptions push) {
             return new Config(
-                    index, database, address, runtime, requestsPerMinute, clock, files, mailing, providers, sms, push);
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore);
         }
     }
 

@@ -8,7 +8,7 @@ import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.files.FileStore;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.files.LocalFolderFileStore;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;

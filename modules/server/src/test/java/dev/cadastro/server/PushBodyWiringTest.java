@@ -11,7 +11,7 @@ import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.calls.push.PushDestination;
 import dev.cadastro.core.files.FileStore;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.store.Database;

@@ -1,6 +1,7 @@
 package dev.cadastro.core.calls;
 
 import dev.cadastro.core.error.Message;
+import dev.cadastro.core.files.FileStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,8 +20,9 @@ import java.util.Optional;
  *   <li>{@link #find}: {@link CallNotFoundException} when unknown, of another integration, not ready,
  *       or outside the window;
  *   <li>{@link #audio}: {@link CallNotFoundException} when unknown or of another integration, {@link
- *       RecordingUnavailableException} while not archived, otherwise a new one-hour link; it works
- *       after the window (audio stays available indefinitely).
+ *       RecordingUnavailableException} while not archived, otherwise a new one-hour link: the store's own
+ *       ({@link FileStore#temporaryLink}, a presigned GET on an object store) when it can mint one, else
+ *       one on the recording host; it works after the window (audio stays available indefinitely).
  * </ul>
  */
 public final class CallRecords {
@@ -35,12 +37,24 @@ public final class CallRecords {
     private final CallCursors cursors;
     private final RecordingLinks links;
     private final Clock clock;
+    private final FileStore files; // null: links on the recording host only
 
+    /** Audio links on the recording host only. */
     public CallRecords(CallStore store, CallCursors cursors, RecordingLinks links, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
         this.cursors = Objects.requireNonNull(cursors, "cursors");
         this.links = Objects.requireNonNull(links, "links");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.files = null;
+    }
+
+    /** Audio links minted by {@code files} when it can, else on the recording host. */
+    public CallRecords(CallStore store, CallCursors cursors, RecordingLinks links, Clock clock, FileStore files) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.cursors = Objects.requireNonNull(cursors, "cursors");
+        this.links = Objects.requireNonNull(links, "links");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.files = Objects.requireNonNull(files, "files");
     }
 
     /** One page of the list, and the cursor of the next one when there is one. */
@@ -91,7 +105,10 @@ public final class CallRecords {
         if (!call.ready()) {
             throw new RecordingUnavailableException(id);
         }
-        return links.temporary(call);
+        Optional<java.net.URI> direct = files == null
+                ? Optional.empty()
+                : files.temporaryLink(call.recordingKey(), RecordingLinks.TEMPORARY_VALIDITY);
+        return direct.map(java.net.URI::toString).orElseGet(() -> links.temporary(call));
     }
 
     /** The permanent signed link the metadata carries in {@code url_gravacao}. */

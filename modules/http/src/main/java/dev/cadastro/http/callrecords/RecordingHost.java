@@ -33,7 +33,11 @@ import java.util.Optional;
  *       416 with {@code Content-Range: bytes *}{@code /size} when it starts beyond the file; a list of
  *       ranges is answered whole (200), as RFC 9110 allows;
  *   <li>403 for a missing, tampered or expired signature; 404 when the signed file is gone; 405 for any
- *       other method.
+ *       other method;
+ *   <li>when the store mints its own links (an object store's presigned GET, {@link
+ *       FileStore#temporaryLink}), a valid signature is answered 302 to a new one-hour link on the store
+ *       instead of the bytes, so a permanent link outlives the store's longest presigned URL and any
+ *       server sharing the bucket answers it.
  * </ul>
  */
 public final class RecordingHost implements Handler {
@@ -75,15 +79,28 @@ public final class RecordingHost implements Handler {
                 return text(request, 403, Message.RECORDING_LINK_INVALID.with());
             }
         }
+        Optional<URI> direct;
+        try {
+            direct = files.temporaryLink(key, RecordingLinks.TEMPORARY_VALIDITY);
+        } catch (IllegalArgumentException e) {
+            direct = Optional.empty();
+        }
         Optional<FileStore.Download> found;
         try {
-            found = files.open(key);
+            // With a link to mint, an empty slice only checks that the file is there (a HEAD on a bucket).
+            found = direct.isPresent() ? files.open(key, 0, 0) : files.open(key);
         } catch (IllegalArgumentException e) {
             // A key the store cannot hold (a segment starting with a dot) has no file.
             found = Optional.empty();
         }
         if (found.isEmpty()) {
             return text(request, 404, Message.RECORDING_NOT_STORED.with());
+        }
+        if (direct.isPresent()) {
+            found.get().close();
+            // The new link is a bearer credential for one hour: no cache may keep it.
+            return new Response(
+                    302, Headers.of("Location", direct.get().toString(), "Cache-Control", "no-store"), new byte[0]);
         }
         FileStore.Download download = found.get();
         long size = download.size();

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.files.FileStore;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.files.LocalFolderFileStore;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

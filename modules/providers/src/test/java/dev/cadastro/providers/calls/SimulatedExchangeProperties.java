@@ -3,7 +3,7 @@ package dev.cadastro.providers.calls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cadastro.core.calls.CallRecord;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.files.LocalFolderFileStore;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.files.FileStore;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.files.LocalFolderFileStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.cadastro.server.cli;
 
 import dev.cadastro.core.calls.CallStore;
 import dev.cadastro.core.calls.Integration;
-import dev.cadastro.core.files.LocalFolderFileStore;
+import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.providers.calls.CallFileException;
 import dev.cadastro.providers.calls.JsonlCallFile;
 import dev.cadastro.server.cli.admin.StoreOptions;

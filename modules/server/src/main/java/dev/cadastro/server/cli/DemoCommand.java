@@ -61,6 +61,16 @@ public final class DemoCommand extends CliCommand {
             description = "Establishments of the synthetic dump generated on the first run (default ${DEFAULT-VALUE}).")
     long establishments;
 
+    @Option(
+            names = "--files",
+            paramLabel = "DIR|s3://BUCKET[/PREFIX]",
+            description = "Where mailing export files and call recordings are kept: a folder or a bucket of an"
+                    + " S3-compatible object store (default: files/ in --home).")
+    String files;
+
+    @Mixin
+    ObjectStoreFlags objectStore;
+
     @Mixin
     ProviderFlags providers;
 
@@ -96,6 +106,9 @@ public final class DemoCommand extends CliCommand {
         java.time.Duration refresh = calls.refresh(DEMO_REFRESH, this::usage);
         // The demo always has metrics, on a free loopback port unless --metrics-port says.
         dev.cadastro.server.Observability observability = observe.options(0, this::usage);
+        // Checked before the first run's minute of generating: a bucket that does not answer stops here.
+        java.util.Optional<dev.cadastro.s3.S3FileStore> objectBucket =
+                objectStore.fileStore("--files", files, this::usage);
         long t0 = System.nanoTime();
         out.println("cadastro demo: home " + demo.home());
         demo.ensureIndex(count, out);
@@ -109,19 +122,31 @@ public final class DemoCommand extends CliCommand {
         String pushToken = "Bearer demo-receiver-" + Long.toHexString(new SecureRandom().nextLong());
         dev.cadastro.server.DemoReceiver receiver =
                 dev.cadastro.server.DemoReceiver.start(pushSecret, pushToken, out, Clock.systemUTC());
-        CadastroServer server = CadastroServer.start(
-                new CadastroServer.Config(
-                                demo.index(),
-                                Database.embedded(demo.database()),
-                                address,
-                                edge.options(java.time.Duration.ZERO, this::usage),
-                                OptionalLong.empty(),
-                                Clock.systemUTC())
-                        .withProviders(providerOptions)
-                        .withSms(providers.sms(demo.home(), this::usage))
-                        .withPush(push.options(this::usage).withExemption(receiver.url())),
-                callOptions,
-                observability);
+        CadastroServer.Config config = new CadastroServer.Config(
+                        demo.index(),
+                        Database.embedded(demo.database()),
+                        address,
+                        edge.options(java.time.Duration.ZERO, this::usage),
+                        OptionalLong.empty(),
+                        Clock.systemUTC())
+                .withProviders(providerOptions)
+                .withSms(providers.sms(demo.home(), this::usage))
+                .withPush(push.options(this::usage).withExemption(receiver.url()));
+        java.util.Optional<dev.cadastro.s3.S3FileStore> bucket = objectBucket;
+        if (bucket.isPresent()) {
+            config = config.withFileStore(bucket.get(), config.mailing());
+            out.println("files: exports and recordings in " + bucket.get().location());
+        } else if (files != null) {
+            config = config.withFiles(path("--files", files), config.mailing());
+        }
+        CadastroServer server;
+        try {
+            server = CadastroServer.start(config, callOptions, observability);
+        } catch (RuntimeException e) {
+            bucket.ifPresent(dev.cadastro.s3.S3FileStore::close);
+            receiver.close();
+            throw e;
+        }
         try {
             Map<Scope, String> keys = demo.ensureAccount(server.store(), Clock.systemUTC(), new SecureRandom(), out);
             printCurlLines(out, server, keys, demo.home());
@@ -147,11 +172,13 @@ public final class DemoCommand extends CliCommand {
             out.flush();
         } catch (RuntimeException e) {
             server.close();
+            bucket.ifPresent(dev.cadastro.s3.S3FileStore::close);
             receiver.close();
             throw e;
         }
         ServeCommand.awaitShutdown(() -> {
             server.close();
+            bucket.ifPresent(dev.cadastro.s3.S3FileStore::close);
             receiver.close();
         });
         return Cli.DONE;

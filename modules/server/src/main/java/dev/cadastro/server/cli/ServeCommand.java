@@ -2,11 +2,13 @@ package dev.cadastro.server.cli;
 
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.jetty.RuntimeOptions;
+import dev.cadastro.s3.S3FileStore;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.store.Database;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -89,11 +91,15 @@ public final class ServeCommand extends CliCommand {
 
     @Option(
             names = "--files",
-            paramLabel = "DIR",
+            paramLabel = "DIR|s3://BUCKET[/PREFIX]",
             defaultValue = ".cadastro/files",
-            description = "Folder of the mailing export files (default ${DEFAULT-VALUE}); servers sharing a"
+            description = "Where mailing export files and call recordings are kept: a folder (default"
+                    + " ${DEFAULT-VALUE}) or a bucket of an S3-compatible object store; servers sharing a"
                     + " database must share it.")
     String files;
+
+    @Mixin
+    ObjectStoreFlags objectStore;
 
     @Option(
             names = "--mailing-workers",
@@ -171,15 +177,22 @@ public final class ServeCommand extends CliCommand {
         java.time.Duration refresh =
                 calls.refresh(dev.cadastro.core.calls.CallIngestLoop.DEFAULT_INTERVAL, this::usage);
         dev.cadastro.server.Observability observability = observe.options(null, this::usage);
-        CadastroServer server = CadastroServer.start(
-                new CadastroServer.Config(
-                                indexDir, store, address, runtime, OptionalLong.of(perMinute), Clock.systemUTC())
-                        .withFiles(path("--files", files), mailing)
-                        .withProviders(providers.options(this::usage))
-                        .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
-                        .withPush(push.options(this::usage)),
-                callOptions,
-                observability);
+        CadastroServer.Config config = new CadastroServer.Config(
+                        indexDir, store, address, runtime, OptionalLong.of(perMinute), Clock.systemUTC())
+                .withProviders(providers.options(this::usage))
+                .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
+                .withPush(push.options(this::usage));
+        Optional<S3FileStore> bucket = objectStore.fileStore("--files", files, this::usage);
+        config = bucket.isPresent()
+                ? config.withFileStore(bucket.get(), mailing)
+                : config.withFiles(path("--files", files), mailing);
+        CadastroServer server;
+        try {
+            server = CadastroServer.start(config, callOptions, observability);
+        } catch (RuntimeException e) {
+            bucket.ifPresent(S3FileStore::close);
+            throw e;
+        }
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
         if (simulatedExchange != null) {
@@ -195,7 +208,13 @@ public final class ServeCommand extends CliCommand {
                         + " recordings at " + c.recordingsBaseUrl()));
         ListenerUrls.print(out(), server);
         out().flush();
-        awaitShutdown(server);
+        awaitShutdown(() -> {
+            try (server) {
+                // The store outlives the server's last upload.
+            } finally {
+                bucket.ifPresent(S3FileStore::close);
+            }
+        });
         return Cli.DONE;
     }
 

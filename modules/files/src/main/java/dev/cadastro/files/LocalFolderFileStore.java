@@ -1,5 +1,6 @@
-package dev.cadastro.core.files;
+package dev.cadastro.files;
 
+import dev.cadastro.core.files.FileStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
