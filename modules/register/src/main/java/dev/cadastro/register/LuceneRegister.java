@@ -47,6 +47,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     private final AtomicReference<GenerationReader> current = new AtomicReference<>();
     private final ScheduledExecutorService refresher;
     private final Object refreshLock = new Object();
+    private final List<Runnable> closeActions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     private LuceneRegister(Path root, SearchOptions options) {
@@ -121,6 +122,51 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     }
 
     /**
+     * A register over {@code root} that may have no generation yet (a server whose index is still being
+     * downloaded): the generation {@code CURRENT} names is opened when there is one; otherwise {@link
+     * #published()} throws {@link IllegalStateException} (so readiness reports the index missing) and
+     * queries fail with {@code SERVICO_INDISPONIVEL} until {@link #refresh()} finds a {@code CURRENT}.
+     *
+     * @throws UncheckedIOException when {@code CURRENT} names a generation that cannot be read
+     */
+    public static LuceneRegister awaiting(Path root, SearchOptions options) {
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(options, "options");
+        LuceneRegister register = new LuceneRegister(root, options);
+        try {
+            Optional<Path> dir = Generations.current(root);
+            if (dir.isPresent()) {
+                register.current.set(register.openGeneration(dir.get()));
+            }
+        } catch (IOException e) {
+            register.close();
+            throw new UncheckedIOException("cannot open the register index under " + root, e);
+        } catch (RuntimeException e) {
+            register.close();
+            throw e;
+        }
+        if (register.refresher != null) {
+            long ms = options.refreshInterval().toMillis();
+            register.refresher.scheduleWithFixedDelay(register::refreshQuietly, ms, ms, TimeUnit.MILLISECONDS);
+        }
+        return register;
+    }
+
+    /**
+     * Runs {@code action} when the register is closed, before its generation is released (a follower of an
+     * object store stops downloading there). Actions run once, in the order given.
+     */
+    public void onClose(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        closeActions.add(action);
+    }
+
+    /** The index root this register follows. */
+    public Path root() {
+        return root;
+    }
+
+    /**
      * Checks {@code CURRENT} now and switches when it names another generation.
      *
      * @return true when a newer generation was opened and swapped in
@@ -131,12 +177,14 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
             try {
                 Optional<Path> dir = Generations.current(root);
                 GenerationReader old = current.get();
-                if (dir.isEmpty() || dir.get().equals(old.meta().path())) {
+                if (dir.isEmpty() || (old != null && dir.get().equals(old.meta().path()))) {
                     return false;
                 }
                 GenerationReader fresh = openGeneration(dir.get());
                 current.set(fresh);
-                old.release();
+                if (old != null) {
+                    old.release();
+                }
                 LOG.log(
                         Level.INFO,
                         "register switched to {0} ({1} establishments)",
@@ -149,14 +197,19 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         }
     }
 
-    /** The generation queries are answered from now. */
+    /**
+     * The generation queries are answered from now.
+     *
+     * @throws IllegalStateException when no generation is open (an {@link #awaiting} register before its
+     *     first, or a closed one)
+     */
     public PublishedIndex published() {
-        return current.get().meta();
+        return reader().meta();
     }
 
     /** Heap held by cached filter bitsets of the current generation, in bytes. */
     public long cachedBitsetBytes() {
-        return current.get().cacheBytes();
+        return reader().cacheBytes();
     }
 
     /**
@@ -164,7 +217,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
      * SearchOptions#rollupCounts()} is off (then they are not read).
      */
     public long precomputedCountBytes() {
-        Rollup r = current.get().rollup();
+        Rollup r = reader().rollup();
         return r == null ? 0 : r.bytes();
     }
 
@@ -244,6 +297,15 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     /** Stops refreshing and releases the current generation (closed once its last query ends). */
     @Override
     public void close() {
+        // Before the lock: a close action may wait for a thread that is inside refresh().
+        for (Runnable action : closeActions) {
+            closeActions.remove(action);
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "a close action of the register of " + root + " failed", e);
+            }
+        }
         synchronized (refreshLock) {
             if (closed) {
                 return;
@@ -259,11 +321,26 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         }
     }
 
+    private GenerationReader reader() {
+        GenerationReader g = current.get();
+        if (g == null) {
+            throw new IllegalStateException(
+                    closed
+                            ? "the register of " + root + " is closed"
+                            : "no generation of the register under " + root + " is open yet");
+        }
+        return g;
+    }
+
     private GenerationReader acquire() {
         for (; ; ) {
             GenerationReader g = current.get();
             if (g == null) {
-                throw new IllegalStateException("the register of " + root + " is closed");
+                if (closed) {
+                    throw new IllegalStateException("the register of " + root + " is closed");
+                }
+                // An awaiting register before its first generation: the server is not ready yet.
+                throw new CadastroException(ErrorCode.SERVICO_INDISPONIVEL, Message.REGISTER_NOT_OPEN.with());
             }
             if (g.tryAcquire()) {
                 return g;
@@ -299,7 +376,9 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
             LOG.log(
                     Level.WARNING,
                     "register refresh failed; still answering from "
-                            + published().path(),
+                            + Optional.ofNullable(current.get())
+                                    .map(g -> g.meta().path().toString())
+                                    .orElse("no generation"),
                     e);
         }
     }

@@ -27,6 +27,8 @@ import dev.cadastro.http.Router;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.callrecords.RecordingHost;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.SearchOptions;
+import dev.cadastro.register.publication.IndexFollower;
 import dev.cadastro.store.EmbeddedDatabase;
 import dev.cadastro.store.Store;
 import java.nio.file.Files;
@@ -196,11 +198,7 @@ public final class CadastroEngine implements AutoCloseable {
             CadastroServer.Config config, CallRecordsSetup callRecords, Telemetry telemetry, AccessLog accessLog) {
         Objects.requireNonNull(telemetry, "telemetry");
         Objects.requireNonNull(accessLog, "accessLog");
-        if (!Files.exists(config.index().resolve("CURRENT"))) {
-            throw new IllegalStateException("no published register index under " + config.index()
-                    + ": load one first (./cadastro load --dump DIR --index " + config.index() + ")");
-        }
-        LuceneRegister register = LuceneRegister.open(config.index());
+        LuceneRegister register = openRegister(config);
         Store store = null;
         WorkerPool<?> workers = null;
         ProviderOptions.Providers providers = null;
@@ -330,6 +328,28 @@ public final class CadastroEngine implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * The register over the local index root, or over the cache of a published one that it follows (open
+     * at once on the generation the cache holds, else unready until the first download is verified).
+     */
+    private static LuceneRegister openRegister(CadastroServer.Config config) {
+        if (config.following().isPresent()) {
+            CadastroServer.IndexFollowing f = config.following().get();
+            try {
+                return IndexFollower.start(config.index(), f.store(), f.prefix(), f.options(), SearchOptions.defaults())
+                        .register();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(
+                        "could not open the register cache " + config.index() + ": " + e.getMessage(), e);
+            }
+        }
+        if (!Files.exists(config.index().resolve("CURRENT"))) {
+            throw new IllegalStateException("no published register index under " + config.index()
+                    + ": load one first (./cadastro load --dump DIR --index " + config.index() + ")");
+        }
+        return LuceneRegister.open(config.index());
     }
 
     /** Closes each step in order, each whatever the others did; the failures go into {@code failure}, or the first becomes it. */

@@ -30,6 +30,7 @@ import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.metrics.PrometheusTelemetry;
 import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.publication.FollowOptions;
 import dev.cadastro.store.Database;
 import dev.cadastro.store.Store;
 import java.io.IOException;
@@ -113,6 +114,15 @@ public final class CadastroServer implements AutoCloseable {
         }
     }
 
+    /** Where a following server's register is published, and how it follows it. */
+    public record IndexFollowing(FileStore store, String prefix, FollowOptions options) {
+        public IndexFollowing {
+            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(prefix, "prefix");
+            Objects.requireNonNull(options, "options");
+        }
+    }
+
     /**
      * What to serve and where.
      *
@@ -123,6 +133,8 @@ public final class CadastroServer implements AutoCloseable {
      * @param providers the bureau and the credit bureau, simulated by default
      * @param sms the SMS provider and the code keys, simulated and generated under the index's parent
      *     folder by default
+     * @param following when present, {@code index} is a cache that follows the register published in a
+     *     file store (an object store), and the server is unready until its first generation is open
      */
     public record Config(
             Path index,
@@ -136,8 +148,10 @@ public final class CadastroServer implements AutoCloseable {
             ProviderOptions providers,
             SmsOptions sms,
             PushOptions push,
-            Optional<FileStore> fileStore) {
+            Optional<FileStore> fileStore,
+            Optional<IndexFollowing> following) {
         public Config {
+            Objects.requireNonNull(following, "following");
             Objects.requireNonNull(index, "index");
             Objects.requireNonNull(database, "database");
             Objects.requireNonNull(address, "address");
@@ -155,6 +169,35 @@ public final class CadastroServer implements AutoCloseable {
                     throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
                 }
             });
+        }
+
+        /** A server over a local index root ({@code index} names it). */
+        public Config(
+                Path index,
+                Database database,
+                InetSocketAddress address,
+                RuntimeOptions runtime,
+                OptionalLong requestsPerMinute,
+                Clock clock,
+                Path files,
+                MailingOptions mailing,
+                ProviderOptions providers,
+                SmsOptions sms,
+                PushOptions push) {
+            this(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    Optional.empty(),
+                    Optional.empty());
         }
 
         /** Export files in {@code files} beside the index, the default mailing options, the simulated providers. */
@@ -177,6 +220,7 @@ public final class CadastroServer implements AutoCloseable {
                     ProviderOptions.simulated(),
                     SmsOptions.under(index.toAbsolutePath().getParent()),
                     PushOptions.defaults(),
+                    Optional.empty(),
                     Optional.empty());
         }
 
@@ -199,7 +243,8 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
-                    fileStore);
+                    fileStore,
+                    following);
         }
 
         /** Export files and recordings in {@code store} (which the caller closes) instead of a folder. */
@@ -216,7 +261,8 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
-                    Optional.of(store));
+                    Optional.of(store),
+                    following);
         }
 
         public Config withProviders(ProviderOptions providers) {
@@ -232,7 +278,8 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
-                    fileStore);
+                    fileStore,
+                    following);
         }
 
         public Config withSms(SmsOptions sms) {
@@ -248,7 +295,34 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
-                    fileStore);
+                    fileStore,
+                    following);
+        }
+
+        /**
+         * Follows the register published under {@code prefix} of {@code store} ({@code load --publish}):
+         * {@code index} becomes the local cache it is downloaded into, verified and opened from.
+         */
+        public Config withIndexFollowing(FileStore store, String prefix, FollowOptions options) {
+            return withIndexFollowing(new IndexFollowing(store, prefix, options));
+        }
+
+        /** {@link #withIndexFollowing(FileStore, String, FollowOptions)}; null serves {@code index} as it is. */
+        public Config withIndexFollowing(IndexFollowing following) {
+            return new Config(
+                    index,
+                    database,
+                    address,
+                    runtime,
+                    requestsPerMinute,
+                    clock,
+                    files,
+                    mailing,
+                    providers,
+                    sms,
+                    push,
+                    fileStore,
+                    Optional.ofNullable(following));
         }
 
         public Config withPush(PushOptions push) {
@@ -264,7 +338,8 @@ public final class CadastroServer implements AutoCloseable {
                     providers,
                     sms,
                     push,
-                    fileStore);
+                    fileStore,
+                    following);
         }
     }
 

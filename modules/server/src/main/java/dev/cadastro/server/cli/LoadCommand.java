@@ -5,6 +5,8 @@ import dev.cadastro.loader.LoaderException;
 import dev.cadastro.loader.Progress;
 import dev.cadastro.loader.StructuralFaultException;
 import dev.cadastro.register.BuildOptions;
+import dev.cadastro.register.publication.IndexPublisher;
+import dev.cadastro.register.publication.PublishOptions;
 import dev.cadastro.server.DumpLoader;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,6 +34,25 @@ public final class LoadCommand extends CliCommand {
 
     @Option(names = "--index", paramLabel = "DIR", required = true, description = "The register index to publish into.")
     String index;
+
+    @Option(
+            names = "--publish",
+            paramLabel = "s3://BUCKET/PREFIX|DIR",
+            description = "After the load, publish the new generation there for servers that follow it (serve"
+                    + " --index LOCATION --index-cache DIR): its files, then a manifest of their sizes and SHA-256,"
+                    + " then the CURRENT pointer, last.")
+    String publish;
+
+    @Option(
+            names = "--keep-generations",
+            paramLabel = "N",
+            description = "With --publish: generations kept in the store once the pointer moved, the new one"
+                    + " included, 1 to 1000 (default " + PublishOptions.DEFAULT_KEEP_GENERATIONS + ").")
+    Integer keepGenerations;
+
+    /** Where --publish s3://... is ({@code --s3-endpoint}, {@code --s3-region}). */
+    @Mixin
+    ObjectStoreFlags objectStore;
 
     @Option(
             names = "--debt",
@@ -89,6 +111,9 @@ public final class LoadCommand extends CliCommand {
         PrintStream err = err();
         Path dumpDir = path("--dump", dump);
         Path indexDir = path("--index", index);
+        PublishOptions publishOptions = publishOptions();
+        PublishedRegister target =
+                publish == null ? null : PublishedRegister.open("--publish", publish, objectStore, this::usage);
         boolean terminal = isTerminal();
         LoadOptions.Builder builder = LoadOptions.builder(dumpDir)
                 .debt(path("--debt", debt))
@@ -116,7 +141,12 @@ public final class LoadCommand extends CliCommand {
                 err.println();
             }
             out().print(result.summary().render());
-            return Cli.DONE;
+            if (target == null) {
+                return Cli.DONE;
+            }
+            try (target) {
+                return publish(indexDir, target, publishOptions, err);
+            }
         } catch (StructuralFaultException e) {
             if (terminal) {
                 err.println();
@@ -128,6 +158,48 @@ public final class LoadCommand extends CliCommand {
                 err.println();
             }
             err.println("cadastro load: the load failed, nothing was published: " + Cli.oneLine(e));
+            return Cli.FAILURE;
+        }
+    }
+
+    private PublishOptions publishOptions() {
+        if (publish == null) {
+            objectStore.requireLocation(false, "--publish", this::usage);
+            if (keepGenerations != null) {
+                throw usage("--keep-generations needs --publish (it says how many published generations the store"
+                        + " keeps)");
+            }
+            return null;
+        }
+        objectStore.requireLocation(PublishedRegister.isObjectStore(publish), "--publish", this::usage);
+        return keepGenerations == null
+                ? PublishOptions.defaults()
+                : PublishOptions.defaults()
+                        .withKeepGenerations((int) within("--keep-generations", keepGenerations, 1, 1000));
+    }
+
+    /** Uploads the generation just built; the local index keeps it whatever happens here. */
+    private int publish(Path indexDir, PublishedRegister target, PublishOptions options, PrintStream err) {
+        try {
+            IndexPublisher.Publication p = IndexPublisher.publish(indexDir, target.store(), target.prefix(), options);
+            double seconds = Math.max(1e-3, p.took().toNanos() / 1e9);
+            out().println(String.format(
+                    Locale.ROOT,
+                    "  published to %s: generation %d, %d files, %,d bytes in %.1fs (%.1f MB/s); %s",
+                    target.name(),
+                    p.generation(),
+                    p.files(),
+                    p.bytes(),
+                    seconds,
+                    p.bytes() / seconds / 1e6,
+                    p.deleted().isEmpty()
+                            ? "no older generation deleted"
+                            : "deleted generations " + p.deleted() + " (keeping " + options.keepGenerations() + ")"));
+            return Cli.DONE;
+        } catch (java.io.IOException | RuntimeException e) {
+            err.println("cadastro load: the generation is published locally at " + indexDir
+                    + " but publishing it to " + target.name() + " failed, the store's pointer did not move: "
+                    + Cli.oneLine(e));
             return Cli.FAILURE;
         }
     }

@@ -2,12 +2,14 @@ package dev.cadastro.server.cli;
 
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.jetty.RuntimeOptions;
+import dev.cadastro.register.publication.FollowOptions;
 import dev.cadastro.s3.S3FileStore;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.store.Database;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
@@ -26,8 +28,27 @@ import picocli.CommandLine.Option;
 public final class ServeCommand extends CliCommand {
     static final int DEFAULT_PORT = 8080;
 
-    @Option(names = "--index", paramLabel = "DIR", required = true, description = "The register index to serve.")
+    @Option(
+            names = "--index",
+            paramLabel = "DIR",
+            required = true,
+            description = "The register index to serve: its folder; with --index-cache, where load --publish"
+                    + " published it (s3://BUCKET[/PREFIX] or a folder), followed into the cache.")
     String index;
+
+    @Option(
+            names = "--index-cache",
+            paramLabel = "DIR",
+            description = "Follow the register published at --index: download its current generation into DIR"
+                    + " (parallel ranged reads, every SHA-256 verified, an interrupted download resumed), serve"
+                    + " it, and swap in each newer one; /health/ready answers 503 until the first is open.")
+    String indexCache;
+
+    @Option(
+            names = "--index-poll",
+            paramLabel = "DURATION",
+            description = "With --index-cache: how often the published pointer is read, 1s to 24h (default 1m).")
+    String indexPoll;
 
     @Option(
             names = "--database",
@@ -160,7 +181,8 @@ public final class ServeCommand extends CliCommand {
         if (database != null && spec.commandLine().getParseResult().hasMatchedOption("--embedded-db")) {
             throw usage("give --database URL or --embedded-db DIR, not both");
         }
-        Path indexDir = path("--index", index);
+        CadastroServer.IndexFollowing following = following();
+        Path indexDir = following != null ? path("--index-cache", indexCache) : path("--index", index);
         Database store = databaseOf(
                 database != null
                         ? Database.builder().url(database)
@@ -181,8 +203,13 @@ public final class ServeCommand extends CliCommand {
                         indexDir, store, address, runtime, OptionalLong.of(perMinute), Clock.systemUTC())
                 .withProviders(providers.options(this::usage))
                 .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
-                .withPush(push.options(this::usage));
-        Optional<S3FileStore> bucket = objectStore.fileStore("--files", files, this::usage);
+                .withPush(push.options(this::usage))
+                .withIndexFollowing(following);
+        // --s3-endpoint and --s3-region may serve --index s3://... alone, with the files in a folder.
+        Optional<S3FileStore> bucket =
+                following != null && PublishedRegister.isObjectStore(index) && !PublishedRegister.isObjectStore(files)
+                        ? Optional.empty()
+                        : objectStore.fileStore("--files", files, this::usage);
         config = bucket.isPresent()
                 ? config.withFileStore(bucket.get(), mailing)
                 : config.withFiles(path("--files", files), mailing);
@@ -192,6 +219,11 @@ public final class ServeCommand extends CliCommand {
         } catch (RuntimeException e) {
             bucket.ifPresent(S3FileStore::close);
             throw e;
+        }
+        if (following != null) {
+            out().println("cadastro: following the register published at " + index + " into " + indexCache
+                    + " (pointer read every " + (indexPoll == null ? "1m" : indexPoll)
+                    + "); /health/ready answers 503 until its first generation is open");
         }
         out().println("cadastro: serving the company-data API on http://" + hostFor(address) + ":" + server.port()
                 + "/v1 (OpenAPI at /v1/openapi.json); Ctrl-C stops");
@@ -216,6 +248,30 @@ public final class ServeCommand extends CliCommand {
             }
         });
         return Cli.DONE;
+    }
+
+    /** What {@code --index} with {@code --index-cache} follows; null for a local index root. */
+    private CadastroServer.IndexFollowing following() {
+        if (indexCache == null) {
+            if (PublishedRegister.isObjectStore(index)) {
+                throw usage("--index " + index + " needs --index-cache DIR, the local folder it is downloaded into");
+            }
+            if (indexPoll != null) {
+                throw usage("--index-poll needs --index-cache DIR (it says how often a published register is read)");
+            }
+            return null;
+        }
+        path("--index-cache", indexCache);
+        Duration poll = indexPoll == null
+                ? FollowOptions.DEFAULT_POLL
+                : CallsFlags.duration("--index-poll", indexPoll, this::usage);
+        if (poll.compareTo(Duration.ofHours(24)) > 0) {
+            throw usage("--index-poll " + indexPoll + " must be at most 24h");
+        }
+        // Open for the life of the process, as the --files bucket.
+        PublishedRegister published = PublishedRegister.open("--index", index, objectStore, this::usage);
+        return new CadastroServer.IndexFollowing(
+                published.store(), published.prefix(), FollowOptions.defaults().withPoll(poll));
     }
 
     private Database databaseOf(Database.Builder builder) {

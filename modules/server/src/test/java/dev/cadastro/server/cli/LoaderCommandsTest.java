@@ -159,6 +159,35 @@ class LoaderCommandsTest {
     }
 
     @Test
+    void loadWithPublishUploadsTheGenerationAndMovesTheStoresPointerLast() throws Exception {
+        Path bucket = tmp.resolve("bucket");
+        for (int month = 1; month <= 2; month++) {
+            Run r = run(
+                    "load",
+                    "--dump",
+                    tmp.resolve("dump").toString(),
+                    "--index",
+                    tmp.resolve("index-published").toString(),
+                    "--threads",
+                    "1",
+                    "--publish",
+                    bucket.toString(),
+                    "--keep-generations",
+                    "1");
+            assertEquals(0, r.status(), r.err());
+            assertTrue(r.out().contains("published to " + bucket + ": generation " + month + ", "), r.out());
+        }
+        assertEquals(
+                "generation=2", Files.readAllLines(bucket.resolve("CURRENT")).get(0));
+        assertTrue(Files.readString(bucket.resolve("gen-2.manifest")).contains("\nfile=generation.properties "));
+        // --keep-generations 1: the first generation left the store once the pointer moved.
+        assertTrue(!Files.exists(bucket.resolve("gen-1.manifest")));
+        try (var files = Files.walk(bucket.resolve("gen-1"))) {
+            assertEquals(0, files.filter(Files::isRegularFile).count());
+        }
+    }
+
+    @Test
     void loadOfAnIncompleteDumpPublishesNothingAndSaysWhy() throws Exception {
         Path broken = Files.createDirectories(tmp.resolve("broken"));
         Files.copy(tmp.resolve("dump/Cnaes.zip"), broken.resolve("Cnaes.zip"));

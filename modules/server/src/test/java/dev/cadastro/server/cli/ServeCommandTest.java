@@ -43,7 +43,16 @@ class ServeCommandTest {
                 "serve --index x --credit-faults down;share=2|--credit-faults: ",
                 "serve --index x --provider-timeout-ms 0|--provider-timeout-ms 0 must be between 1 and 60000",
                 "serve --index x --provider-timeout-ms 60001|--provider-timeout-ms 60001 must be between 1 and 60000",
-                "demo --credit-faults slow=forever|--credit-faults: "
+                "demo --credit-faults slow=forever|--credit-faults: ",
+                "serve --index s3://bucket/register|--index s3://bucket/register needs --index-cache DIR",
+                "serve --index x --index-poll 1m|--index-poll needs --index-cache DIR",
+                "serve --index x --index-cache c --index-poll 0s|--index-poll 0s must be at least 1 second",
+                "serve --index x --index-cache c --index-poll 25h|--index-poll 25h must be at most 24h",
+                "serve --index s3://Bad_Bucket --index-cache c|--index s3://Bad_Bucket: bucket Bad_Bucket must be",
+                "load --dump d --index i --keep-generations 2|--keep-generations needs --publish",
+                "load --dump d --index i --publish p --keep-generations 0|--keep-generations 0 must be between 1 and 1000",
+                "load --dump d --index i --s3-endpoint http://localhost:9000|--s3-endpoint needs --publish",
+                "load --dump d --index i --publish q --s3-region sa-east-1|--s3-region needs --publish s3://"
             })
     void rejectsBadFlagsWithExitStatus2NamingTheFlag(String line, String expected) {
         Run run = CliRuns.inProcess(List.of(line.split(" ")));

@@ -1,0 +1,228 @@
+package dev.cadastro.benchmarks.publication;
+
+import dev.cadastro.benchmarks.register.BuildSyntheticIndex;
+import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.SearchOptions;
+import dev.cadastro.register.publication.FollowOptions;
+import dev.cadastro.register.publication.IndexFollower;
+import dev.cadastro.register.publication.IndexPublisher;
+import dev.cadastro.register.publication.PublishOptions;
+import dev.cadastro.s3.S3FileStore;
+import dev.cadastro.s3.S3Location;
+import dev.cadastro.s3.testing.S3ProxyFixture;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Bootstrap of a server's register from an object store against the copy floor, in the same run: the
+ * production path of {@code serve --index s3://... --index-cache DIR} ({@link IndexFollower}: the
+ * pointer, the manifest, parallel ranged GETs of 16 MiB parts through {@link S3FileStore} and the AWS
+ * SDK, SHA-256 of every part, fsync of every file, the rename and {@link LuceneRegister}'s open of the
+ * generation) from s3proxy on loopback (filesystem backend), against {@code cp -r} of the same
+ * generation folder (and {@code cp -r} then {@code sync}). Variants alternate within each round, their
+ * order rotating, so drift on the shared machine hits all of them; the ratio is taken per round.
+ *
+ * <p>Usage: {@code java -Xmx3g -cp benchmarks/target/benchmarks.jar
+ * dev.cadastro.benchmarks.publication.RegisterBootstrap [--home DIR] [--establishments N] [--rounds R]
+ * [--parallelism 1,4,8,16]}. The first run builds the register under {@code HOME/index}
+ * ({@link BuildSyntheticIndex}); every run starts a fresh s3proxy and publishes it there.
+ */
+public final class RegisterBootstrap {
+    private RegisterBootstrap() {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = options(args);
+        Path home = Path.of(o.getOrDefault("--home", "benchmarks/data/bootstrap"));
+        long n = Long.parseLong(o.getOrDefault("--establishments", "5000000"));
+        int rounds = Integer.parseInt(o.getOrDefault("--rounds", "3"));
+        List<Integer> parallelism = Arrays.stream(
+                        o.getOrDefault("--parallelism", "1,4,8,16").split(","))
+                .map(Integer::parseInt)
+                .toList();
+        Path root = home.resolve("index");
+        if (!Files.exists(root.resolve("CURRENT"))) {
+            BuildSyntheticIndex.main(new String[] {root.toString(), Long.toString(n), "2"});
+        }
+        Path gen = LuceneRegister.currentGeneration(root).orElseThrow().path();
+        long documents = LuceneRegister.currentGeneration(root).orElseThrow().documents();
+        long bytes = sizeOf(gen);
+        deleteTree(home.resolve("s3"));
+        try (S3ProxyFixture s3 = S3ProxyFixture.start(home.resolve("s3"))) {
+            s3.createBucket("bench");
+            try (S3FileStore store =
+                    S3FileStore.open(s3.connection(), S3Location.parse("--index", "s3://bench/register"))) {
+                long t0 = System.nanoTime();
+                IndexPublisher.Publication p = IndexPublisher.publish(root, store, "", PublishOptions.defaults());
+                double up = (System.nanoTime() - t0) / 1e9;
+                System.out.printf(
+                        Locale.ROOT,
+                        "register: %,d establishments, %d files, %,d bytes; published to s3proxy in %.1f s (%.0f MB/s)%n",
+                        documents,
+                        p.files(),
+                        bytes,
+                        up,
+                        bytes / up / 1e6);
+                List<String> variants = new ArrayList<>(List.of("cp", "cp+sync"));
+                parallelism.forEach(k -> variants.add("s3 x" + k));
+                // The transport alone, to read the follower's own share: the same ranged GETs, discarded.
+                variants.add("get x8");
+                variants.add("get+sha x8");
+                Map<String, List<Double>> seconds = new LinkedHashMap<>();
+                Map<String, List<Double>> ratios = new LinkedHashMap<>();
+                variants.forEach(v -> {
+                    seconds.put(v, new ArrayList<>());
+                    ratios.put(v, new ArrayList<>());
+                });
+                for (int r = 0; r < rounds; r++) {
+                    Map<String, Double> round = new LinkedHashMap<>();
+                    for (int i = 0; i < variants.size(); i++) {
+                        String v = variants.get((i + r) % variants.size());
+                        double s = run(v, gen, home, store, documents);
+                        round.put(v, s);
+                        seconds.get(v).add(s);
+                        System.out.printf(
+                                Locale.ROOT, "round %d %-8s %6.2f s  %6.0f MB/s%n", r + 1, v, s, bytes / s / 1e6);
+                    }
+                    for (String v : variants) {
+                        ratios.get(v).add(round.get(v) / round.get("cp"));
+                    }
+                }
+                System.out.printf(Locale.ROOT, "%nbytes %,d; medians of %d rounds%n", bytes, rounds);
+                System.out.println("| variant | seconds (median) | MB/s | x cp (median of per-round ratios) |");
+                System.out.println("|---|---|---|---|");
+                for (String v : variants) {
+                    double s = median(seconds.get(v));
+                    System.out.printf(
+                            Locale.ROOT, "| %s | %.2f | %.0f | %.2f |%n", v, s, bytes / s / 1e6, median(ratios.get(v)));
+                }
+            }
+        }
+    }
+
+    private static double run(String variant, Path gen, Path home, S3FileStore store, long documents) throws Exception {
+        Path target = home.resolve("target");
+        deleteTree(target);
+        long t0 = System.nanoTime();
+        if (variant.startsWith("get")) {
+            rangedGets(store, 8, variant.contains("sha"));
+        } else if (variant.startsWith("cp")) {
+            exec("cp", "-r", gen.toString(), target.toString());
+            if (variant.equals("cp+sync")) {
+                exec("sync");
+            }
+        } else {
+            int k = Integer.parseInt(variant.substring("s3 x".length()));
+            try (IndexFollower f = IndexFollower.start(
+                    target,
+                    store,
+                    "",
+                    FollowOptions.defaults().withPoll(Duration.ZERO).withParallelism(k),
+                    SearchOptions.builder().refreshInterval(Duration.ZERO).build())) {
+                f.poll().orElseThrow();
+                if (f.register().published().documents() != documents) {
+                    throw new IllegalStateException("opened " + f.register().published());
+                }
+                f.register().close();
+            }
+        }
+        double s = (System.nanoTime() - t0) / 1e9;
+        deleteTree(target);
+        exec("sync");
+        return s;
+    }
+
+    /** Every part of generation 1 as the follower asks for it (16 MiB ranges), {@code threads} at a time, to nothing. */
+    private static void rangedGets(S3FileStore store, int threads, boolean hash) throws Exception {
+        List<long[]> ranges = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        for (var e : store.list("gen-1/")) {
+            for (long off = 0; off < Math.max(1, e.size()); off += PublishOptions.DEFAULT_PART_SIZE) {
+                keys.add(e.key());
+                ranges.add(new long[] {off, Math.min(PublishOptions.DEFAULT_PART_SIZE, e.size() - off)});
+            }
+        }
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> workers = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(Thread.ofPlatform().start(() -> {
+                byte[] buf = new byte[256 << 10];
+                try {
+                    java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+                    for (int i; (i = next.getAndIncrement()) < ranges.size(); ) {
+                        try (var d = store.open(keys.get(i), ranges.get(i)[0], ranges.get(i)[1]).orElseThrow();
+                                var in = d.stream()) {
+                            for (int n; (n = in.read(buf)) > 0; ) {
+                                if (hash) {
+                                    md.update(buf, 0, n);
+                                }
+                            }
+                        }
+                        if (hash) {
+                            md.digest();
+                        }
+                    }
+                } catch (Exception e) {
+                    failure.set(e);
+                }
+            }));
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    private static void exec(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).inheritIO().start();
+        if (p.waitFor() != 0) {
+            throw new IOException(String.join(" ", command) + " exited with " + p.exitValue());
+        }
+    }
+
+    static long sizeOf(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    static double median(List<Double> xs) {
+        List<Double> s = new ArrayList<>(xs);
+        s.sort(null);
+        int m = s.size() / 2;
+        return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
+    }
+
+    static Map<String, String> options(String[] args) {
+        Map<String, String> o = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            o.put(args[i], args[i + 1]);
+        }
+        return o;
+    }
+}

@@ -1,0 +1,498 @@
+package dev.cadastro.register;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cadastro.core.error.CadastroException;
+import dev.cadastro.core.error.ErrorCode;
+import dev.cadastro.core.files.FileStore;
+import dev.cadastro.core.register.Establishment;
+import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.files.LocalFolderFileStore;
+import dev.cadastro.register.publication.FollowOptions;
+import dev.cadastro.register.publication.IndexFollower;
+import dev.cadastro.register.publication.IndexPublisher;
+import dev.cadastro.register.publication.PublishOptions;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A generation published to a file store (a local folder here; the same port as the object store) and
+ * followed by a server's cache: the answers, the swap, the resume of an interrupted download and the
+ * refusal of a corrupted object.
+ */
+class StorePublicationTest {
+    private static final BuildOptions SMALL = BuildOptions.builder()
+            .ramBufferMb(32)
+            .indexingThreads(2)
+            .maxSegments(2)
+            .build();
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-08-09T03:00:00Z"), ZoneOffset.UTC);
+    private static final SearchOptions NO_TIMER =
+            SearchOptions.builder().refreshInterval(Duration.ZERO).build();
+    /** The smallest part, so a test index of a few MB has files of several parts. */
+    private static final PublishOptions PUBLISH = PublishOptions.defaults().withPartSize(1 << 20);
+    /** Polled by the test only. */
+    private static final FollowOptions MANUAL =
+            FollowOptions.defaults().withPoll(Duration.ZERO).withParallelism(4);
+
+    private static List<Establishment> rows(long seed, int n) {
+        SyntheticRegister g = new SyntheticRegister(seed);
+        List<Establishment> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(g.next());
+        }
+        return out;
+    }
+
+    private static PublishedIndex build(Path root, List<Establishment> rows, String label) {
+        try (RegisterIndexBuilder b = RegisterIndexBuilder.create(root, SyntheticRegister.lookups(), SMALL, CLOCK)) {
+            rows.forEach(b::add);
+            return b.publish(label);
+        }
+    }
+
+    private static final List<Map<String, List<String>>> QUERIES = List.of(
+            Map.of("ufs", List.of("SP")),
+            Map.of("ufs", List.of("RJ", "MG"), "limite", List.of("200"), "pagina", List.of("2")),
+            Map.of("situacao_cadastral", List.of("02"), "com_telefone", List.of("true")),
+            Map.of("mei", List.of("false"), "ufs", List.of("PR")));
+
+    /** The answers of a fixed set of searches, counts and lookups, to compare two registers with. */
+    private static List<Object> answers(LuceneRegister r, List<Establishment> rows) {
+        List<Object> out = new ArrayList<>();
+        for (Map<String, List<String>> q : QUERIES) {
+            RegisterQuery query = RegisterQuery.parse(q);
+            out.add(r.search(query));
+            out.add(r.count(query));
+        }
+        for (int i = 0; i < rows.size(); i += rows.size() / 50) {
+            out.add(r.lookup(rows.get(i).cnpj()));
+        }
+        return out;
+    }
+
+    private static Set<String> names(Path dir) throws IOException {
+        Set<String> out = new HashSet<>();
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> s = Files.list(dir)) {
+                s.forEach(p -> out.add(p.getFileName().toString()));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aFollowerServesExactlyTheAnswersOfThePublishedGeneration(@TempDir Path tmp) throws IOException {
+        List<Establishment> rows = rows(42, 20_000);
+        PublishedIndex built = build(tmp.resolve("build"), rows, "month one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.Publication p = IndexPublisher.publish(tmp.resolve("build"), store, "register", PUBLISH);
+        assertEquals(built.generation(), p.generation());
+        assertTrue(names(tmp.resolve("bucket/register")).containsAll(Set.of("CURRENT", "gen-1.manifest", "gen-1")));
+        long localBytes = 0;
+        try (Stream<Path> s = Files.walk(built.path())) {
+            for (Path f : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+                localBytes += Files.size(f);
+                assertEquals(
+                        -1L,
+                        Files.mismatch(
+                                f,
+                                tmp.resolve("bucket/register/gen-1")
+                                        .resolve(built.path().relativize(f))),
+                        f.toString());
+            }
+        }
+        assertEquals(localBytes, p.bytes());
+
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "register/", MANUAL, NO_TIMER);
+                LuceneRegister local = LuceneRegister.open(tmp.resolve("build"), NO_TIMER)) {
+            LuceneRegister followed = follower.register();
+            // Before the first download: no generation, so not ready and queries refused as unavailable.
+            assertThrows(IllegalStateException.class, followed::published);
+            CadastroException e =
+                    assertThrows(CadastroException.class, () -> followed.search(RegisterQuery.parse(QUERIES.get(0))));
+            assertEquals(ErrorCode.SERVICO_INDISPONIVEL, e.code());
+
+            IndexFollower.Round round = follower.poll().orElseThrow();
+            assertEquals(1, round.generation());
+            assertEquals(localBytes, round.fetched());
+            assertEquals(0, round.reused());
+            assertEquals(built.documents(), followed.published().documents());
+            assertEquals(built.checksum(), followed.published().checksum());
+            assertEquals("month one", followed.published().sourceLabel());
+            assertEquals(answers(local, rows), answers(followed, rows));
+            assertEquals("gen-1", Files.readString(tmp.resolve("cache/CURRENT")).strip());
+            // The pointer did not move: nothing to do.
+            assertEquals(Optional.empty(), follower.poll());
+        }
+        // A restart on the same cache opens the generation it holds without downloading it again.
+        try (IndexFollower again = IndexFollower.start(tmp.resolve("cache"), store, "register/", MANUAL, NO_TIMER)) {
+            assertEquals(1, again.register().published().generation());
+            assertEquals(Optional.empty(), again.poll());
+        }
+    }
+
+    @Test
+    void aNewGenerationIsSwappedInAndOldOnesLeaveTheCacheAndTheStore(@TempDir Path tmp) throws IOException {
+        Path build = tmp.resolve("build");
+        List<Establishment> first = rows(1, 3_000);
+        List<Establishment> second = rows(2, 4_000);
+        build(build, first, "month one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(build, store, "", PUBLISH.withKeepGenerations(2));
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL, NO_TIMER)) {
+            LuceneRegister r = follower.register();
+            follower.poll().orElseThrow();
+            assertTrue(r.lookup(first.get(0).cnpj()).isPresent());
+
+            build(build, second, "month two");
+            IndexPublisher.Publication p2 = IndexPublisher.publish(build, store, "", PUBLISH.withKeepGenerations(2));
+            assertEquals(2, p2.generation());
+            assertEquals(List.of(), p2.deleted());
+            assertEquals(1, r.published().generation(), "the pointer moved, the follower has not polled yet");
+            IndexFollower.Round round = follower.poll().orElseThrow();
+            assertEquals(2, round.generation());
+            assertEquals(2, r.published().generation());
+            assertEquals(4_000, r.published().documents());
+            assertTrue(r.lookup(second.get(0).cnpj()).isPresent());
+            // No query holds generation 1 any more: its folder is gone from the cache.
+            assertFalse(Files.exists(tmp.resolve("cache/gen-1")));
+            assertEquals(Set.of("CURRENT", "gen-2"), names(tmp.resolve("cache")));
+
+            build(build, first, "month three");
+            IndexPublisher.Publication p3 = IndexPublisher.publish(build, store, "", PUBLISH.withKeepGenerations(2));
+            assertEquals(3, p3.generation());
+            assertEquals(List.of(1L), p3.deleted());
+            Set<String> inStore = new HashSet<>();
+            for (FileStore.Entry e : store.list("")) {
+                inStore.add(e.key().split("/")[0]);
+            }
+            assertEquals(Set.of("CURRENT", "gen-2", "gen-2.manifest", "gen-3", "gen-3.manifest"), inStore);
+            follower.poll().orElseThrow();
+            assertEquals(3, r.published().generation());
+        }
+    }
+
+    @Test
+    void aBuilderStartingFromAnEmptyRootStillPublishesUpward(@TempDir Path tmp) throws IOException {
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        build(tmp.resolve("a"), rows(1, 1_000), "a");
+        build(tmp.resolve("a"), rows(1, 1_000), "a");
+        assertEquals(
+                2, IndexPublisher.publish(tmp.resolve("a"), store, "", PUBLISH).generation());
+        build(tmp.resolve("b"), rows(2, 1_000), "b"); // generation 1 of its own root
+        assertEquals(
+                3, IndexPublisher.publish(tmp.resolve("b"), store, "", PUBLISH).generation());
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL, NO_TIMER)) {
+            follower.poll().orElseThrow();
+            assertEquals(3, follower.lastRound().orElseThrow().generation());
+            assertEquals("b", follower.register().published().sourceLabel());
+            // The fleet sees the store's number, whatever the builder's root numbered it.
+            assertEquals(3, follower.register().published().generation());
+            assertEquals("gen-3", Files.readString(tmp.resolve("cache/CURRENT")).strip());
+        }
+    }
+
+    @Test
+    void anInterruptedDownloadKeepsServingAndResumesWithoutFetchingVerifiedFilesAgain(@TempDir Path tmp)
+            throws IOException {
+        Path build = tmp.resolve("build");
+        List<Establishment> first = rows(1, 3_000);
+        build(build, first, "month one");
+        LocalFolderFileStore folder = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(build, folder, "", PUBLISH);
+        Breaking store = new Breaking(folder);
+        try (IndexFollower follower =
+                IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL.withParallelism(2), NO_TIMER)) {
+            LuceneRegister r = follower.register();
+            follower.poll().orElseThrow();
+
+            build(build, rows(2, 30_000), "month two");
+            IndexPublisher.Publication p2 = IndexPublisher.publish(build, folder, "", PUBLISH);
+            assertTrue(p2.bytes() > 3 << 20, "a generation of several parts: " + p2.bytes());
+            store.requests.clear();
+            store.budget.set(p2.bytes() / 2); // the connection breaks halfway
+            assertThrows(IOException.class, follower::poll);
+            assertTrue(follower.lastFailure().isPresent());
+            // Still serving the open generation, which is still the current one.
+            assertEquals(1, r.published().generation());
+            assertTrue(r.lookup(first.get(0).cnpj()).isPresent());
+            assertEquals("gen-1", Files.readString(tmp.resolve("cache/CURRENT")).strip());
+            assertFalse(Files.exists(tmp.resolve("cache/gen-2")));
+            Set<String> complete = new HashSet<>();
+            for (String n : names(tmp.resolve("cache/download-2"))) {
+                if (!n.endsWith(".partial") && !n.endsWith(".parts")) {
+                    complete.add(n);
+                }
+            }
+            assertFalse(
+                    complete.isEmpty(),
+                    "some files were verified before the break: " + names(tmp.resolve("cache/download-2")));
+            long fetchedBefore = store.served.get();
+
+            store.requests.clear();
+            store.budget.set(Long.MAX_VALUE);
+            IndexFollower.Round round = follower.poll().orElseThrow();
+            assertEquals(2, r.published().generation());
+            assertEquals(30_000, r.published().documents());
+            assertTrue(follower.lastFailure().isEmpty());
+            for (String req : store.requests) {
+                String name = req.substring(req.indexOf('/') + 1, req.indexOf(' '));
+                assertFalse(complete.contains(name), "fetched again a file already verified: " + req);
+            }
+            assertTrue(round.reused() > 0);
+            assertEquals(p2.bytes(), round.reused() + round.fetched(), "every byte fetched once: " + round);
+            assertTrue(round.fetched() < p2.bytes() - fetchedBefore / 2, round + " after " + fetchedBefore);
+            assertEquals(Set.of("CURRENT", "gen-2"), names(tmp.resolve("cache")));
+        }
+    }
+
+    @Test
+    void aCorruptedObjectIsRefusedByItsChecksumAndTheGenerationNeverOpened(@TempDir Path tmp) throws IOException {
+        Path build = tmp.resolve("build");
+        List<Establishment> rows = rows(3, 20_000);
+        build(build, rows, "month one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(build, store, "", PUBLISH);
+        Path largest;
+        try (Stream<Path> s = Files.list(tmp.resolve("bucket/gen-1"))) {
+            largest = s.filter(Files::isRegularFile)
+                    .max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length()))
+                    .orElseThrow();
+        }
+        long at = largest.toFile().length() / 2;
+        int original;
+        try (RandomAccessFile f = new RandomAccessFile(largest.toFile(), "rw")) {
+            f.seek(at);
+            original = f.read();
+            f.seek(at);
+            f.write(original ^ 0x10);
+        }
+        try (IndexFollower follower =
+                IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL.withAttempts(2), NO_TIMER)) {
+            IOException refused = assertThrows(IOException.class, follower::poll);
+            assertTrue(refused instanceof IndexFollower.ChecksumException, refused.toString());
+            assertTrue(refused.getMessage().contains(largest.getFileName().toString()), refused.getMessage());
+            assertThrows(IllegalStateException.class, () -> follower.register().published());
+            assertFalse(Files.exists(tmp.resolve("cache/CURRENT")));
+            assertFalse(Files.exists(tmp.resolve("cache/gen-1")));
+            assertFalse(Files.exists(tmp.resolve("cache/download-2")));
+
+            // Repaired in the store: the next attempt fetches the refused part (and what it had not
+            // reached) and opens the generation.
+            try (RandomAccessFile f = new RandomAccessFile(largest.toFile(), "rw")) {
+                f.seek(at);
+                f.write(original);
+            }
+            IndexFollower.Round round = follower.poll().orElseThrow();
+            assertTrue(round.reused() > 0, round.toString());
+            assertEquals(20_000, follower.register().published().documents());
+            assertTrue(follower.register().lookup(rows.get(0).cnpj()).isPresent());
+        }
+    }
+
+    @Test
+    void aPointerWhoseManifestDoesNotMatchIsRefused(@TempDir Path tmp) throws IOException {
+        build(tmp.resolve("build"), rows(4, 1_000), "one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(tmp.resolve("build"), store, "", PUBLISH);
+        Path manifest = tmp.resolve("bucket/gen-1.manifest");
+        Files.writeString(manifest, Files.readString(manifest).replace("documents=1000", "documents=1001"));
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL, NO_TIMER)) {
+            IOException refused = assertThrows(IndexFollower.ChecksumException.class, follower::poll);
+            assertTrue(refused.getMessage().contains("gen-1.manifest"), refused.getMessage());
+            assertNotEquals(Optional.empty(), follower.lastFailure());
+        }
+    }
+
+    @Test
+    void aPublicationThatFailsHalfwayLeavesThePointerOnThePreviousGeneration(@TempDir Path tmp) throws IOException {
+        Path build = tmp.resolve("build");
+        List<Establishment> first = rows(1, 2_000);
+        build(build, first, "month one");
+        LocalFolderFileStore folder = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(build, folder, "", PUBLISH);
+        String pointer = Files.readString(tmp.resolve("bucket/CURRENT"));
+        build(build, rows(2, 20_000), "month two");
+        FailingUploads store = new FailingUploads(folder, 1 << 20);
+        assertThrows(IOException.class, () -> IndexPublisher.publish(build, store, "", PUBLISH));
+        assertEquals(pointer, Files.readString(tmp.resolve("bucket/CURRENT")));
+        assertFalse(Files.exists(tmp.resolve("bucket/gen-2.manifest")));
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), folder, "", MANUAL, NO_TIMER)) {
+            assertEquals(1, follower.poll().orElseThrow().generation());
+            assertTrue(follower.register().lookup(first.get(0).cnpj()).isPresent());
+        }
+        // The next publication numbers past any file the failed one left, and deletes them with generation 1.
+        IndexPublisher.Publication p = IndexPublisher.publish(build, folder, "", PUBLISH.withKeepGenerations(1));
+        assertTrue(p.deleted().contains(1L), p.toString());
+        Set<String> inStore = new HashSet<>();
+        for (FileStore.Entry e : folder.list("")) {
+            inStore.add(e.key().split("/")[0]);
+        }
+        String g = "gen-" + p.generation();
+        assertEquals(Set.of("CURRENT", g, g + ".manifest"), inStore);
+    }
+
+    /** The store, refusing uploads once {@code budget} bytes were written (a publisher whose link dies). */
+    private static final class FailingUploads implements FileStore {
+        final FileStore inner;
+        final AtomicLong budget;
+
+        FailingUploads(FileStore inner, long budget) {
+            this.inner = inner;
+            this.budget = new AtomicLong(budget);
+        }
+
+        @Override
+        public Upload create(String key) throws IOException {
+            Upload up = inner.create(key);
+            java.io.OutputStream out = new java.io.FilterOutputStream(up.stream()) {
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    if (budget.addAndGet(-len) < 0) {
+                        throw new IOException("connection reset (test)");
+                    }
+                    out.write(b, off, len);
+                }
+            };
+            return new Upload() {
+                @Override
+                public java.io.OutputStream stream() {
+                    return out;
+                }
+
+                @Override
+                public long commit() throws IOException {
+                    return up.commit();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    up.close();
+                }
+            };
+        }
+
+        @Override
+        public Optional<Download> open(String key) throws IOException {
+            return inner.open(key);
+        }
+
+        @Override
+        public boolean delete(String key) throws IOException {
+            return inner.delete(key);
+        }
+
+        @Override
+        public List<Entry> list(String prefix) throws IOException {
+            return inner.list(prefix);
+        }
+
+        @Override
+        public Optional<Download> open(String key, long offset, long length) throws IOException {
+            return inner.open(key, offset, length);
+        }
+    }
+
+    /** The store, through a connection that breaks once {@link #budget} bytes were served; it logs each read. */
+    private static final class Breaking implements FileStore {
+        final FileStore inner;
+        final AtomicLong budget = new AtomicLong(Long.MAX_VALUE);
+        final AtomicLong served = new AtomicLong();
+        final ConcurrentLinkedQueue<String> requests = new ConcurrentLinkedQueue<>();
+
+        Breaking(FileStore inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public Upload create(String key) throws IOException {
+            return inner.create(key);
+        }
+
+        @Override
+        public Optional<Download> open(String key) throws IOException {
+            return open(key, 0, Long.MAX_VALUE);
+        }
+
+        @Override
+        public boolean delete(String key) throws IOException {
+            return inner.delete(key);
+        }
+
+        @Override
+        public List<Entry> list(String prefix) throws IOException {
+            return inner.list(prefix);
+        }
+
+        @Override
+        public Optional<Download> open(String key, long offset, long length) throws IOException {
+            requests.add(key + " " + offset + "+" + length);
+            Optional<Download> d = inner.open(key, offset, length);
+            if (d.isEmpty()) {
+                return d;
+            }
+            Download download = d.get();
+            InputStream in = new FilterInputStream(download.stream()) {
+                @Override
+                public int read() throws IOException {
+                    byte[] one = new byte[1];
+                    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    long left = budget.get();
+                    if (left <= 0) {
+                        throw new IOException("connection reset (test)");
+                    }
+                    int n = super.read(b, off, (int) Math.min(len, left));
+                    if (n > 0) {
+                        budget.addAndGet(-n);
+                        served.addAndGet(n);
+                    }
+                    return n;
+                }
+            };
+            return Optional.of(new Download() {
+                @Override
+                public long size() {
+                    return download.size();
+                }
+
+                @Override
+                public InputStream stream() {
+                    return in;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    download.close();
+                }
+            });
+        }
+    }
+}
