@@ -153,14 +153,16 @@ public final class RegisterBootstrap {
         }
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         List<Thread> workers = new ArrayList<>();
-        java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Exception> failure =
+                new java.util.concurrent.atomic.AtomicReference<>();
         for (int t = 0; t < threads; t++) {
             workers.add(Thread.ofPlatform().start(() -> {
                 byte[] buf = new byte[256 << 10];
                 try {
                     java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
                     for (int i; (i = next.getAndIncrement()) < ranges.size(); ) {
-                        try (var d = store.open(keys.get(i), ranges.get(i)[0], ranges.get(i)[1]).orElseThrow();
+                        try (var d = store.open(keys.get(i), ranges.get(i)[0], ranges.get(i)[1])
+                                        .orElseThrow();
                                 var in = d.stream()) {
                             for (int n; (n = in.read(buf)) > 0; ) {
                                 if (hash) {

@@ -84,7 +84,7 @@ class AlphanumericLookupEndToEndTest {
         register = LuceneRegister.open(dir.resolve("index"));
         http = JettyRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(
+                CompanyDataRoutes.router(
                         register,
                         f.server.store(),
                         f.server.store().admission(1000, f.clock),

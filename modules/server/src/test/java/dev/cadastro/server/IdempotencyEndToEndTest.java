@@ -57,7 +57,7 @@ class IdempotencyEndToEndTest {
         dir = Files.createTempDirectory(Path.of("target"), "idem-");
         load(11);
         register = LuceneRegister.open(dir.resolve("index"));
-        http = f.listen(CadastroServer.router(
+        http = f.listen(CompanyDataRoutes.router(
                 register, f.server.store(), f.server.store().admission(10_000, clock), clock, f.server.mailing()));
     }
 

@@ -64,7 +64,7 @@ class NoDebtDataEndToEndTest {
                 new SecureRandom(),
                 Duration.ofDays(7),
                 () -> {});
-        http = f.listen(CadastroServer.router(
+        http = f.listen(CompanyDataRoutes.router(
                 register, f.server.store(), f.server.store().admission(10_000, clock), clock, mailing));
     }
 

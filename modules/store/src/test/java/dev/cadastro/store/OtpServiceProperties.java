@@ -17,7 +17,7 @@ import dev.cadastro.core.ledger.InsufficientCreditsException;
 import dev.cadastro.core.provider.ProviderUnavailableException;
 import dev.cadastro.core.sms.DeliveryReceipt;
 import dev.cadastro.core.sms.OtpCheck;
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.sms.OtpLimitException;
 import dev.cadastro.core.sms.OtpRequest;
 import dev.cadastro.core.sms.OtpSent;
@@ -174,7 +174,7 @@ class OtpServiceProperties {
             service = new OtpService(
                     store.otpStore(),
                     provider,
-                    new OtpKeyring(List.of(new OtpKeyring.Key("p", secret)), "p"),
+                    new Keyring(List.of(new Keyring.Key("p", secret)), "p"),
                     new CostRules(clock),
                     clock,
                     new SecureRandom());
