@@ -85,10 +85,13 @@ public final class CallsCommand extends CliCommand {
 
         @Option(
                 names = "--files",
-                paramLabel = "DIR",
-                description = "Folder of the recording files, as serve --files names it (default: --home's"
-                        + " files/, or " + StoreOptions.DEFAULT_HOME + "/files).")
+                paramLabel = "DIR|s3://BUCKET[/PREFIX]",
+                description = "Where the recording files go, as serve --files names it: a folder (default: --home's"
+                        + " files/, or " + StoreOptions.DEFAULT_HOME + "/files) or a bucket.")
         String files;
+
+        @Mixin
+        ObjectStoreFlags objectStore;
 
         @Override
         public Integer call() {
@@ -101,7 +104,9 @@ public final class CallsCommand extends CliCommand {
                         + "' must be 1 to 63 lower-case letters, digits, - or _, starting with a letter or digit");
             }
             StoreOptions where = calls.store;
-            Path folder = files != null ? path("--files", files) : where.filesFolder();
+            java.util.Optional<dev.cadastro.s3.S3FileStore> bucket =
+                    objectStore.fileStore("--files", files, this::usage);
+            Path folder = bucket.isPresent() ? null : files != null ? path("--files", files) : where.filesFolder();
             try (Store opened = Store.open(where.resolve(), calls.clock)) {
                 Integration target = opened.callTokens()
                         .integration(integration)
@@ -116,7 +121,10 @@ public final class CallsCommand extends CliCommand {
                 }
                 JsonlCallFile.Imported done;
                 try {
-                    done = read.importInto(opened.calls(), new LocalFolderFileStore(folder), BATCH);
+                    done = read.importInto(
+                            opened.calls(),
+                            bucket.isPresent() ? bucket.get() : new LocalFolderFileStore(folder),
+                            BATCH);
                 } catch (RuntimeException e) {
                     // Every line passed the checks, so this is the database (or the files folder) failing
                     // part-way: say plainly that earlier batches stay, and that a re-run is the remedy.
@@ -127,6 +135,8 @@ public final class CallsCommand extends CliCommand {
                 print(out(), jsonl, target, done);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
+            } finally {
+                bucket.ifPresent(dev.cadastro.s3.S3FileStore::close);
             }
             return Cli.DONE;
         }

@@ -133,6 +133,42 @@ class CallsImportCommandTest {
     }
 
     @Test
+    void importsRecordingsIntoABucket() throws Exception {
+        Integration acme = integration("acme-bucket");
+        Path file = file("bucket.jsonl", line("imp-1", "2026-11-24T10:15:30", "V01", "Venda realizada", true));
+        // Credentials from the SDK's default chain: here its system properties, the fixture's test keys.
+        System.setProperty("aws.accessKeyId", dev.cadastro.s3.testing.S3ProxyFixture.ACCESS_KEY);
+        System.setProperty("aws.secretAccessKey", dev.cadastro.s3.testing.S3ProxyFixture.SECRET_KEY);
+        try (var s3 = dev.cadastro.s3.testing.S3ProxyFixture.start(dir.resolve("s3"))) {
+            s3.createBucket("recordings");
+            Run run = CliRuns.inProcess(
+                    "calls",
+                    "import",
+                    file.toString(),
+                    "--integration",
+                    "acme-bucket",
+                    "--database",
+                    url,
+                    "--files",
+                    "s3://recordings/calls-import",
+                    "--s3-endpoint",
+                    s3.endpoint().toString());
+            assertEquals(0, run.status(), run.err());
+            assertTrue(run.out().contains("1 recordings copied"), run.out());
+            try (var client = s3.connection().client()) {
+                long stored = client.headObject(
+                                r -> r.bucket("recordings").key("calls-import/calls/" + acme.id() + "/imp-1.wav"))
+                        .contentLength();
+                assertEquals((long) WavRecording.fileSize(2), stored);
+            }
+        } finally {
+            System.clearProperty("aws.accessKeyId");
+            System.clearProperty("aws.secretAccessKey");
+        }
+        assertTrue(find(acme, "imp-1").orElseThrow().ready());
+    }
+
+    @Test
     void aBadLineImportsNothingAndNamesTheLineAndTheField() throws Exception {
         Integration other = integration("acme-bad");
         Path bad = file(
