@@ -57,7 +57,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Usage: {@code java -Xmx3g -cp benchmarks/target/benchmarks.jar
  * dev.cadastro.benchmarks.publication.RegisterSwapUnderLoad [--home DIR] [--establishments N]
- * [--connections 64] [--warmup 10] [--steady 20] [--after 10]}.
+ * [--connections 64] [--warmup 10] [--steady 20] [--after 10] [--background-parallelism 2]} (ranged reads in
+ * flight during the swap).
  */
 public final class RegisterSwapUnderLoad {
     private RegisterSwapUnderLoad() {}
@@ -72,6 +73,8 @@ public final class RegisterSwapUnderLoad {
         int warmup = Integer.parseInt(o.getOrDefault("--warmup", "10"));
         int steady = Integer.parseInt(o.getOrDefault("--steady", "20"));
         int after = Integer.parseInt(o.getOrDefault("--after", "10"));
+        int background = Integer.parseInt(o.getOrDefault(
+                "--background-parallelism", Integer.toString(FollowOptions.DEFAULT_BACKGROUND_PARALLELISM)));
         Path root = home.resolve("index");
         if (!Files.exists(root.resolve("CURRENT"))) {
             BuildSyntheticIndex.main(new String[] {root.toString(), Long.toString(n), "2"});
@@ -104,7 +107,12 @@ public final class RegisterSwapUnderLoad {
                         .clock(Clock.systemUTC())
                         .files(home.resolve("files"))
                         .mailing(MailingOptions.defaults())
-                        .following(store, "", FollowOptions.defaults().withPoll(Duration.ofSeconds(1)))
+                        .following(
+                                store,
+                                "",
+                                FollowOptions.defaults()
+                                        .withPoll(Duration.ofSeconds(1))
+                                        .withBackgroundParallelism(background))
                         .build())) {
                     long ready = System.nanoTime();
                     while (true) {

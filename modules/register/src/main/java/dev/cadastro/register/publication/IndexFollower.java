@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * it.
  *
  * <p>A generation is fetched into {@code download-<n>/} beside the open one, by ranged reads of its
- * parts, {@link FollowOptions#parallelism()} at a time over several files; every part's SHA-256 is
+ * parts, {@link FollowOptions#parallelism()} at a time over several files ({@link FollowOptions#backgroundParallelism()} while a generation serves); every part's SHA-256 is
  * checked as it arrives, and a part that does not match is refused and read again. A file whose parts
  * are all verified gets its final name; once every file has it, the folder becomes {@code gen-<n>},
  * the local {@code CURRENT} names it and the register swaps it in (queries in flight finish on the old
@@ -56,6 +56,7 @@ public final class IndexFollower implements AutoCloseable {
     private static final String PARTIAL = ".partial";
     private static final String DONE_PARTS = ".parts";
     private static final int BUFFER = 256 << 10;
+    private static final String NONE = "no generation yet";
 
     /**
      * One generation fetched and swapped in.
@@ -349,8 +350,10 @@ public final class IndexFollower implements AutoCloseable {
         if (work.isEmpty()) {
             return new long[] {0, reused};
         }
+        // While a generation serves, the download leaves most of the cores to the requests.
+        int parallelism = openGeneration().equals(NONE) ? options.parallelism() : options.backgroundParallelism();
         ExecutorService pool = Executors.newFixedThreadPool(
-                Math.min(options.parallelism(), work.size()),
+                Math.min(parallelism, work.size()),
                 Thread.ofPlatform().daemon().name("register-fetch-", 0).factory());
         List<Future<?>> futures = new ArrayList<>();
         try {
@@ -552,7 +555,7 @@ public final class IndexFollower implements AutoCloseable {
         try {
             return register.published().path().toString();
         } catch (IllegalStateException none) {
-            return "no generation yet";
+            return NONE;
         }
     }
 
