@@ -20,6 +20,7 @@ module dev.cadastro.core {
     exports dev.cadastro.core.error;
     exports dev.cadastro.core.files;
     exports dev.cadastro.core.idempotency;
+    exports dev.cadastro.core.keys;
     exports dev.cadastro.core.provider;
     exports dev.cadastro.core.register;
     exports dev.cadastro.core.sms;

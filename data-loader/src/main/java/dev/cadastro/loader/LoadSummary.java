@@ -17,7 +17,7 @@ import java.util.Map;
  * @param families counts per family ({@code Empresas}, {@code Estabelecimentos}, ...), in load order
  * @param notes corrections and observations on kept rows
  * @param establishments establishments handed to the index
- * @param elapsed wall time of the whole load (the reader's alone until {@link DumpLoader} adds the publication)
+ * @param elapsed wall time of the whole load (the reader's alone until the server's {@code DumpLoader} adds the publication)
  * @param rejectsFile where rejected rows were written
  * @param published what the register published (its own description), or null when nothing was
  * @param debt the PGFN debt files read, or null when none were: the generation then has no debt data
@@ -159,7 +159,8 @@ public record LoadSummary(
         return sb.toString();
     }
 
-    static String format(Duration d) {
+    /** A duration as the summary prints it: {@code 10m42s}, or seconds with a decimal below a minute. */
+    public static String format(Duration d) {
         long s = d.toSeconds();
         return s >= 60
                 ? String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60)

@@ -8,6 +8,8 @@ import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
+import dev.cadastro.server.EngineConfig;
+import dev.cadastro.server.MailingOptions;
 import dev.cadastro.store.Database;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -79,16 +81,14 @@ public final class MailingExportRun {
         PrintStream out = System.out;
         Files.createDirectories(work);
         Clock clock = Clock.systemUTC();
-        CadastroServer.Config config = new CadastroServer.Config(
-                        index,
-                        Database.embedded(work.resolve("db")),
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                        RuntimeOptions.defaults(),
-                        OptionalLong.of(1_000_000),
-                        clock)
-                .withFiles(
-                        work.resolve("files"),
-                        CadastroServer.MailingOptions.defaults().withWorkers(4));
+        EngineConfig config = EngineConfig.builder(index, Database.embedded(work.resolve("db")))
+                .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .runtime(RuntimeOptions.defaults())
+                .requestsPerMinute(OptionalLong.of(1_000_000))
+                .clock(clock)
+                .files(work.resolve("files"))
+                .mailing(MailingOptions.defaults().withWorkers(4))
+                .build();
         try (CadastroServer server = CadastroServer.start(config)) {
             out.printf(
                     "register: %,d establishments (%s); JVM %s, -Xmx %d MB, %d cores%n",

@@ -6,6 +6,7 @@ import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.CallRecordsOptions;
 import dev.cadastro.server.DemoSetup;
+import dev.cadastro.server.EngineConfig;
 import dev.cadastro.store.Database;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -86,13 +87,12 @@ public final class CallPagesLoad {
         Clock clock = Clock.systemUTC();
         InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         try (CadastroServer server = CadastroServer.start(
-                new CadastroServer.Config(
-                        data.index(),
-                        Database.embedded(data.database()),
-                        loopback,
-                        RuntimeOptions.defaults(),
-                        OptionalLong.empty(),
-                        clock),
+                EngineConfig.builder(data.index(), Database.embedded(data.database()))
+                        .address(loopback)
+                        .runtime(RuntimeOptions.defaults())
+                        .requestsPerMinute(OptionalLong.empty())
+                        .clock(clock)
+                        .build(),
                 CallRecordsOptions.of(loopback, loopback))) {
             CallTokens.Issued issued = server.store()
                     .callTokens()

@@ -16,6 +16,7 @@ import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.DemoSetup;
+import dev.cadastro.server.EngineConfig;
 import dev.cadastro.store.Database;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -85,13 +86,14 @@ public final class CompanyBatchLoad {
         DemoSetup data = new DemoSetup(home);
         data.ensureIndex(establishments, out);
         Clock clock = Clock.systemUTC();
-        try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
-                data.index(),
-                Database.builder().embedded(data.database()).build(),
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                RuntimeOptions.defaults(),
-                OptionalLong.of(10_000_000),
-                clock))) {
+        try (CadastroServer server = CadastroServer.start(EngineConfig.builder(
+                        data.index(),
+                        Database.builder().embedded(data.database()).build())
+                .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .runtime(RuntimeOptions.defaults())
+                .requestsPerMinute(OptionalLong.of(10_000_000))
+                .clock(clock)
+                .build())) {
             List<String> pool = cnpjs(server, size * 4);
             out.printf(
                     "batch lookup: %d CNPJs per batch drawn from %d, %d measured batches after %d warm-up, index of"

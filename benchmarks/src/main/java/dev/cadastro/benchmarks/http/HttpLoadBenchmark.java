@@ -17,6 +17,7 @@ import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.AccessLogLines;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.DemoSetup;
+import dev.cadastro.server.EngineConfig;
 import dev.cadastro.server.Observability;
 import dev.cadastro.store.Database;
 import java.io.PrintStream;
@@ -164,13 +165,12 @@ public final class HttpLoadBenchmark {
             out.println("observe: metrics on a loopback port, scraped every 5 s; access log in " + log);
         }
         try (CadastroServer server = CadastroServer.start(
-                new CadastroServer.Config(
-                        data.index(),
-                        database,
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                        runtime,
-                        OptionalLong.of(10_000_000),
-                        clock),
+                EngineConfig.builder(data.index(), database)
+                        .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                        .runtime(runtime)
+                        .requestsPerMinute(OptionalLong.of(10_000_000))
+                        .clock(clock)
+                        .build(),
                 null,
                 observability)) {
             Thread scraper = server.metricsAddress()

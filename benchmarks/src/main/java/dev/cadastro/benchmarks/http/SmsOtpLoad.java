@@ -13,6 +13,7 @@ import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.providers.ProviderPolicy;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.DemoSetup;
+import dev.cadastro.server.EngineConfig;
 import dev.cadastro.server.SmsOptions;
 import dev.cadastro.store.Database;
 import java.io.IOException;
@@ -156,14 +157,13 @@ public final class SmsOtpLoad {
             db.admissionQueues(admissionQueues);
         }
         Database database = db.build();
-        try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
-                        data.index(),
-                        database,
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                        RuntimeOptions.defaults(),
-                        OptionalLong.of(10_000_000),
-                        clock)
-                .withSms(SmsOptions.under(home).withGateway(guarded)))) {
+        try (CadastroServer server = CadastroServer.start(EngineConfig.builder(data.index(), database)
+                .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .runtime(RuntimeOptions.defaults())
+                .requestsPerMinute(OptionalLong.of(10_000_000))
+                .clock(clock)
+                .sms(SmsOptions.under(home).withGateway(guarded))
+                .build())) {
             List<Client> clients = clients(server, clock, accounts);
             // One keep-alive connection per client for the whole run, as real clients keep theirs, so the
             // measured seconds do not begin with 64 new connections. A client whose connection fails

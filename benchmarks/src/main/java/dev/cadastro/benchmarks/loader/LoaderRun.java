@@ -1,12 +1,12 @@
 package dev.cadastro.benchmarks.loader;
 
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.DumpReader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.LoadSummary;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.server.DumpLoader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -17,6 +17,8 @@ import dev.cadastro.s3.S3FileStore;
 import dev.cadastro.s3.S3Location;
 import dev.cadastro.s3.testing.S3ProxyFixture;
 import dev.cadastro.server.CadastroServer;
+import dev.cadastro.server.EngineConfig;
+import dev.cadastro.server.MailingOptions;
 import dev.cadastro.store.Database;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -98,20 +100,20 @@ public final class RegisterSwapUnderLoad {
                         .embedded(home.resolve("db"))
                         .durableCommits(false)
                         .build();
-                try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
-                                home.resolve("cache"),
-                                db,
-                                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                                RuntimeOptions.defaults(),
-                                OptionalLong.of(10_000_000),
-                                Clock.systemUTC())
-                        .withFiles(home.resolve("files"), CadastroServer.MailingOptions.defaults())
-                        .withIndexFollowing(
+                try (CadastroServer server = CadastroServer.start(EngineConfig.builder(home.resolve("cache"), db)
+                        .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                        .runtime(RuntimeOptions.defaults())
+                        .requestsPerMinute(OptionalLong.of(10_000_000))
+                        .clock(Clock.systemUTC())
+                        .files(home.resolve("files"))
+                        .mailing(MailingOptions.defaults())
+                        .following(
                                 store,
                                 "",
                                 FollowOptions.defaults()
                                         .withPoll(Duration.ofSeconds(1))
-                                        .withBackgroundParallelism(background)))) {
+                                        .withBackgroundParallelism(background))
+                        .build())) {
                     long ready = System.nanoTime();
                     while (true) {
                         try {

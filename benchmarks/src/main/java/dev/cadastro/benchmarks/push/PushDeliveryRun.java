@@ -2,11 +2,13 @@ package dev.cadastro.benchmarks.push;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.calls.push.Delivery;
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.PushDelivery;
 import dev.cadastro.core.calls.push.PushDestination;
 import dev.cadastro.core.calls.push.PushWorkers;
 import dev.cadastro.core.calls.push.RetrySchedule;
+import dev.cadastro.core.work.WorkerPool;
 import dev.cadastro.http.callrecords.CallJson;
 import dev.cadastro.providers.JdkWebhookSender;
 import dev.cadastro.store.Database;
@@ -138,7 +140,7 @@ public final class PushDeliveryRun {
             produce(jdbc, all, backlog, "b");
             long start = System.nanoTime();
             Instant started = Instant.now();
-            try (PushWorkers w = PushWorkers.start(queue, push, "bench", Clock.systemUTC(), options)) {
+            try (WorkerPool<Delivery> w = PushWorkers.start(queue, push, "bench", Clock.systemUTC(), options)) {
                 awaitDelivered(jdbc, backlog, Duration.ofMinutes(10));
             }
             double took = (System.nanoTime() - start) / 1e9;
@@ -162,7 +164,7 @@ public final class PushDeliveryRun {
 
             // Steady arrivals.
             truncate(jdbc);
-            try (PushWorkers w = PushWorkers.start(queue, push, "bench", Clock.systemUTC(), options)) {
+            try (WorkerPool<Delivery> w = PushWorkers.start(queue, push, "bench", Clock.systemUTC(), options)) {
                 long t0 = System.nanoTime();
                 long produced = 0;
                 int tick = 0;

@@ -18,7 +18,7 @@ import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.internal.ManualClock;
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.http.callrecords.RecordingHost;
@@ -66,7 +66,7 @@ class CallRecordsApiTest {
 
     @BeforeEach
     void start() throws Exception {
-        OtpKeyring keys = new OtpKeyring(List.of(new OtpKeyring.Key("k1", new byte[32])), "k1");
+        Keyring keys = new Keyring(List.of(new Keyring.Key("k1", new byte[32])), "k1");
         FileStore files = new LocalFolderFileStore(dir);
         try (FileStore.Upload u = files.create("calls/1/A.wav")) {
             u.stream().write(WAV);

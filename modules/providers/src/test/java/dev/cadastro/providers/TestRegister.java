@@ -2,11 +2,13 @@ package dev.cadastro.providers;
 
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.register.Establishment;
-import dev.cadastro.loader.DumpLoader;
+import dev.cadastro.loader.DumpReader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.RegisterIndexBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -34,8 +36,18 @@ final class TestRegister {
                 dir.resolve("dump"),
                 GeneratorOptions.builder(ESTABLISHMENTS).seed(15).threads(1).build(),
                 (Establishment e) -> expected.add(e.cnpj()));
-        LoadOptions load = LoadOptions.builder(dir.resolve("dump")).build();
-        DumpLoader.load(load, dir.resolve("index"), DumpLoader.buildOptionsFor(load, ESTABLISHMENTS));
+        // The reader into the index builder, as the server's DumpLoader joins them (this module sees neither).
+        DumpReader reader =
+                DumpReader.open(LoadOptions.builder(dir.resolve("dump")).build());
+        BuildOptions build = BuildOptions.builder()
+                .indexingThreads(1)
+                .expectedCount(ESTABLISHMENTS)
+                .build();
+        try (RegisterIndexBuilder builder =
+                RegisterIndexBuilder.create(dir.resolve("index"), reader.lookups(), build)) {
+            reader.readInto(builder::add, builder::addPartners);
+            builder.publish("synthetic dump of " + ESTABLISHMENTS, true);
+        }
         register = LuceneRegister.open(dir.resolve("index"));
         List<Cnpj> sorted = new ArrayList<>(expected);
         Collections.sort(sorted);

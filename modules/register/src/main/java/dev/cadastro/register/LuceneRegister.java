@@ -16,6 +16,7 @@ import dev.cadastro.core.register.SearchResult;
 import dev.cadastro.register.internal.Durable;
 import dev.cadastro.register.internal.GenerationReader;
 import dev.cadastro.register.internal.Generations;
+import dev.cadastro.register.internal.OutdatedFormatException;
 import dev.cadastro.register.internal.QueryEngine;
 import dev.cadastro.register.internal.Rollup;
 import java.io.IOException;
@@ -69,6 +70,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
      * The metadata of the generation {@code root/CURRENT} names (what it was built from, when, how many
      * documents), read without opening the index; empty when nothing was published under {@code root}.
      *
+     * @throws IllegalStateException when the generation was written in an earlier format (a load rebuilds it)
      * @throws UncheckedIOException when {@code CURRENT} or the generation's metadata cannot be read
      */
     public static Optional<PublishedIndex> currentGeneration(Path root) {
@@ -76,6 +78,8 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         try {
             Optional<Path> dir = Generations.current(root);
             return dir.isEmpty() ? Optional.empty() : Optional.of(Generations.readMeta(dir.get()));
+        } catch (OutdatedFormatException e) {
+            throw new IllegalStateException(e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the current generation under " + root, e);
         }
@@ -89,7 +93,8 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     /**
      * Opens the generation {@code root/CURRENT} names.
      *
-     * @throws IllegalStateException when nothing was published under {@code root}
+     * @throws IllegalStateException when nothing was published under {@code root}, or when the generation
+     *     was written in an earlier format (a load rebuilds it; the message says so)
      * @throws UncheckedIOException when the generation cannot be read
      */
     public static LuceneRegister open(Path root, SearchOptions options) {
@@ -101,6 +106,9 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
                     .orElseThrow(() -> new IllegalStateException(
                             "no register index is published under " + root + " (no CURRENT file): load a dump first"));
             register.current.set(register.openGeneration(dir));
+        } catch (OutdatedFormatException e) {
+            register.close();
+            throw new IllegalStateException(e.getMessage(), e);
         } catch (IOException e) {
             register.close();
             throw new UncheckedIOException("cannot open the register index under " + root, e);

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Lookups through the generation's CNPJ map (written from the CNPJ keys' doc values; the index holds no
- * CNPJ term since ADR 0033) answer exactly what the terms of a generation published before the map
- * answer; a generation with neither cannot open, and a damaged map keeps the generation from opening.
+ * CNPJ term since ADR 0033) find every surviving CNPJ; a generation published before the map, or one
+ * that lost it, does not open and asks for a load, and a damaged map keeps the generation from opening.
  */
 class CnpjMapTest {
     private RegisterFixture fixture;
@@ -54,7 +54,7 @@ class CnpjMapTest {
     }
 
     @Test
-    void lookupsThroughTheMapAnswerAsAnOlderGenerationsTermsDo(@TempDir Path legacyRoot) throws IOException {
+    void lookupsThroughTheMapFindEverySurvivingCnpj() throws IOException {
         // Several segments, so the map's walk merges them (PublicationTest checks duplicates keep the last).
         fixture = RegisterFixture.buildSegmented(30_000, 11, 3);
         Path generation = fixture.published.path();
@@ -62,30 +62,40 @@ class CnpjMapTest {
         try (FSDirectory d = FSDirectory.open(generation);
                 DirectoryReader reader = DirectoryReader.open(d)) {
             for (var leaf : reader.leaves()) {
-                assertEquals(null, leaf.reader().terms(Schema.CNPJ), "no CNPJ term is indexed any more");
+                assertEquals(null, leaf.reader().terms("cnpj"), "no CNPJ term is indexed any more");
             }
         }
-        // The older layout: every CNPJ a term, no map; built here from the survivors (the last-added copies).
-        writeOlderGeneration(legacyRoot, new ArrayList<>(fixture.byCnpj.values()));
-        try (LuceneRegister register = LuceneRegister.open(fixture.root, options());
-                LuceneRegister older = LuceneRegister.open(legacyRoot, options())) {
+        try (LuceneRegister register = LuceneRegister.open(fixture.root, options())) {
             for (Establishment e : fixture.byCnpj.values()) {
                 Optional<Empresa> found = register.lookup(e.cnpj());
                 assertEquals(e.cnpj().value(), found.orElseThrow().cnpj());
-                assertEquals(older.lookup(e.cnpj()), found, e.cnpj().value());
+                assertEquals(
+                        e.nomeFantasia(),
+                        found.orElseThrow().nomeFantasia(),
+                        e.cnpj().value());
             }
             assertTrue(register.lookup(Cnpj.of("33.683.111/0002-80")).isEmpty());
-            assertTrue(older.lookup(Cnpj.of("33.683.111/0002-80")).isEmpty());
         }
     }
 
     @Test
-    void aGenerationWithNeitherMapNorTermsDoesNotOpen() throws IOException {
+    void aGenerationPublishedBeforeTheMapAsksForALoad(@TempDir Path olderRoot) throws IOException {
+        fixture = RegisterFixture.build(2_000, 13);
+        writeOlderGeneration(olderRoot, new ArrayList<>(fixture.byCnpj.values()));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> LuceneRegister.open(olderRoot, options()));
+        assertTrue(e.getMessage().contains("earlier build of Cadastro (no " + CnpjMap.NAME + ")"), e.getMessage());
+        assertTrue(e.getMessage().contains("run `cadastro load` again"), e.getMessage());
+    }
+
+    @Test
+    void aGenerationThatLostItsMapAsksForALoad() throws IOException {
         fixture = RegisterFixture.build(2_000, 13);
         Files.delete(fixture.published.path().resolve(CnpjMap.NAME));
-        RuntimeException e = assertThrows(RuntimeException.class, () -> LuceneRegister.open(fixture.root, options()));
-        String messages = e + " " + e.getCause();
-        assertTrue(messages.contains("has no " + CnpjMap.NAME + " and no CNPJ terms"), messages);
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> LuceneRegister.open(fixture.root, options()));
+        assertTrue(e.getMessage().contains("no " + CnpjMap.NAME), e.getMessage());
+        assertTrue(e.getMessage().contains("run `cadastro load` again"), e.getMessage());
     }
 
     @Test
@@ -111,7 +121,7 @@ class CnpjMapTest {
             for (Establishment e : survivors) {
                 byte[] record = codec.encode(e, ++sequence);
                 Document doc = Schema.document(e, record);
-                doc.add(new StringField(Schema.CNPJ, e.cnpj().value(), Field.Store.NO));
+                doc.add(new StringField("cnpj", e.cnpj().value(), Field.Store.NO));
                 w.addDocument(doc);
                 sum += RecordCodec.hash(record, 0, record.length);
                 if (sequence % 7_000 == 0) {

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.register.internal.GenerationReader;
-import dev.cadastro.register.internal.QueryEngine;
+import dev.cadastro.register.internal.OutdatedFormatException;
 import dev.cadastro.register.internal.Rollup;
 import dev.cadastro.register.internal.Schema;
 import java.io.IOException;
@@ -42,7 +42,7 @@ import org.apache.lucene.store.IndexOutput;
  * generation, on a several-segment one, and on one whose dropped duplicates stay as deleted documents;
  * opening-date ranges of whole years are answered, queries with any other filter (or a range starting or
  * ending inside a year) are left to the engine; a damaged rollup file keeps the generation from opening,
- * one of the first version (no opening years) still answers.
+ * and one of the first version (no opening years) asks for a load.
  */
 class RollupProperties {
     private static RegisterFixture single;
@@ -318,20 +318,26 @@ class RollupProperties {
     }
 
     @Example
-    void aGenerationWithoutARollupIsCountedByTheEngine() throws IOException {
+    void aGenerationWithoutARollupAsksForALoad() throws IOException {
         Path copy = copyOf(single.published.path());
         try {
             Files.delete(copy.resolve(Rollup.FILE));
-            GenerationReader gen = GenerationReader.open(copy, 0, () -> {});
-            try {
-                RegisterQuery q =
-                        RegisterQuery.builder().situacaoCadastral("02").build();
-                assertFalse(gen.rolledUpCount(q).isPresent());
-            } finally {
-                gen.release();
-            }
+            OutdatedFormatException e =
+                    assertThrows(OutdatedFormatException.class, () -> GenerationReader.open(copy, 0, () -> {}));
+            assertTrue(e.getMessage().contains("no " + Rollup.FILE), e.getMessage());
         } finally {
             RegisterFixture.deleteTree(copy);
+        }
+    }
+
+    @Example
+    void aGenerationOpenedWithoutItsRollupIsCountedByTheEngine() throws IOException {
+        GenerationReader gen = GenerationReader.open(single.published.path(), 0, false, () -> {});
+        try {
+            RegisterQuery q = RegisterQuery.builder().situacaoCadastral("02").build();
+            assertFalse(gen.rolledUpCount(q).isPresent());
+        } finally {
+            gen.release();
         }
     }
 
@@ -364,46 +370,14 @@ class RollupProperties {
     }
 
     @Example
-    void aFirstVersionRollupStillAnswersItsCuboidsAndLeavesDatesToTheEngine() throws IOException {
+    void aFirstVersionRollupAsksForALoad() throws IOException {
         Path copy = copyOf(single.published.path());
         try {
-            long yearCuboid = rewriteAsFirstVersion(copy);
-            GenerationReader gen = GenerationReader.open(copy, 0, () -> {});
-            try {
-                assertEquals(
-                        singleGen.rollup().tuples() - yearCuboid, gen.rollup().tuples());
-                List<String> top = single.generator.cnaesByFrequency();
-                for (RegisterQuery q : List.of(
-                        RegisterQuery.builder().situacaoCadastral("02").build(),
-                        RegisterQuery.builder()
-                                .ufs("SP")
-                                .situacaoCadastral("02")
-                                .cnaes(top.get(0), top.get(3))
-                                .build(),
-                        RegisterQuery.builder()
-                                .municipios("SAO PAULO")
-                                .comEmail(true)
-                                .situacaoCadastral("02")
-                                .build())) {
-                    assertEquals(
-                            new ReferenceFilter(q, SyntheticRegister.lookups()).count(single.rows),
-                            gen.rolledUpCount(q).orElseThrow(),
-                            q::toString);
-                }
-                RegisterQuery dated = RegisterQuery.builder()
-                        .ufs("SP", "RJ")
-                        .aberturaDe(LocalDate.of(2000, 1, 1))
-                        .build();
-                assertTrue(singleGen.rolledUpCount(dated).isPresent(), "the current version answers it");
-                assertFalse(gen.rolledUpCount(dated).isPresent(), "the first version has no opening years");
-                assertEquals(
-                        new ReferenceFilter(dated, SyntheticRegister.lookups()).count(single.rows),
-                        new QueryEngine(gen, SearchOptions.defaults())
-                                .count(dated)
-                                .total());
-            } finally {
-                gen.release();
-            }
+            rewriteAsFirstVersion(copy);
+            OutdatedFormatException e =
+                    assertThrows(OutdatedFormatException.class, () -> GenerationReader.open(copy, 0, () -> {}));
+            assertTrue(e.getMessage().contains(Rollup.FILE + " of format 1"), e.getMessage());
+            assertTrue(e.getMessage().contains("run `cadastro load` again"), e.getMessage());
         } finally {
             RegisterFixture.deleteTree(copy);
         }

@@ -8,14 +8,14 @@ import dev.cadastro.core.credit.CreditReportService;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.idempotency.IdempotentCalls;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.core.person.PersonJobs;
 import dev.cadastro.core.ratelimit.Admission;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.telemetry.Telemetry;
-import dev.cadastro.core.work.Workers;
+import dev.cadastro.core.work.WorkerPool;
 import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.AccessLog;
@@ -49,14 +49,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Cadastro without a listener: the published Lucene register, the PostgreSQL store, the providers, the
  * core's use cases, the background work (export workers, push deliveries, housekeeping) and the
  * handlers of both services, each behind its health endpoints. A host mounts the handlers in its own
  * server ({@code dev.cadastro.servlet.CadastroServlet} in a servlet container, docs/embedding.md);
- * {@link CadastroServer} mounts them on its Jetty runtime. Closing it stops the background work, then the
+ * {@code CadastroServer} mounts them on its Jetty runtime. Closing it stops the background work, then the
  * register, then the store (and an embedded PostgreSQL); the listeners are the host's to stop first.
  */
 public final class CadastroEngine implements AutoCloseable {
@@ -83,7 +82,7 @@ public final class CadastroEngine implements AutoCloseable {
     private final Store store;
     private final Clock clock;
     private final MailingService mailing;
-    private final Workers mailingWorkers;
+    private final WorkerPool<?> mailingWorkers;
     private final ProviderOptions.Providers providers;
     private final SmsOptions.Sms sms;
     private final OtpService otp;
@@ -119,7 +118,7 @@ public final class CadastroEngine implements AutoCloseable {
      * @param keys the keys that sign cursors and links, or empty for {@link CallsSecrets} (the
      *     environment, else {@code calls-keys.properties} beside the SMS code keys, created on first use)
      */
-    public record CallRecordsSetup(String recordingsBaseUrl, Optional<OtpKeyring> keys) {
+    public record CallRecordsSetup(String recordingsBaseUrl, Optional<Keyring> keys) {
         public CallRecordsSetup {
             Objects.requireNonNull(recordingsBaseUrl, "recordingsBaseUrl");
             Objects.requireNonNull(keys, "keys");
@@ -136,220 +135,239 @@ public final class CadastroEngine implements AutoCloseable {
     }
 
     private CadastroEngine(
-            LuceneRegister register,
-            Store store,
-            Clock clock,
-            MailingService mailing,
-            Workers mailingWorkers,
-            ProviderOptions.Providers providers,
-            SmsOptions.Sms sms,
-            Router companyDataRouter,
-            CallRecordsPart calls,
-            AtomicReference<CadastroEngine> self,
+            EngineConfig config,
+            Parts parts,
+            CallRecordsSetup callRecords,
             Telemetry telemetry,
             RequestTelemetry requests,
             AccessLog accessLog) {
-        this.register = register;
-        this.store = store;
-        this.clock = clock;
-        this.mailing = mailing;
-        this.mailingWorkers = mailingWorkers;
-        this.providers = providers;
-        this.sms = sms;
+        this.register = parts.register;
+        this.store = parts.store;
+        this.providers = parts.providers;
+        this.sms = parts.sms;
+        this.clock = config.clock();
         this.otp = sms.service(store.otpStore(), clock);
-        this.companyDataRouter = companyDataRouter;
+        this.mailing = mailingService(config, parts.files);
+        this.companyDataRouter =
+                CompanyDataRoutes.router(register, store, admission(config), clock, mailing, providers, sms);
         this.companyData = Observed.around(
                 Health.around(companyDataRouter, this::readinessProblems, this::alive, this::dataReference),
                 Service.COMPANY_DATA,
                 telemetry,
                 requests,
                 accessLog);
-        this.calls = calls;
-        this.housekeeping = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
-        IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
-        housekeeping.scheduleWithFixedDelay(
-                () -> housekeeping(keys, mailing, store.creditReports(), otp, store.personJobs(), clock),
-                1,
-                HOUSEKEEPING_EVERY_MINUTES,
-                TimeUnit.MINUTES);
-        self.set(this);
+        this.calls = callRecords == null
+                ? null
+                : callRecordsPart(config, callRecords, parts.files, telemetry, requests, accessLog);
+        // The background work starts once all it serves is built: nothing after this fails.
+        this.mailingWorkers = startMailingWorkers(config);
+        this.housekeeping = startHousekeeping();
     }
 
     /** Opens the company-data service alone (no call-records service). */
-    public static CadastroEngine open(CadastroServer.Config config) {
+    public static CadastroEngine open(EngineConfig config) {
         return open(config, null);
     }
 
     /**
      * Opens the register and the store, starts the export workers and the push deliveries, and builds
      * the handlers; with {@code callRecords} (may be null), the call-records service too. The
-     * listener fields of {@code config} ({@code address}, {@code runtime}) are not used here: the
+     * listener settings of {@code config} ({@code address}, {@code runtime}) are not used here: the
      * host's listeners enforce their own request limits.
      */
-    public static CadastroEngine open(CadastroServer.Config config, CallRecordsSetup callRecords) {
+    public static CadastroEngine open(EngineConfig config, CallRecordsSetup callRecords) {
         return open(config, callRecords, Telemetry.NONE, RequestTelemetry.NONE, AccessLog.off());
     }
 
     /**
-     * {@link #open(CadastroServer.Config, CallRecordsSetup)}, watched: every handler the engine gives is
-     * wrapped by {@link Observed} (request counts and latency per route template and status into {@code
+     * {@link #open(EngineConfig, CallRecordsSetup)}, watched: every handler the engine gives is wrapped
+     * by {@link Observed} (request counts and latency per route template and status into {@code
      * requests}, rate-limit refusals into {@code telemetry}, one {@code accessLog} line per request), and
-     * the ledger and push deliveries report to {@code telemetry}. A servlet host passes the same three
-     * to get the server's metrics and log ({@code metrics}, {@code metrics::requestCompleted}).
+     * the ledger and push deliveries report to {@code telemetry}. A servlet host passes the same three to
+     * get the server's metrics and log ({@code metrics}, {@code metrics::requestCompleted}).
+     *
+     * <p>The steps, in order: the adapters ({@link Parts#open}: the register, the store, the files, the
+     * providers, the SMS provider), then the engine itself (the use cases, the handlers, then the export
+     * workers and the housekeeping), then the push deliveries (started last, closed first). A failure
+     * closes what was opened, in the order {@link #close()} closes it.
      */
     public static CadastroEngine open(
-            CadastroServer.Config config,
+            EngineConfig config,
             CallRecordsSetup callRecords,
             Telemetry telemetry,
             RequestTelemetry requests,
             AccessLog accessLog) {
+        Objects.requireNonNull(config, "config");
         Objects.requireNonNull(telemetry, "telemetry");
         Objects.requireNonNull(requests, "requests");
         Objects.requireNonNull(accessLog, "accessLog");
-        LuceneRegister register = openRegister(config);
-        Store store = null;
-        Workers workers = null;
-        ProviderOptions.Providers providers = null;
-        SmsOptions.Sms sms = null;
+        Parts parts = new Parts();
         CadastroEngine engine = null;
         try {
-            store = Store.open(config.database(), config.clock(), telemetry);
-            FileStore files =
-                    config.fileStore().isPresent() ? config.fileStore().get() : openFiles(config);
-            AtomicReference<Workers> started = new AtomicReference<>();
-            MailingService mailing = new MailingService(
-                    register,
-                    store.mailingJobs(),
-                    files,
-                    ZipLeadFileWriter.standard(),
-                    new CostRules(config.clock()),
-                    config.clock(),
-                    new SecureRandom(),
-                    config.mailing().retention(),
-                    () -> {
-                        Workers w = started.get();
-                        if (w != null) {
-                            w.nudge();
-                        }
-                    });
-            CadastroServer.MailingOptions m = config.mailing();
-            workers = Workers.start(
-                    "mailing",
-                    store.mailingJobs(),
-                    mailing::process,
-                    owner(),
-                    config.clock(),
-                    m.workers(),
-                    m.lease(),
-                    m.poll(),
-                    m.grace());
-            started.set(workers);
-            Admission admission =
-                    store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), config.clock());
-            providers = config.providers().build(register);
-            sms = config.sms().build(config.clock());
-            Router router = CadastroServer.router(register, store, admission, config.clock(), mailing, providers, sms);
-            // Readiness is "starting" until the engine object exists.
-            AtomicReference<CadastroEngine> self = new AtomicReference<>();
-            CallRecordsPart calls = null;
-            if (callRecords != null) {
-                OtpKeyring callKeys = callRecords
-                        .keys()
-                        .orElseGet(() -> CallsSecrets.KEYRING.resolve(
-                                System.getenv(),
-                                config.sms().keysFile().toAbsolutePath().resolveSibling("calls-keys.properties"),
-                                true,
-                                new SecureRandom()));
-                RecordingLinks links = new RecordingLinks(
-                        callKeys, callRecords.recordingsBaseUrl(), config.clock(), new SecureRandom());
-                // With an object store, /audio redirects to a presigned GET on it (CallRecords.audio).
-                CallRecords records =
-                        new CallRecords(store.calls(), new CallCursors(callKeys), links, config.clock(), files);
-                java.util.function.Supplier<List<String>> readiness = () -> {
-                    CadastroEngine e = self.get();
-                    return e == null ? List.of(NOT_READY_STARTING) : e.readinessProblems();
-                };
-                RecordingHost host = new RecordingHost(links, files);
-                String basePath = basePath(callRecords.recordingsBaseUrl());
-                calls = new CallRecordsPart(
-                        Observed.around(
-                                Health.around(
-                                        CallRecordsApi.router(store.callTokens(), records),
-                                        readiness,
-                                        () -> self.get() == null || self.get().alive()),
-                                Service.CALL_RECORDS,
-                                telemetry,
-                                requests,
-                                accessLog),
-                        Observed.around(
-                                Health.around(
-                                        r -> {
-                                            // Recording links carry signed tokens in their paths: one fixed label.
-                                            r.facts().route(RECORDING_ROUTE);
-                                            return host.handle(r);
-                                        },
-                                        readiness),
-                                Service.CALL_RECORDS,
-                                telemetry,
-                                requests,
-                                accessLog),
-                        Observed.around(
-                                Health.around(
-                                        r -> {
-                                            r.facts().route(RECORDING_ROUTE);
-                                            return host.handle(under(basePath, r));
-                                        },
-                                        readiness),
-                                Service.CALL_RECORDS,
-                                telemetry,
-                                requests,
-                                accessLog),
-                        records,
-                        links,
-                        files);
-            }
-            engine = new CadastroEngine(
-                    register,
-                    store,
-                    config.clock(),
-                    mailing,
-                    workers,
-                    providers,
-                    sms,
-                    router,
-                    calls,
-                    self,
-                    telemetry,
-                    requests,
-                    accessLog);
-            // Push deliveries (issue 19): started last, closed first.
-            PushOptions push = config.push();
-            if (calls != null) {
-                // url_gravacao in each body: the same permanent signed link GET /v1/ligacoes/{id} gives.
-                push = push.withRecordingUrl(calls.links()::permanent);
-            }
-            engine.push = PushService.start(store, config.clock(), push, owner(), telemetry);
+            parts.open(config, telemetry);
+            engine = new CadastroEngine(config, parts, callRecords, telemetry, requests, accessLog);
+            engine.push = startPush(config, engine.calls, parts.store, telemetry);
             return engine;
         } catch (RuntimeException e) {
             // Each part opened so far is closed once; a failure while closing is added to the
             // original failure, which surfaces.
-            if (engine != null) {
-                closeEach(e, engine.parts());
-            } else {
-                closeEach(e, parts(null, null, workers, providers, sms, register, store));
-            }
+            closeEach(e, engine != null ? engine.parts() : parts.closeSteps());
             throw e;
         }
+    }
+
+    /** The adapters an engine runs on, opened one step at a time; what is null was not opened. */
+    private static final class Parts {
+        LuceneRegister register;
+        Store store;
+        FileStore files;
+        ProviderOptions.Providers providers;
+        SmsOptions.Sms sms;
+
+        void open(EngineConfig config, Telemetry telemetry) {
+            register = openRegister(config);
+            store = Store.open(config.database(), config.clock(), telemetry);
+            files = config.fileStore().isPresent() ? config.fileStore().get() : openFiles(config);
+            providers = config.providers().build(register);
+            sms = config.sms().build(config.clock());
+        }
+
+        List<Runnable> closeSteps() {
+            return parts(null, null, null, providers, sms, register, store);
+        }
+    }
+
+    /** The mailing use case; it wakes the export workers when a job is added. */
+    private MailingService mailingService(EngineConfig config, FileStore files) {
+        return new MailingService(
+                register,
+                store.mailingJobs(),
+                files,
+                ZipLeadFileWriter.standard(),
+                new CostRules(clock),
+                clock,
+                new SecureRandom(),
+                config.mailing().retention(),
+                this::nudgeMailingWorkers);
+    }
+
+    /** Tells the export workers a job was added; before they start, they find it at their first claim. */
+    private void nudgeMailingWorkers() {
+        WorkerPool<?> workers = mailingWorkers;
+        if (workers != null) {
+            workers.nudge();
+        }
+    }
+
+    private WorkerPool<?> startMailingWorkers(EngineConfig config) {
+        MailingOptions m = config.mailing();
+        return WorkerPool.start(
+                "mailing",
+                store.mailingJobs(),
+                mailing::process,
+                owner(),
+                clock,
+                m.workers(),
+                m.lease(),
+                m.poll(),
+                m.grace());
+    }
+
+    private Admission admission(EngineConfig config) {
+        return store.admission(config.requestsPerMinute().orElse(Admission.REQUESTS_PER_MINUTE), clock);
+    }
+
+    /** Deletes what outlived its retention every {@value #HOUSEKEEPING_EVERY_MINUTES} minutes. */
+    private ScheduledExecutorService startHousekeeping() {
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
+        IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
+        executor.scheduleWithFixedDelay(
+                () -> housekeeping(keys, mailing, store.creditReports(), otp, store.personJobs(), clock),
+                1,
+                HOUSEKEEPING_EVERY_MINUTES,
+                TimeUnit.MINUTES);
+        return executor;
+    }
+
+    /**
+     * The call-records service: its API, the recording host as a listener of whole paths sees it and as
+     * a mount at the base URL's path sees it, each behind the health endpoints, over keys that sign the
+     * cursors and the links ({@link CallsSecrets} unless the setup gives them).
+     */
+    private CallRecordsPart callRecordsPart(
+            EngineConfig config,
+            CallRecordsSetup setup,
+            FileStore files,
+            Telemetry telemetry,
+            RequestTelemetry requests,
+            AccessLog accessLog) {
+        Keyring keys = setup.keys()
+                .orElseGet(() -> CallsSecrets.KEYRING.resolve(
+                        System.getenv(),
+                        config.sms().keysFile().toAbsolutePath().resolveSibling("calls-keys.properties"),
+                        true,
+                        new SecureRandom()));
+        RecordingLinks links = new RecordingLinks(keys, setup.recordingsBaseUrl(), clock, new SecureRandom());
+        // With an object store, /audio redirects to a presigned GET on it (CallRecords.audio).
+        CallRecords records = new CallRecords(store.calls(), new CallCursors(keys), links, clock, files);
+        RecordingHost host = new RecordingHost(links, files);
+        String basePath = basePath(setup.recordingsBaseUrl());
+        return new CallRecordsPart(
+                Observed.around(
+                        Health.around(
+                                CallRecordsApi.router(store.callTokens(), records),
+                                this::readinessProblems,
+                                this::alive),
+                        Service.CALL_RECORDS,
+                        telemetry,
+                        requests,
+                        accessLog),
+                Observed.around(
+                        Health.around(
+                                r -> {
+                                    // Recording links carry signed tokens in their paths: one fixed label.
+                                    r.facts().route(RECORDING_ROUTE);
+                                    return host.handle(r);
+                                },
+                                this::readinessProblems),
+                        Service.CALL_RECORDS,
+                        telemetry,
+                        requests,
+                        accessLog),
+                Observed.around(
+                        Health.around(
+                                r -> {
+                                    r.facts().route(RECORDING_ROUTE);
+                                    return host.handle(under(basePath, r));
+                                },
+                                this::readinessProblems),
+                        Service.CALL_RECORDS,
+                        telemetry,
+                        requests,
+                        accessLog),
+                records,
+                links,
+                files);
+    }
+
+    /** The push deliveries (issue 19), with each body's url_gravacao when the call-records service runs. */
+    private static PushService startPush(EngineConfig config, CallRecordsPart calls, Store store, Telemetry telemetry) {
+        PushOptions push = config.push();
+        if (calls != null) {
+            // url_gravacao in each body: the same permanent signed link GET /v1/ligacoes/{id} gives.
+            push = push.withRecordingUrl(calls.links()::permanent);
+        }
+        return PushService.start(store, config.clock(), push, owner(), telemetry);
     }
 
     /**
      * The register over the local index root, or over the cache of a published one that it follows (open
      * at once on the generation the cache holds, else unready until the first download is verified).
      */
-    private static LuceneRegister openRegister(CadastroServer.Config config) {
+    private static LuceneRegister openRegister(EngineConfig config) {
         if (config.following().isPresent()) {
-            CadastroServer.IndexFollowing f = config.following().get();
+            EngineConfig.IndexFollowing f = config.following().get();
             try {
                 return IndexFollower.start(config.index(), f.store(), f.prefix(), f.options(), SearchOptions.defaults())
                         .register();
@@ -385,7 +403,7 @@ public final class CadastroEngine implements AutoCloseable {
     private static List<Runnable> parts(
             ScheduledExecutorService housekeeping,
             PushService push,
-            Workers workers,
+            WorkerPool<?> workers,
             ProviderOptions.Providers providers,
             SmsOptions.Sms sms,
             LuceneRegister register,
@@ -406,7 +424,9 @@ public final class CadastroEngine implements AutoCloseable {
         if (sms != null) {
             steps.add(sms::close);
         }
-        steps.add(register::close);
+        if (register != null) {
+            steps.add(register::close);
+        }
         if (store != null) {
             steps.add(store::close);
         }
@@ -439,7 +459,7 @@ public final class CadastroEngine implements AutoCloseable {
                 request.limits());
     }
 
-    private static LocalFolderFileStore openFiles(CadastroServer.Config config) {
+    private static LocalFolderFileStore openFiles(EngineConfig config) {
         try {
             LocalFolderFileStore files = new LocalFolderFileStore(config.files());
             files.removeOrphans(config.clock().instant().minus(Duration.ofHours(1)));
@@ -561,11 +581,6 @@ public final class CadastroEngine implements AutoCloseable {
         stopping = true;
     }
 
-    /** The served register's reference month ({@code 2026-11}), for {@code /health/ready}; empty when none. */
-    private java.util.Optional<String> dataReference() {
-        return register.reference().map(r -> r.wire());
-    }
-
     /**
      * What keeps the engine from being ready, as the codes {@code GET /health/ready} lists; empty when
      * ready: not stopping, the register's published generation open, the database answering {@code
@@ -585,6 +600,11 @@ public final class CadastroEngine implements AutoCloseable {
             problems.add(NOT_READY_DATABASE);
         }
         return List.copyOf(problems);
+    }
+
+    /** The served register's reference month ({@code 2026-11}), for {@code /health/ready}; empty when none. */
+    private java.util.Optional<String> dataReference() {
+        return register.reference().map(r -> r.wire());
     }
 
     /**

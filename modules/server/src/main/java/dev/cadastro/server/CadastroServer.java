@@ -3,49 +3,27 @@ package dev.cadastro.server;
 import dev.cadastro.core.calls.CallIngest;
 import dev.cadastro.core.calls.CallIngestLoop;
 import dev.cadastro.core.calls.CallSource;
-import dev.cadastro.core.company.CompanyService;
-import dev.cadastro.core.credit.CreditReportService;
-import dev.cadastro.core.enrichment.EnrichmentService;
 import dev.cadastro.core.error.Service;
-import dev.cadastro.core.files.FileStore;
-import dev.cadastro.core.idempotency.IdempotentCalls;
-import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
-import dev.cadastro.core.overview.AccountOverviewService;
-import dev.cadastro.core.person.PersonLookupService;
-import dev.cadastro.core.person.SubjectDigests;
-import dev.cadastro.core.ratelimit.Admission;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.telemetry.Telemetry;
-import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.AccessLog;
 import dev.cadastro.http.Health;
-import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Observed;
 import dev.cadastro.http.RequestTelemetry;
-import dev.cadastro.http.Router;
-import dev.cadastro.http.companydata.CompanyDataApi;
 import dev.cadastro.jetty.JettyRuntime;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.metrics.PrometheusTelemetry;
 import dev.cadastro.providers.ProviderGuard;
 import dev.cadastro.register.LuceneRegister;
-import dev.cadastro.register.publication.FollowOptions;
-import dev.cadastro.store.Database;
 import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * The running company-data service: the published Lucene register, the PostgreSQL store (accounts,
@@ -84,287 +62,28 @@ public final class CadastroServer implements AutoCloseable {
         this.drain = drain;
     }
 
-    /**
-     * Mailing exports: how many run at once on this server, how long their files are kept, and the
-     * lease a running export holds (renewed every third of it; a server that dies frees it after this).
-     */
-    public record MailingOptions(int workers, Duration retention, Duration lease, Duration poll, Duration grace) {
-        public MailingOptions {
-            if (workers < 1) {
-                throw new IllegalArgumentException("mailing workers " + workers + " must be at least 1");
-            }
-            for (Duration d : List.of(retention, lease, poll, grace)) {
-                if (d.isNegative() || d.isZero()) {
-                    throw new IllegalArgumentException("mailing durations must be positive: " + d);
-                }
-            }
-        }
-
-        /** Two exports at once, files kept 7 days, a 30-second lease, polled every second, 10 s to finish at a stop. */
-        public static MailingOptions defaults() {
-            return new MailingOptions(
-                    2, Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(10));
-        }
-
-        public MailingOptions withRetention(Duration retention) {
-            return new MailingOptions(workers, retention, lease, poll, grace);
-        }
-
-        public MailingOptions withWorkers(int workers) {
-            return new MailingOptions(workers, retention, lease, poll, grace);
-        }
-    }
-
-    /** Where a following server's register is published, and how it follows it. */
-    public record IndexFollowing(FileStore store, String prefix, FollowOptions options) {
-        public IndexFollowing {
-            Objects.requireNonNull(store, "store");
-            Objects.requireNonNull(prefix, "prefix");
-            Objects.requireNonNull(options, "options");
-        }
-    }
-
-    /**
-     * What to serve and where.
-     *
-     * @param files the folder of export files and recordings (a local {@link LocalFolderFileStore}), unless
-     *     {@code fileStore} is given
-     * @param fileStore an open store used instead of the folder, such as an object store several servers
-     *     share ({@code --files s3://...}); whoever opened it closes it after the server
-     * @param providers the bureau and the credit bureau, simulated by default
-     * @param sms the SMS provider and the code keys, simulated and generated under the index's parent
-     *     folder by default
-     * @param following when present, {@code index} is a cache that follows the register published in a
-     *     file store (an object store), and the server is unready until its first generation is open
-     */
-    public record Config(
-            Path index,
-            Database database,
-            InetSocketAddress address,
-            RuntimeOptions runtime,
-            OptionalLong requestsPerMinute,
-            Clock clock,
-            Path files,
-            MailingOptions mailing,
-            ProviderOptions providers,
-            SmsOptions sms,
-            PushOptions push,
-            Optional<FileStore> fileStore,
-            Optional<IndexFollowing> following) {
-        public Config {
-            Objects.requireNonNull(following, "following");
-            Objects.requireNonNull(index, "index");
-            Objects.requireNonNull(database, "database");
-            Objects.requireNonNull(address, "address");
-            Objects.requireNonNull(runtime, "runtime");
-            Objects.requireNonNull(requestsPerMinute, "requestsPerMinute");
-            Objects.requireNonNull(clock, "clock");
-            Objects.requireNonNull(files, "files");
-            Objects.requireNonNull(mailing, "mailing");
-            Objects.requireNonNull(providers, "providers");
-            Objects.requireNonNull(sms, "sms");
-            Objects.requireNonNull(push, "push");
-            Objects.requireNonNull(fileStore, "fileStore");
-            requestsPerMinute.ifPresent(n -> {
-                if (n < 1) {
-                    throw new IllegalArgumentException("requests per minute " + n + " must be at least 1");
-                }
-            });
-        }
-
-        /** A server over a local index root ({@code index} names it). */
-        public Config(
-                Path index,
-                Database database,
-                InetSocketAddress address,
-                RuntimeOptions runtime,
-                OptionalLong requestsPerMinute,
-                Clock clock,
-                Path files,
-                MailingOptions mailing,
-                ProviderOptions providers,
-                SmsOptions sms,
-                PushOptions push) {
-            this(
-                    index,
-                    database,
-                    address,
-                    runtime,
-                    requestsPerMinute,
-                    clock,
-                    files,
-                    mailing,
-                    providers,
-                    sms,
-                    push,
-                    Optional.empty(),
-                    Optional.empty());
-        }
-
-        /** Export files in {@code files} beside the index, the default mailing options, the simulated providers. */
-        public Config(
-                Path index,
-                Database database,
-                InetSocketAddress address,
-                RuntimeOptions runtime,
-                OptionalLong requestsPerMinute,
-                Clock clock) {
-            this(
-                    index,
-                    database,
-                    address,
-                    runtime,
-                    requestsPerMinute,
-                    clock,
-                    index.toAbsolutePath().resolveSibling("files"),
-                    MailingOptions.defaults(),
-                    ProviderOptions.simulated(),
-                    SmsOptions.under(index.toAbsolutePath().getParent()),
-                    PushOptions.defaults(),
-                    Optional.empty(),
-                    Optional.empty());
-        }
-
-        /** The contract's defaults: 120 requests per minute per key, the system clock. */
-        public static Config of(Path index, Database database, InetSocketAddress address) {
-            return new Config(
-                    index, database, address, RuntimeOptions.defaults(), OptionalLong.empty(), Clock.systemUTC());
-        }
-
-        public Config withFiles(Path files, MailingOptions mailing) {
-            return new Config(
-                    index,
-                    database,
-                    address,
-                    runtime,
-                    requestsPerMinute,
-                    clock,
-                    files,
-                    mailing,
-                    providers,
-                    sms,
-                    push,
-                    fileStore,
-                    following);
-        }
-
-        /** Export files and recordings in {@code store} (which the caller closes) instead of a folder. */
-        public Config withFileStore(FileStore store, MailingOptions mailing) {
-            return new Config(
-                    index,
-                    database,
-                    address,
-                    runtime,
-                    requestsPerMinute,
-                    clock,
-                    files,
-                    mailing,
-                    providers,
-                    sms,
-                    push,
-                    Optional.of(store),
-                    following);
-        }
-
-        public Config withProviders(ProviderOptions providers) {
-            return new Config(
-                    index,
-                    database,
-                    address,
-                    runtime,
-                    requestsPerMinute,
-                    clock,
-                    files,
-                    mailing,
-                    providers,
-                    sms,
-                    push,
-                    fileStore,
-                    following);
-        }
-
-        public Config withSms(SmsOptions sms) {
-            return new Config(
-                    index,
-                    database,
-                    address,
-                    runtime,
-                    requestsPerMinute,
-                    clock,
-                    files,
-                    mailing,
-                    providers,
-                    sms,
-                    push,
-                    fileStore,
-                    following);
-        }
-
-        /**
-         * Follows the register published under {@code prefix} of {@code store} ({@code load --publish}):
-         * {@code index} becomes the local cache it is downloaded into, verified and opened from.
-         */
-        public Config withIndexFollowing(FileStore store, String prefix, FollowOptions options) {
-            return withIndexFollowing(new IndexFollowing(store, prefix, options));
-        }
-
-        /** {@link #withIndexFollowing(FileStore, String, FollowOptions)}; null serves {@code index} as it is. */
-        public Config withIndexFollowing(IndexFollowing following) {
-            return new Config(
-                    index,
-                    database,
-                    address,
-                    runtime,
-                    requestsPerMinute,
-                    clock,
-                    files,
-                    mailing,
-                    providers,
-                    sms,
-                    push,
-                    fileStore,
-                    Optional.ofNullable(following));
-        }
-
-        public Config withPush(PushOptions push) {
-            return new Config(
-                    index,
-                    database,
-                    address,
-                    runtime,
-                    requestsPerMinute,
-                    clock,
-                    files,
-                    mailing,
-                    providers,
-                    sms,
-                    push,
-                    fileStore,
-                    following);
-        }
-    }
-
     /** Opens the register and the store, starts the export workers, then starts listening. */
-    public static CadastroServer start(Config config) {
+    public static CadastroServer start(EngineConfig config) {
         return start(config, null);
     }
 
     /**
-     * {@link #start(Config)}, plus the call-records service on its own listeners (its API, the recording
+     * {@link #start(EngineConfig)}, plus the call-records service on its own listeners (its API, the recording
      * host) and its ingest loop, over the same store and files, with its own keyring ({@link
      * CallsSecrets}); none when {@code callRecords} is null.
      */
-    public static CadastroServer start(Config config, CallRecordsOptions callRecords) {
+    public static CadastroServer start(EngineConfig config, CallRecordsOptions callRecords) {
         return start(config, callRecords, Observability.off());
     }
 
     /**
-     * {@link #start(Config, CallRecordsOptions)}, watched as {@code observability} says: with a metrics
+     * {@link #start(EngineConfig, CallRecordsOptions)}, watched as {@code observability} says: with a metrics
      * address, every listener's requests, the ledger and the push deliveries are counted and a
      * management listener serves {@code /metrics} and the health endpoints there; with the access log,
      * every listener writes a line per request to {@link AccessLog#LOGGER}.
      */
-    public static CadastroServer start(Config config, CallRecordsOptions callRecords, Observability observability) {
+    public static CadastroServer start(
+            EngineConfig config, CallRecordsOptions callRecords, Observability observability) {
         Objects.requireNonNull(observability, "observability");
         PrometheusTelemetry metrics = observability.metrics().isPresent() ? PrometheusTelemetry.create() : null;
         Telemetry telemetry = metrics != null ? metrics : Telemetry.NONE;
@@ -417,7 +136,7 @@ public final class CadastroServer implements AutoCloseable {
 
     /** Registers the scrape-time gauges and starts the management listener. */
     private static JettyRuntime startMetrics(
-            PrometheusTelemetry metrics, CadastroEngine engine, InetSocketAddress address, Config config) {
+            PrometheusTelemetry metrics, CadastroEngine engine, InetSocketAddress address, EngineConfig config) {
         ServerMetrics.register(metrics, engine.register());
         ServerMetrics.providers(metrics, () -> {
             List<ProviderGuard> guards = new ArrayList<>(engine.providers().guards());
@@ -471,78 +190,6 @@ public final class CadastroServer implements AutoCloseable {
     public CadastroEngine engine() {
         return engine;
     }
-
-    /**
-     * The company-data router over these adapters, with the simulated providers behind guards of their
-     * own (not shared with a running server's).
-     */
-    public static Router router(
-            LuceneRegister register, Store store, Admission admission, Clock clock, MailingService mailing) {
-        return router(
-                register,
-                store,
-                admission,
-                clock,
-                mailing,
-                ProviderOptions.simulated().build(register));
-    }
-
-    /**
-     * The company-data router over these adapters and providers, without an SMS provider: its sends
-     * answer {@code SMS_INDISPONIVEL} ({@link SmsOptions.Sms#none()}).
-     */
-    public static Router router(
-            LuceneRegister register,
-            Store store,
-            Admission admission,
-            Clock clock,
-            MailingService mailing,
-            ProviderOptions.Providers providers) {
-        return router(register, store, admission, clock, mailing, providers, SmsOptions.Sms.none());
-    }
-
-    /** The company-data router over these adapters: what a host other than the server mounts. */
-    public static Router router(
-            LuceneRegister register,
-            Store store,
-            Admission admission,
-            Clock clock,
-            MailingService mailing,
-            ProviderOptions.Providers providers,
-            SmsOptions.Sms sms) {
-        CostRules costs = new CostRules(clock);
-        CompanyService companies = new CompanyService(register, store.ledger(), costs);
-        EnrichmentService enrichment = new EnrichmentService(register, providers.bureau(), store.ledger(), costs);
-        CreditReportService credit =
-                new CreditReportService(providers.credit(), store.creditReports(), store.ledger(), costs, clock);
-        PersonLookupService persons = new PersonLookupService(
-                providers.person(),
-                store.personAudit(),
-                store.personJobs(),
-                store.ledger(),
-                costs,
-                personAuditKey(sms.keys()),
-                clock,
-                new SecureRandom());
-        IdempotentResponses idempotent = new IdempotentResponses(new IdempotentCalls(store.idempotency(), clock));
-        OtpService otp = sms.service(store.otpStore(), clock);
-        AccountOverviewService overviews = new AccountOverviewService(store.accountFunds());
-        return CompanyDataApi.router(
-                admission, companies, mailing, enrichment, credit, otp, persons, overviews, idempotent);
-    }
-
-    /**
-     * The key of the person audit trail's keyed hash: derived from the current key of the server's
-     * secrets keyring ({@link OtpSecrets}), under the keyring's key id, so one keyring holds and rotates
-     * every secret (docs/adr/0024).
-     */
-    static SubjectDigests personAuditKey(OtpKeyring keys) {
-        OtpKeyring.Derived derived = keys.derive(PERSON_AUDIT_KEY_PURPOSE);
-        return new SubjectDigests(derived.keyId(), derived.secret());
-    }
-
-    /** What the person audit key is derived for. */
-    static final String PERSON_AUDIT_KEY_PURPOSE = "person-audit";
 
     /** The provider ports this server's use cases call, guards included; other routers may share them. */
     public ProviderOptions.Providers providers() {

@@ -1,6 +1,6 @@
 package dev.cadastro.server;
 
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,7 +19,7 @@ public record CallRecordsOptions(
         InetSocketAddress calls,
         InetSocketAddress recordings,
         Optional<String> recordingsBaseUrl,
-        Optional<OtpKeyring> keys) {
+        Optional<Keyring> keys) {
 
     public CallRecordsOptions {
         Objects.requireNonNull(calls, "calls");
@@ -44,7 +44,7 @@ public record CallRecordsOptions(
     }
 
     /** Signs cursors and links with these keys instead of resolving {@link CallsSecrets}. */
-    public CallRecordsOptions withKeys(OtpKeyring keys) {
+    public CallRecordsOptions withKeys(Keyring keys) {
         return new CallRecordsOptions(calls, recordings, recordingsBaseUrl, Optional.of(keys));
     }
 }

@@ -1,6 +1,6 @@
 package dev.cadastro.server;
 
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -46,7 +46,7 @@ public record KeyringFile(String label, String env) {
     }
 
     /** The keys from the environment when {@link #env()} is set, else from the file (created if allowed). */
-    public OtpKeyring resolve(Map<String, String> environment, Path file, boolean create, SecureRandom random) {
+    public Keyring resolve(Map<String, String> environment, Path file, boolean create, SecureRandom random) {
         String spec = environment.get(env);
         if (spec != null && !spec.isBlank()) {
             return parse(spec);
@@ -61,8 +61,8 @@ public record KeyringFile(String label, String env) {
     }
 
     /** Parses {@code id=base64[,id=base64...]}; the first key is current. */
-    public OtpKeyring parse(String spec) {
-        List<OtpKeyring.Key> keys = new ArrayList<>();
+    public Keyring parse(String spec) {
+        List<Keyring.Key> keys = new ArrayList<>();
         for (String part : spec.split(",", -1)) {
             int eq = part.indexOf('=');
             if (eq < 1) {
@@ -70,11 +70,11 @@ public record KeyringFile(String label, String env) {
             }
             keys.add(key(part.substring(0, eq).strip(), part.substring(eq + 1).strip(), env));
         }
-        return new OtpKeyring(keys, keys.get(0).id());
+        return new Keyring(keys, keys.get(0).id());
     }
 
     /** Reads a keys file. */
-    public OtpKeyring load(Path file) {
+    public Keyring load(Path file) {
         refuseIfOthersCanRead(file);
         Properties p = new Properties();
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -82,7 +82,7 @@ public record KeyringFile(String label, String env) {
         } catch (IOException e) {
             throw new UncheckedIOException("the " + label + " keys file " + file + " could not be read", e);
         }
-        List<OtpKeyring.Key> keys = new ArrayList<>();
+        List<Keyring.Key> keys = new ArrayList<>();
         for (String name : p.stringPropertyNames()) {
             if (name.startsWith("key.")) {
                 keys.add(key(name.substring(4), p.getProperty(name).strip(), file.toString()));
@@ -91,7 +91,7 @@ public record KeyringFile(String label, String env) {
         String current = Optional.ofNullable(p.getProperty("current"))
                 .map(String::strip)
                 .orElseThrow(() -> new IllegalArgumentException(file + " lacks current=ID"));
-        return new OtpKeyring(keys, current);
+        return new Keyring(keys, current);
     }
 
     /**
@@ -113,7 +113,7 @@ public record KeyringFile(String label, String env) {
      * @return the new key's id
      */
     public String add(Path file, SecureRandom random) {
-        OtpKeyring before = load(file);
+        Keyring before = load(file);
         Properties p = properties(file);
         int n = 1;
         while (before.has("k" + n)) {
@@ -127,7 +127,7 @@ public record KeyringFile(String label, String env) {
 
     /** Makes the key {@code id}, already in the file, the one that signs. */
     public void makeCurrent(Path file, String id) {
-        OtpKeyring before = load(file);
+        Keyring before = load(file);
         if (!before.has(id)) {
             throw new IllegalArgumentException(file + " has no key " + id + "; add it first");
         }
@@ -146,7 +146,7 @@ public record KeyringFile(String label, String env) {
         return p;
     }
 
-    private OtpKeyring create(Path file, SecureRandom random) {
+    private Keyring create(Path file, SecureRandom random) {
         Properties p = new Properties();
         p.setProperty("current", "k1");
         p.setProperty("key.k1", newSecret(random));
@@ -210,7 +210,7 @@ public record KeyringFile(String label, String env) {
         }
     }
 
-    private OtpKeyring.Key key(String id, String base64, String where) {
+    private Keyring.Key key(String id, String base64, String where) {
         Objects.requireNonNull(id, "id");
         if (!id.matches("[A-Za-z0-9_-]{1,32}")) {
             throw new IllegalArgumentException(where + ": a key id of " + id.length()
@@ -226,6 +226,6 @@ public record KeyringFile(String label, String env) {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": key " + id + " is not valid base64");
         }
-        return new OtpKeyring.Key(id, secret);
+        return new Keyring.Key(id, secret);
     }
 }

@@ -1,6 +1,6 @@
 package dev.cadastro.server;
 
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Map;
@@ -23,17 +23,17 @@ public final class OtpSecrets {
     private OtpSecrets() {}
 
     /** The keys from the environment when {@value #ENV} is set, else from the file (created if allowed). */
-    public static OtpKeyring resolve(Map<String, String> env, Path file, boolean create, SecureRandom random) {
+    public static Keyring resolve(Map<String, String> env, Path file, boolean create, SecureRandom random) {
         return KEYRING.resolve(env, file, create, random);
     }
 
     /** Parses {@code id=base64[,id=base64...]}; the first key is current. */
-    public static OtpKeyring parse(String spec) {
+    public static Keyring parse(String spec) {
         return KEYRING.parse(spec);
     }
 
     /** Reads a keys file. */
-    public static OtpKeyring load(Path file) {
+    public static Keyring load(Path file) {
         return KEYRING.load(file);
     }
 

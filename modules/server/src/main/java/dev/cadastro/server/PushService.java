@@ -1,10 +1,12 @@
 package dev.cadastro.server;
 
+import dev.cadastro.core.calls.push.Delivery;
 import dev.cadastro.core.calls.push.PushDelivery;
 import dev.cadastro.core.calls.push.PushWorkers;
 import dev.cadastro.core.calls.push.RetrySchedule;
 import dev.cadastro.core.calls.push.WebhookSender;
 import dev.cadastro.core.telemetry.Telemetry;
+import dev.cadastro.core.work.WorkerPool;
 import dev.cadastro.http.callrecords.CallJson;
 import dev.cadastro.providers.JdkWebhookSender;
 import dev.cadastro.store.Store;
@@ -20,9 +22,9 @@ import java.util.Optional;
 final class PushService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(PushService.class.getName());
 
-    private final Optional<PushWorkers> workers;
+    private final Optional<WorkerPool<Delivery>> workers;
 
-    private PushService(Optional<PushWorkers> workers) {
+    private PushService(Optional<WorkerPool<Delivery>> workers) {
         this.workers = workers;
     }
 
@@ -38,7 +40,7 @@ final class PushService implements AutoCloseable {
                 call -> CallJson.wrapped(call, options.recordingUrl().apply(call)),
                 clock,
                 options.timeout());
-        PushWorkers w = PushWorkers.start(store.deliveryQueue(), push, owner, clock, options.workers());
+        WorkerPool<Delivery> w = PushWorkers.start(store.deliveryQueue(), push, owner, clock, options.workers());
         LOG.log(
                 System.Logger.Level.INFO,
                 "push workers: {0} at once, {1} per integration, timeout {2}",
@@ -66,11 +68,11 @@ final class PushService implements AutoCloseable {
 
     /** Says deliveries were just queued on this server. */
     void nudge() {
-        workers.ifPresent(PushWorkers::nudge);
+        workers.ifPresent(WorkerPool::nudge);
     }
 
     @Override
     public void close() {
-        workers.ifPresent(PushWorkers::close);
+        workers.ifPresent(WorkerPool::close);
     }
 }

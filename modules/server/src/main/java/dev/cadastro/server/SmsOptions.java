@@ -1,11 +1,11 @@
 package dev.cadastro.server;
 
 import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.provider.ProviderUnavailableException;
 import dev.cadastro.core.sms.OtpDispatch;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.sms.OtpStore;
 import dev.cadastro.core.sms.SmsGateway;
@@ -42,7 +42,7 @@ public record SmsOptions(
         Path inbox,
         Duration receiptDelay,
         Path keysFile,
-        OtpKeyring keys,
+        Keyring keys,
         ProviderPolicy policy) {
     /** The name of the SMS provider in guards, logs and errors. */
     public static final String SMS = "sms";
@@ -76,7 +76,7 @@ public record SmsOptions(
         return new SmsOptions(gateway, faults, inbox, receiptDelay, keysFile, keys, policy);
     }
 
-    public SmsOptions withKeys(OtpKeyring keys) {
+    public SmsOptions withKeys(Keyring keys) {
         return new SmsOptions(gateway, faults, inbox, receiptDelay, keysFile, keys, policy);
     }
 
@@ -92,8 +92,7 @@ public record SmsOptions(
 
     /** Builds the provider (guarded) and resolves the keys. */
     public Sms build(Clock clock) {
-        OtpKeyring keyring =
-                keys != null ? keys : OtpSecrets.resolve(System.getenv(), keysFile, true, new SecureRandom());
+        Keyring keyring = keys != null ? keys : OtpSecrets.resolve(System.getenv(), keysFile, true, new SecureRandom());
         if (gateway != null) {
             return new Sms(gateway, keyring, Optional.empty(), Optional.empty(), true);
         }
@@ -113,7 +112,7 @@ public record SmsOptions(
      */
     public record Sms(
             SmsGateway gateway,
-            OtpKeyring keys,
+            Keyring keys,
             Optional<SimulatedSms> simulated,
             Optional<ProviderGuard> guard,
             boolean checks)
@@ -137,7 +136,7 @@ public record SmsOptions(
             };
             return new Sms(
                     down,
-                    new OtpKeyring(List.of(new OtpKeyring.Key("none", secret)), "none"),
+                    new Keyring(List.of(new Keyring.Key("none", secret)), "none"),
                     Optional.empty(),
                     Optional.empty(),
                     false);

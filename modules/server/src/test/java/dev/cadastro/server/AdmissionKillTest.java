@@ -6,7 +6,6 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;

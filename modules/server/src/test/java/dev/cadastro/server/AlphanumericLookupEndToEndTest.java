@@ -12,7 +12,6 @@ import dev.cadastro.core.error.Service;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.jetty.JettyRuntime;
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -85,7 +84,7 @@ class AlphanumericLookupEndToEndTest {
         register = LuceneRegister.open(dir.resolve("index"));
         http = JettyRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(
+                CompanyDataRoutes.router(
                         register,
                         f.server.store(),
                         f.server.store().admission(1000, f.clock),

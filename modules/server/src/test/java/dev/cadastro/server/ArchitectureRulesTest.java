@@ -46,10 +46,7 @@ class ArchitectureRulesTest {
      * Today's remaining violations: a finding's key (see {@link Finding#key()}) and who removes it. Empty
      * this as the branches merge; never add to it to make a new violation pass.
      */
-    static final Map<String, String> KNOWN = Map.ofEntries(
-            // issue 41 item 6, no branch this session: the loader's wiring to the Lucene register moves to
-            // server (or a module that requires both).
-            Map.entry("requires dev.cadastro.loader -> dev.cadastro.register", "issue 41 item 6"));
+    static final Map<String, String> KNOWN = Map.ofEntries();
 
     /** Header names a request or response of ours carries, or that HTTP itself defines. */
     static final Set<String> HTTP_HEADERS = Set.of(

@@ -618,7 +618,7 @@ class BureauEndToEndTest {
                 .build(closed);
         try (JettyRuntime failing = JettyRuntime.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                CadastroServer.router(
+                CompanyDataRoutes.router(
                         closed,
                         f.server.store(),
                         f.server.store().admission(1000, s.clock),

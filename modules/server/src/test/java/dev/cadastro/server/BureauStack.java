@@ -28,7 +28,7 @@ final class BureauStack implements AutoCloseable {
                 .withFaults(bureauFaults, creditFaults)
                 .withPolicy(policy)
                 .build(f.server.register());
-        http = f.listen(CadastroServer.router(
+        http = f.listen(CompanyDataRoutes.router(
                 f.server.register(),
                 f.server.store(),
                 f.server.store().admission(100_000, clock),

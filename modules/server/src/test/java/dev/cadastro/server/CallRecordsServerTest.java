@@ -25,7 +25,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The wiring of {@link CadastroServer#start(CadastroServer.Config, CallRecordsOptions)}: the call-records
+ * The wiring of {@link CadastroServer#start(EngineConfig, CallRecordsOptions)}: the call-records
  * API and the recording host on listeners of their own, over the server's store, files folder and
  * keyring, apart from the company-data listener.
  */

@@ -8,7 +8,7 @@ import dev.cadastro.core.calls.RecordingLinks;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.internal.ManualClock;
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.Handler;
 import dev.cadastro.http.Headers;
@@ -46,7 +46,7 @@ final class CallsStack implements AutoCloseable {
     final Store store = f.server.store();
     final ManualClock clock;
     final FileStore files;
-    final OtpKeyring keys;
+    final Keyring keys;
     final RecordingLinks links;
     final CallRecords records;
     final TestRuntime.Listener host;
@@ -74,7 +74,7 @@ final class CallsStack implements AutoCloseable {
             files = new LocalFolderFileStore(Files.createTempDirectory(Path.of("target"), "calls-"));
             byte[] secret = new byte[32];
             new SecureRandom().nextBytes(secret);
-            keys = new OtpKeyring(List.of(new OtpKeyring.Key("c1", secret)), "c1");
+            keys = new Keyring(List.of(new Keyring.Key("c1", secret)), "c1");
             Handler[] recordingHost = new Handler[1];
             host = runtime.listen(
                     r -> {

@@ -399,7 +399,7 @@ class CompanyDataEndToEndTest {
         // A real failure, no mock: a register closed under the server makes every search throw.
         dev.cadastro.register.LuceneRegister closed = dev.cadastro.register.LuceneRegister.open(f.index);
         closed.close();
-        try (var broken = f.listen(CadastroServer.router(
+        try (var broken = f.listen(CompanyDataRoutes.router(
                 closed, f.server.store(), f.server.store().admission(1000, f.clock), f.clock, f.server.mailing()))) {
             Account account = f.account(10, 1000);
             String key = f.key(account);
@@ -625,7 +625,7 @@ class CompanyDataEndToEndTest {
         String present = sample.get(8).cnpj();
         dev.cadastro.register.LuceneRegister closed = dev.cadastro.register.LuceneRegister.open(f.index);
         closed.close();
-        try (var broken = f.listen(CadastroServer.router(
+        try (var broken = f.listen(CompanyDataRoutes.router(
                 closed, f.server.store(), f.server.store().admission(1000, f.clock), f.clock, f.server.mailing()))) {
             for (var op : OPERATIONS.entrySet()) {
                 String template = op.getKey();

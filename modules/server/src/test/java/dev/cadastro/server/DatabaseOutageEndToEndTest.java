@@ -14,7 +14,6 @@ import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.http.callrecords.CallRecordsApi;
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -83,17 +82,18 @@ class DatabaseOutageEndToEndTest {
         Path dir = Files.createTempDirectory(Path.of("target"), "outage-db-");
         InetSocketAddress free = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         server = CadastroServer.start(
-                new CadastroServer.Config(
-                        index,
-                        Database.builder()
-                                .embedded(dir.resolve("db"))
-                                // A crash must not lose what was committed: the key and the charges.
-                                .durableCommits(true)
-                                .build(),
-                        free,
-                        RuntimeOptions.defaults(),
-                        OptionalLong.of(10_000),
-                        Clock.systemUTC()),
+                EngineConfig.builder(
+                                index,
+                                Database.builder()
+                                        .embedded(dir.resolve("db"))
+                                        // A crash must not lose what was committed: the key and the charges.
+                                        .durableCommits(true)
+                                        .build())
+                        .address(free)
+                        .runtime(RuntimeOptions.defaults())
+                        .requestsPerMinute(OptionalLong.of(10_000))
+                        .clock(Clock.systemUTC())
+                        .build(),
                 CallRecordsOptions.of(free, free));
         account = server.store().accounts().create("outage", new Plan("outage", 100_000));
         server.store()

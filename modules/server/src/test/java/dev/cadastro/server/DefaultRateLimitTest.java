@@ -50,13 +50,12 @@ class DefaultRateLimitTest {
                 .embedded(dir.resolve("db"))
                 .durableCommits(false)
                 .build();
-        server = CadastroServer.start(new CadastroServer.Config(
-                f.index,
-                database,
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                RuntimeOptions.defaults(),
-                OptionalLong.empty(),
-                clock));
+        server = CadastroServer.start(EngineConfig.builder(f.index, database)
+                .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .runtime(RuntimeOptions.defaults())
+                .requestsPerMinute(OptionalLong.empty())
+                .clock(clock)
+                .build());
     }
 
     @AfterAll

@@ -62,15 +62,16 @@ class EmbeddingOnJettyTest {
             port = free.getLocalPort();
         }
         Path dir = Files.createTempDirectory(Path.of("target"), "embed-");
-        CadastroServer.Config config = new CadastroServer.Config(
-                        f.index,
-                        Database.url(admin.replace("/postgres?", "/" + database + "?")),
-                        new InetSocketAddress(0),
-                        RuntimeOptions.defaults(),
-                        OptionalLong.empty(),
-                        Clock.systemUTC())
-                .withFiles(dir.resolve("files"), CadastroServer.MailingOptions.defaults())
-                .withSms(SmsOptions.under(dir));
+        EngineConfig config = EngineConfig.builder(
+                        f.index, Database.url(admin.replace("/postgres?", "/" + database + "?")))
+                .address(new InetSocketAddress(0))
+                .runtime(RuntimeOptions.defaults())
+                .requestsPerMinute(OptionalLong.empty())
+                .clock(Clock.systemUTC())
+                .files(dir.resolve("files"))
+                .mailing(MailingOptions.defaults())
+                .sms(SmsOptions.under(dir))
+                .build();
         try (CadastroEngine engine = CadastroEngine.open(
                 config, CadastroEngine.CallRecordsSetup.at("http://127.0.0.1:" + port + "/gravacoes"))) {
             Server jetty = JettyHost.start(engine, port);

@@ -11,13 +11,13 @@ import dev.cadastro.core.calls.CallPosition;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.Cpf;
 import dev.cadastro.core.document.Parsed;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
 import dev.cadastro.core.sms.OtpCode;
 import dev.cadastro.core.sms.OtpDispatch;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpStatus;
 import dev.cadastro.register.LuceneRegister;
 import java.nio.file.Path;
@@ -50,7 +50,7 @@ class EmbeddingSnippetsTest {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         // --8<-- [start:cursors]
-        OtpKeyring keys = new OtpKeyring(List.of(new OtpKeyring.Key("k1", secret)), "k1");
+        Keyring keys = new Keyring(List.of(new Keyring.Key("k1", secret)), "k1");
         CallCursors cursors = new CallCursors(keys);
         CallPosition last = new CallPosition(Instant.parse("2026-11-20T15:00:00Z"), "C-42");
         String cursor = cursors.encode(7L, CallFilter.NONE, last); // opaque, signed, URL-safe

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -51,16 +50,17 @@ class HealthEndToEndTest {
         Path dir = Files.createTempDirectory(Path.of("target"), "health-db-");
         InetSocketAddress free = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         return CadastroServer.start(
-                new CadastroServer.Config(
-                        index,
-                        Database.builder()
-                                .embedded(dir.resolve("db"))
-                                .durableCommits(false)
-                                .build(),
-                        free,
-                        RuntimeOptions.builder().drain(drain).build(),
-                        OptionalLong.of(1),
-                        Clock.systemUTC()),
+                EngineConfig.builder(
+                                index,
+                                Database.builder()
+                                        .embedded(dir.resolve("db"))
+                                        .durableCommits(false)
+                                        .build())
+                        .address(free)
+                        .runtime(RuntimeOptions.builder().drain(drain).build())
+                        .requestsPerMinute(OptionalLong.of(1))
+                        .clock(Clock.systemUTC())
+                        .build(),
                 CallRecordsOptions.of(free, free));
     }
 

@@ -11,7 +11,6 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.internal.ManualClock;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -58,7 +57,7 @@ class IdempotencyEndToEndTest {
         dir = Files.createTempDirectory(Path.of("target"), "idem-");
         load(11);
         register = LuceneRegister.open(dir.resolve("index"));
-        http = f.listen(CadastroServer.router(
+        http = f.listen(CompanyDataRoutes.router(
                 register, f.server.store(), f.server.store().admission(10_000, clock), clock, f.server.mailing()));
     }
 

@@ -20,7 +20,6 @@ import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -136,14 +135,14 @@ class MailingKillTest {
 
         // Another server, whose clock is past the dead server's 30-second lease (as if it waited it out).
         Clock later = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(31));
-        CadastroServer.Config config = new CadastroServer.Config(
-                        index,
-                        Database.url(url),
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                        RuntimeOptions.defaults(),
-                        OptionalLong.empty(),
-                        later)
-                .withFiles(tmp.resolve("files-b"), CadastroServer.MailingOptions.defaults());
+        EngineConfig config = EngineConfig.builder(index, Database.url(url))
+                .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .runtime(RuntimeOptions.defaults())
+                .requestsPerMinute(OptionalLong.empty())
+                .clock(later)
+                .files(tmp.resolve("files-b"))
+                .mailing(MailingOptions.defaults())
+                .build();
         try (CadastroServer survivor = CadastroServer.start(config)) {
             MailingJob done = awaitDone(survivor, jobId);
             assertEquals(MailingJob.State.CONCLUIDO, done.state(), done.toString());

@@ -20,7 +20,6 @@ import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.http.AccessLog;
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -124,20 +123,21 @@ class MetricsEndToEndTest {
                 .permittedCallsInHalfOpen(1)
                 .build();
         server = CadastroServer.start(
-                new CadastroServer.Config(
+                EngineConfig.builder(
                                 index,
                                 Database.builder()
                                         .embedded(dir.resolve("db"))
                                         .durableCommits(false)
-                                        .build(),
-                                free,
-                                RuntimeOptions.defaults(),
-                                OptionalLong.of(10_000),
-                                Clock.systemUTC())
-                        .withProviders(ProviderOptions.simulated()
+                                        .build())
+                        .address(free)
+                        .runtime(RuntimeOptions.defaults())
+                        .requestsPerMinute(OptionalLong.of(10_000))
+                        .clock(Clock.systemUTC())
+                        .providers(ProviderOptions.simulated()
                                 .withFaults(bureauFaults, FaultPlan.none())
                                 .withPolicy(tripping))
-                        .withSms(sms),
+                        .sms(sms)
+                        .build(),
                 CallRecordsOptions.of(free, free),
                 Observability.off().withMetrics(free).withAccessLog(true));
         issuer = new ApiKeyIssuer(
@@ -590,20 +590,21 @@ class MetricsEndToEndTest {
             assertThrows(
                     java.io.UncheckedIOException.class,
                     () -> CadastroServer.start(
-                            new CadastroServer.Config(
-                                    home.resolve("index"),
-                                    Database.builder()
-                                            .embedded(home.resolve("db-busy-metrics"))
-                                            .durableCommits(false)
-                                            .build(),
-                                    new InetSocketAddress(loopback, 0),
-                                    // A drain far longer than any start: a server that had started
-                                    // listening would sit through it while closing.
-                                    RuntimeOptions.builder()
-                                            .drain(Duration.ofSeconds(60))
-                                            .build(),
-                                    OptionalLong.empty(),
-                                    Clock.systemUTC()),
+                            EngineConfig.builder(
+                                            home.resolve("index"),
+                                            Database.builder()
+                                                    .embedded(home.resolve("db-busy-metrics"))
+                                                    .durableCommits(false)
+                                                    .build())
+                                    .address(new InetSocketAddress(loopback, 0))
+                                    .runtime( // A drain far longer than any start: a server that had started
+                                            // listening would sit through it while closing.
+                                            RuntimeOptions.builder()
+                                                    .drain(Duration.ofSeconds(60))
+                                                    .build())
+                                    .requestsPerMinute(OptionalLong.empty())
+                                    .clock(Clock.systemUTC())
+                                    .build(),
                             null,
                             Observability.off().withMetrics((InetSocketAddress) busy.getLocalSocketAddress())));
             long seconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();

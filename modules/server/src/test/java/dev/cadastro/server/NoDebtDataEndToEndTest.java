@@ -13,7 +13,6 @@ import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.files.LocalFolderFileStore;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -65,7 +64,7 @@ class NoDebtDataEndToEndTest {
                 new SecureRandom(),
                 Duration.ofDays(7),
                 () -> {});
-        http = f.listen(CadastroServer.router(
+        http = f.listen(CompanyDataRoutes.router(
                 register, f.server.store(), f.server.store().admission(10_000, clock), clock, mailing));
     }
 

@@ -87,14 +87,16 @@ class ObjectStoreFleetTest {
     private static CadastroServer start(ServerFixture f, String url, FileStore files) {
         InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         // The same index, so the same secrets folder beside it: the two servers share the call-records keys.
-        CadastroServer.Config config = new CadastroServer.Config(
+        EngineConfig config = EngineConfig.builder(
                         f.index,
-                        Database.builder().url(url).durableCommits(false).build(),
-                        loopback,
-                        RuntimeOptions.defaults(),
-                        OptionalLong.of(10_000),
-                        Clock.systemUTC())
-                .withFileStore(files, CadastroServer.MailingOptions.defaults());
+                        Database.builder().url(url).durableCommits(false).build())
+                .address(loopback)
+                .runtime(RuntimeOptions.defaults())
+                .requestsPerMinute(OptionalLong.of(10_000))
+                .clock(Clock.systemUTC())
+                .fileStore(files)
+                .mailing(MailingOptions.defaults())
+                .build();
         return CadastroServer.start(config, CallRecordsOptions.of(loopback, loopback));
     }
 

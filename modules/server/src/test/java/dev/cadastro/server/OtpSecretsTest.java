@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.sms.OtpCode;
-import dev.cadastro.core.sms.OtpKeyring;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -27,10 +27,10 @@ class OtpSecretsTest {
     @Test
     void createsAKeyFileOnlyItsOwnerCanReadOnFirstStartAndReusesItAfter() throws Exception {
         Path file = home.resolve("secrets").resolve("otp-keys.properties");
-        OtpKeyring first = OtpSecrets.resolve(Map.of(), file, true, new SecureRandom());
+        Keyring first = OtpSecrets.resolve(Map.of(), file, true, new SecureRandom());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
-        OtpKeyring again = OtpSecrets.resolve(Map.of(), file, true, new SecureRandom());
+        Keyring again = OtpSecrets.resolve(Map.of(), file, true, new SecureRandom());
         OtpCode code = OtpCode.typed("01234567").orElseThrow();
         byte[] mac = first.mac(first.current(), "sms_1", code);
         assertTrue(again.matches(again.current(), "sms_1", code, mac), "a restart keeps the key");
@@ -39,7 +39,7 @@ class OtpSecretsTest {
     @Test
     void theEnvironmentVariableWinsAndItsFirstKeyIsCurrent() {
         Path file = home.resolve("absent.properties");
-        OtpKeyring keys = OtpSecrets.resolve(
+        Keyring keys = OtpSecrets.resolve(
                 Map.of(OtpSecrets.ENV, "b=" + SECRET_B + ",a=" + SECRET_A), file, true, new SecureRandom());
         assertEquals("b", keys.current());
         assertTrue(keys.has("a"));
@@ -57,11 +57,11 @@ class OtpSecretsTest {
     @Test
     void rotationAddsANewCurrentKeyAndKeepsTheOldOneForCodesInFlight() {
         Path file = home.resolve("otp-keys.properties");
-        OtpKeyring before = OtpSecrets.resolve(Map.of(), file, true, new SecureRandom());
+        Keyring before = OtpSecrets.resolve(Map.of(), file, true, new SecureRandom());
         OtpCode code = OtpCode.typed("7654").orElseThrow();
         byte[] inFlight = before.mac(before.current(), "sms_9", code);
         String id = OtpSecrets.rotate(file, new SecureRandom());
-        OtpKeyring after = OtpSecrets.load(file);
+        Keyring after = OtpSecrets.load(file);
         assertEquals(id, after.current());
         assertFalse(id.equals(before.current()));
         assertTrue(after.matches(before.current(), "sms_9", code, inFlight));

@@ -33,7 +33,7 @@ final class PersonStack implements AutoCloseable {
     /** No SMS provider; its keyring is where the audit key comes from, as in a server. */
     static final SmsOptions.Sms SMS = SmsOptions.Sms.none();
 
-    static final SubjectDigests AUDIT_KEY = CadastroServer.personAuditKey(SMS.keys());
+    static final SubjectDigests AUDIT_KEY = CompanyDataRoutes.personAuditKey(SMS.keys());
 
     final ServerFixture f;
     final ManualClock clock = new ManualClock(ServerFixture.START);
@@ -52,7 +52,7 @@ final class PersonStack implements AutoCloseable {
                         .build())
                 .build(f.server.register());
         issuer = new ApiKeyIssuer(f.server.store().accounts(), f.server.store().apiKeys(), clock, new SecureRandom());
-        http = f.listen(CadastroServer.router(
+        http = f.listen(CompanyDataRoutes.router(
                 f.server.register(),
                 f.server.store(),
                 f.server.store().admission(1_000_000, clock),

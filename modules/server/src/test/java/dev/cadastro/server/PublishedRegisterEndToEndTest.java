@@ -16,7 +16,6 @@ import dev.cadastro.core.register.Empresa;
 import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -88,16 +87,15 @@ class PublishedRegisterEndToEndTest {
     }
 
     private static CadastroServer start(Path cache, Database database, FileStore store) {
-        return CadastroServer.start(new CadastroServer.Config(
-                        cache,
-                        database,
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                        RuntimeOptions.defaults(),
-                        OptionalLong.of(10_000_000),
-                        Clock.systemUTC())
-                .withFiles(
-                        cache.resolveSibling(cache.getFileName() + "-files"), CadastroServer.MailingOptions.defaults())
-                .withIndexFollowing(store, "register/", following()));
+        return CadastroServer.start(EngineConfig.builder(cache, database)
+                .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .runtime(RuntimeOptions.defaults())
+                .requestsPerMinute(OptionalLong.of(10_000_000))
+                .clock(Clock.systemUTC())
+                .files(cache.resolveSibling(cache.getFileName() + "-files"))
+                .mailing(MailingOptions.defaults())
+                .following(store, "register/", following())
+                .build());
     }
 
     private static Database embedded(String name) {

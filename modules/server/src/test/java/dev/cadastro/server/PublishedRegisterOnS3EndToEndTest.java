@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -69,19 +68,20 @@ class PublishedRegisterOnS3EndToEndTest {
                     S3FileStore follower = S3FileStore.open(s3.connection(), location)) {
                 IndexPublisher.publish(
                         root, publisher, "", PublishOptions.defaults().withPartSize(1 << 20));
-                try (CadastroServer server = CadastroServer.start(new CadastroServer.Config(
+                try (CadastroServer server = CadastroServer.start(EngineConfig.builder(
                                 dir.resolve("cache"),
                                 Database.builder()
                                         .embedded(dir.resolve("db"))
                                         .durableCommits(false)
-                                        .build(),
-                                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                                RuntimeOptions.defaults(),
-                                OptionalLong.empty(),
-                                Clock.systemUTC())
-                        .withFiles(dir.resolve("files"), CadastroServer.MailingOptions.defaults())
-                        .withIndexFollowing(
-                                follower, "", FollowOptions.defaults().withPoll(Duration.ZERO)))) {
+                                        .build())
+                        .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                        .runtime(RuntimeOptions.defaults())
+                        .requestsPerMinute(OptionalLong.empty())
+                        .clock(Clock.systemUTC())
+                        .files(dir.resolve("files"))
+                        .mailing(MailingOptions.defaults())
+                        .following(follower, "", FollowOptions.defaults().withPoll(Duration.ZERO))
+                        .build())) {
                     // Polled by the test: the server is unready until the first generation is open.
                     assertEquals(503, status(server, "/health/ready"));
                     IndexFollower f = followerOf(server);

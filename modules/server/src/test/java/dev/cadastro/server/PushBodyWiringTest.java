@@ -46,17 +46,18 @@ class PushBodyWiringTest {
         InetSocketAddress free = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         try (LoopbackReceiver receiver = LoopbackReceiver.ok();
                 CadastroServer server = CadastroServer.start(
-                        new CadastroServer.Config(
+                        EngineConfig.builder(
                                         f.index,
                                         Database.builder()
                                                 .embedded(dir.resolve("db"))
                                                 .durableCommits(false)
-                                                .build(),
-                                        free,
-                                        RuntimeOptions.defaults(),
-                                        OptionalLong.empty(),
-                                        Clock.systemUTC())
-                                .withPush(PushOptions.defaults().withExemption(receiver.url("/hook"))),
+                                                .build())
+                                .address(free)
+                                .runtime(RuntimeOptions.defaults())
+                                .requestsPerMinute(OptionalLong.empty())
+                                .clock(Clock.systemUTC())
+                                .push(PushOptions.defaults().withExemption(receiver.url("/hook")))
+                                .build(),
                         CallRecordsOptions.of(free, free))) {
             CallTokens.Issued issued = server.store().callTokens().create("wiring");
             server.store()

@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.calls.push.Delivery;
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.PushDelivery;
 import dev.cadastro.core.calls.push.PushDestination;
 import dev.cadastro.core.calls.push.PushWorkers;
 import dev.cadastro.core.calls.push.RetrySchedule;
+import dev.cadastro.core.work.WorkerPool;
 import dev.cadastro.http.callrecords.CallJson;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -98,7 +99,7 @@ class PushKillTest {
                     call -> CallJson.wrapped(call, "https://gravacoes.example/" + call.id()),
                     later,
                     PushDelivery.DEFAULT_TIMEOUT);
-            try (PushWorkers survivor =
+            try (WorkerPool<Delivery> survivor =
                     PushWorkers.start(store.deliveryQueue(), push, "survivor", later, PushWorkers.Options.defaults())) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (!"entregue".equals(db.delivery(id, "state")) && System.nanoTime() < deadline) {

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.calls.Integration;
+import dev.cadastro.core.calls.push.Delivery;
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.PushDelivery;
 import dev.cadastro.core.calls.push.PushDestination;
 import dev.cadastro.core.calls.push.PushWorkers;
 import dev.cadastro.core.calls.push.RetrySchedule;
+import dev.cadastro.core.work.WorkerPool;
 import dev.cadastro.http.callrecords.CallJson;
 import dev.cadastro.providers.JdkWebhookSender;
 import dev.cadastro.store.Store;
@@ -40,7 +42,7 @@ class PushWorkersTest {
             .resolver(JdkWebhookSender.RESOLVER)
             .build();
 
-    private static PushWorkers workers(Store store, String owner, PushWorkers.Options options) {
+    private static WorkerPool<Delivery> workers(Store store, String owner, PushWorkers.Options options) {
         PushDelivery push = new PushDelivery(
                 store.deliveryQueue(),
                 new JdkWebhookSender(Duration.ofSeconds(2), Clock.systemUTC()),
@@ -102,7 +104,7 @@ class PushWorkersTest {
             }
             PushWorkers.Options options =
                     PushWorkers.Options.defaults().withConcurrency(16, 4).withPoll(Duration.ofMillis(50));
-            try (PushWorkers w = workers(store, "server-1", options)) {
+            try (WorkerPool<Delivery> w = workers(store, "server-1", options)) {
                 await(
                         "B's 40 deliveries",
                         () -> db.count("integration_id = " + b.id() + " AND state = 'entregue'") == 40,
@@ -152,7 +154,7 @@ class PushWorkersTest {
                     .withConcurrency(8, 2)
                     .withLease(PushWorkers.minimumLease(timeout))
                     .withPoll(Duration.ofMillis(50));
-            try (PushWorkers w =
+            try (WorkerPool<Delivery> w =
                     PushWorkers.start(store.deliveryQueue(), push, "server-1", Clock.systemUTC(), options)) {
                 await(
                         "A's attempts recorded as 503",
@@ -274,8 +276,8 @@ class PushWorkersTest {
                 db.readyCall(PushFixture.call(i % 2 == 0 ? crm : other, "C-" + i, now), now);
             }
             PushWorkers.Options options = PushWorkers.Options.defaults().withPoll(Duration.ofMillis(20));
-            try (PushWorkers a = workers(one, "server-a", options);
-                    PushWorkers b = workers(two, "server-b", options)) {
+            try (WorkerPool<Delivery> a = workers(one, "server-a", options);
+                    WorkerPool<Delivery> b = workers(two, "server-b", options)) {
                 await("all delivered", () -> db.count("state = 'entregue'") == n, Duration.ofSeconds(60));
             }
             assertEquals(n, perWebhookId.size());

@@ -13,7 +13,6 @@ import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.jetty.JettyRuntime;
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -86,7 +85,7 @@ final class ServerFixture {
     }
 
     private static dev.cadastro.http.Router tightRouter(CadastroServer server, ManualClock clock) {
-        return CadastroServer.router(
+        return CompanyDataRoutes.router(
                 server.register(),
                 server.store(),
                 server.store().admission(TIGHT_PER_MINUTE, clock),
@@ -111,13 +110,12 @@ final class ServerFixture {
                 .durableCommits(false)
                 .build();
         server = CadastroServer.start(
-                new CadastroServer.Config(
-                        dir.resolve("index"),
-                        database,
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                        RuntimeOptions.defaults(),
-                        OptionalLong.of(10_000),
-                        clock),
+                EngineConfig.builder(dir.resolve("index"), database)
+                        .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                        .runtime(RuntimeOptions.defaults())
+                        .requestsPerMinute(OptionalLong.of(10_000))
+                        .clock(clock)
+                        .build(),
                 // The call-records service on free ports (CallRecordsServerTest).
                 CallRecordsOptions.of(
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),

@@ -10,10 +10,10 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Phone;
 import dev.cadastro.core.internal.ManualClock;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.ledger.Balance;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.providers.Fault;
 import dev.cadastro.providers.FaultPlan;
 import dev.cadastro.providers.ProviderPolicy;
@@ -110,14 +110,14 @@ class SmsEndToEndTest {
         SmsOptions options = SmsOptions.under(dir)
                 .withFaults(faults)
                 .withReceiptDelay(RECEIPT_DELAY)
-                .withKeys(new OtpKeyring(List.of(new OtpKeyring.Key("e2e", secret)), "e2e"))
+                .withKeys(new Keyring(List.of(new Keyring.Key("e2e", secret)), "e2e"))
                 .withPolicy(ProviderPolicy.defaults().toBuilder()
                         .slidingWindowSize(10_000)
                         .minimumCalls(10_000)
                         .build());
         sms = options.build(clock);
         inbox = SmsInbox.at(options.inbox());
-        http = f.listen(CadastroServer.router(
+        http = f.listen(CompanyDataRoutes.router(
                 f.server.register(),
                 f.server.store(),
                 f.server.store().admission(100_000, clock),

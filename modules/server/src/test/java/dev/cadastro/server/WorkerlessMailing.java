@@ -66,7 +66,8 @@ final class WorkerlessMailing implements AutoCloseable {
                 new SecureRandom(),
                 Duration.ofDays(7),
                 () -> {});
-        http = f.listen(CadastroServer.router(register, store, store.admission(1_000_000, f.clock), f.clock, mailing));
+        http = f.listen(
+                CompanyDataRoutes.router(register, store, store.admission(1_000_000, f.clock), f.clock, mailing));
     }
 
     /** Over the fixture's register, with a file store that cannot write. */

@@ -9,6 +9,7 @@ import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
@@ -18,7 +19,6 @@ import dev.cadastro.core.person.AuditEntry;
 import dev.cadastro.core.person.AuditTrail;
 import dev.cadastro.core.person.Justification;
 import dev.cadastro.core.person.SubjectDigests;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpRequest;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.telemetry.Telemetry;
@@ -211,7 +211,7 @@ class LedgerTelemetryTest {
         OtpService otp = new OtpService(
                 alone.otpStore(),
                 new OtpStoreTest.Provider(),
-                new OtpKeyring(List.of(new OtpKeyring.Key("k1", secret)), "k1"),
+                new Keyring(List.of(new Keyring.Key("k1", secret)), "k1"),
                 costs,
                 clock,
                 new SecureRandom());

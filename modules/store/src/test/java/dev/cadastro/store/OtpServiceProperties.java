@@ -10,6 +10,7 @@ import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.internal.ManualClock;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.ledger.Balance;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
@@ -17,7 +18,6 @@ import dev.cadastro.core.ledger.InsufficientCreditsException;
 import dev.cadastro.core.provider.ProviderUnavailableException;
 import dev.cadastro.core.sms.DeliveryReceipt;
 import dev.cadastro.core.sms.OtpCheck;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpLimitException;
 import dev.cadastro.core.sms.OtpRequest;
 import dev.cadastro.core.sms.OtpSent;
@@ -174,7 +174,7 @@ class OtpServiceProperties {
             service = new OtpService(
                     store.otpStore(),
                     provider,
-                    new OtpKeyring(List.of(new OtpKeyring.Key("p", secret)), "p"),
+                    new Keyring(List.of(new Keyring.Key("p", secret)), "p"),
                     new CostRules(clock),
                     clock,
                     new SecureRandom());

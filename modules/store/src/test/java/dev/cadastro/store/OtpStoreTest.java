@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.internal.ManualClock;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.ledger.Balance;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
@@ -19,7 +20,6 @@ import dev.cadastro.core.sms.DeliveryReceipt;
 import dev.cadastro.core.sms.OtpCheck;
 import dev.cadastro.core.sms.OtpCode;
 import dev.cadastro.core.sms.OtpDispatch;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpLimitException;
 import dev.cadastro.core.sms.OtpRequest;
 import dev.cadastro.core.sms.OtpSent;
@@ -63,7 +63,7 @@ class OtpStoreTest {
     private final Store store = TestDatabase.store();
     private final ManualClock clock = new ManualClock(T0);
     private final Provider provider = new Provider();
-    private final OtpKeyring keys = keyring("k1");
+    private final Keyring keys = keyring("k1");
 
     /** A stand-in for the outside SMS provider: accepts (keeping each text by reference) or is down. */
     static final class Provider implements SmsGateway {
@@ -86,14 +86,14 @@ class OtpStoreTest {
         }
     }
 
-    private static OtpKeyring keyring(String current, String... others) {
-        List<OtpKeyring.Key> list = new ArrayList<>();
+    private static Keyring keyring(String current, String... others) {
+        List<Keyring.Key> list = new ArrayList<>();
         for (String id : concat(current, others)) {
             byte[] secret = new byte[32];
             Arrays.fill(secret, (byte) id.hashCode());
-            list.add(new OtpKeyring.Key(id, secret));
+            list.add(new Keyring.Key(id, secret));
         }
-        return new OtpKeyring(list, current);
+        return new Keyring(list, current);
     }
 
     private static List<String> concat(String first, String... rest) {
@@ -102,7 +102,7 @@ class OtpStoreTest {
         return all;
     }
 
-    private OtpService service(OtpKeyring keyring) {
+    private OtpService service(Keyring keyring) {
         return new OtpService(store.otpStore(), provider, keyring, new CostRules(clock), clock, new SecureRandom());
     }
 

@@ -5,8 +5,8 @@ import dev.cadastro.core.account.ApiKey;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.ledger.CostRules;
-import dev.cadastro.core.sms.OtpKeyring;
 import dev.cadastro.core.sms.OtpService;
 import dev.cadastro.core.sms.SmsGateway;
 import java.security.SecureRandom;
@@ -32,7 +32,7 @@ final class SmsFlows {
     static OtpService service(Store store, SmsGateway gateway, Clock clock) {
         byte[] secret = new byte[32];
         Arrays.fill(secret, (byte) 7);
-        OtpKeyring keys = new OtpKeyring(List.of(new OtpKeyring.Key("k1", secret)), "k1");
+        Keyring keys = new Keyring(List.of(new Keyring.Key("k1", secret)), "k1");
         return new OtpService(store.otpStore(), gateway, keys, new CostRules(clock), clock, new SecureRandom());
     }
 

@@ -2,7 +2,7 @@ package dev.cadastro.core.calls;
 
 import dev.cadastro.core.error.LocalizedText;
 import dev.cadastro.core.error.Message;
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -46,7 +46,7 @@ public final class CallCursors {
 
     private final SigningKeys keys;
 
-    public CallCursors(OtpKeyring keyring) {
+    public CallCursors(Keyring keyring) {
         this.keys = new SigningKeys(keyring, PURPOSE);
     }
 

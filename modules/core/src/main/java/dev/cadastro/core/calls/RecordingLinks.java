@@ -1,6 +1,6 @@
 package dev.cadastro.core.calls;
 
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -47,7 +47,7 @@ public final class RecordingLinks {
      * @param baseUrl the recording host's public base URL (a CDN's, in production), without a trailing
      *     slash needed; links are {@code baseUrl + "/" + recordingKey + query}
      */
-    public RecordingLinks(OtpKeyring keyring, String baseUrl, Clock clock, RandomGenerator random) {
+    public RecordingLinks(Keyring keyring, String baseUrl, Clock clock, RandomGenerator random) {
         this.keys = new SigningKeys(keyring, PURPOSE);
         Objects.requireNonNull(baseUrl, "baseUrl");
         this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;

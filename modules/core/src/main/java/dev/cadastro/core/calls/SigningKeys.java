@@ -1,6 +1,6 @@
 package dev.cadastro.core.calls;
 
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
@@ -15,11 +15,11 @@ import javax.crypto.spec.SecretKeySpec;
  * dropped from the keyring. Derivations are cached; the keyring itself is immutable.
  */
 final class SigningKeys {
-    private final OtpKeyring keyring;
+    private final Keyring keyring;
     private final String purpose;
     private final ConcurrentHashMap<String, SecretKeySpec> derived = new ConcurrentHashMap<>();
 
-    SigningKeys(OtpKeyring keyring, String purpose) {
+    SigningKeys(Keyring keyring, String purpose) {
         this.keyring = Objects.requireNonNull(keyring, "keyring");
         this.purpose = Objects.requireNonNull(purpose, "purpose");
     }

@@ -6,6 +6,7 @@ import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.internal.Texts;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.provider.ProviderUnavailableException;
@@ -52,7 +53,7 @@ public final class OtpService {
 
     private final OtpStore store;
     private final SmsGateway gateway;
-    private final OtpKeyring keys;
+    private final Keyring keys;
     private final CostRules costs;
     private final Clock clock;
     private final SecureRandom random;
@@ -61,7 +62,7 @@ public final class OtpService {
      * @param random for codes and dispatch ids; a {@link SecureRandom} because both are secrets
      */
     public OtpService(
-            OtpStore store, SmsGateway gateway, OtpKeyring keys, CostRules costs, Clock clock, SecureRandom random) {
+            OtpStore store, SmsGateway gateway, Keyring keys, CostRules costs, Clock clock, SecureRandom random) {
         this.store = Objects.requireNonNull(store, "store");
         this.gateway = Objects.requireNonNull(gateway, "gateway");
         this.keys = Objects.requireNonNull(keys, "keys");

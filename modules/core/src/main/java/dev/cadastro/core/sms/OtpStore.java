@@ -1,6 +1,7 @@
 package dev.cadastro.core.sms;
 
 import dev.cadastro.core.account.AccountId;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.core.ledger.HoldRequest;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,7 +87,7 @@ public interface OtpStore {
      * committed.
      *
      * <p>The comparison's time must not depend on the stored MAC: in constant time ({@link
-     * OtpKeyring#matches}, for a store that reads the MAC out) or over blinded values. A key id missing
+     * Keyring#matches}, for a store that reads the MAC out) or over blinded values. A key id missing
      * from {@code typedMacs} (a dropped key) never matches; the attempt still counts.
      *
      * @param typedMacs the typed code's MAC for this dispatch under each key id the server has

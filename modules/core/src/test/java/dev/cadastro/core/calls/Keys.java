@@ -1,6 +1,6 @@
 package dev.cadastro.core.calls;
 
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import java.util.Arrays;
 import java.util.List;
 
@@ -8,17 +8,17 @@ import java.util.List;
 final class Keys {
     private Keys() {}
 
-    static OtpKeyring.Key key(String id, int fill) {
+    static Keyring.Key key(String id, int fill) {
         byte[] secret = new byte[32];
         Arrays.fill(secret, (byte) fill);
-        return new OtpKeyring.Key(id, secret);
+        return new Keyring.Key(id, secret);
     }
 
-    static OtpKeyring ring(String current, OtpKeyring.Key... keys) {
-        return new OtpKeyring(List.of(keys), current);
+    static Keyring ring(String current, Keyring.Key... keys) {
+        return new Keyring(List.of(keys), current);
     }
 
-    static OtpKeyring one() {
+    static Keyring one() {
         return ring("k1", key("k1", 1));
     }
 }

@@ -14,7 +14,6 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
 import org.apache.lucene.store.IndexOutput;
-import org.apache.lucene.store.RandomAccessInput;
 import org.apache.lucene.util.LongValues;
 import org.apache.lucene.util.packed.DirectReader;
 import org.apache.lucene.util.packed.DirectWriter;
@@ -37,24 +36,16 @@ import org.apache.lucene.util.packed.DirectWriter;
  * key's own entry within a few entries. A CNPJ's key is its first twelve characters in base 36; the two
  * check digits follow from them, so keys are unique per CNPJ and ordered as the CNPJs are.
  *
- * <p>Version 1 (generations published before): one 12-byte entry per document (the key as a long, the id
- * as an int), every 256th key held in the heap; still read.
- *
  * <p>Written by the builder from the committed, deduplicated index, in the same generation directory, so
  * it is published by the same rename or not at all.
  */
 public final class CnpjMap implements Closeable {
     public static final String NAME = "cnpj.map";
     static final String CODEC = "CadastroCnpjMap";
-    static final int VERSION_KEYED = 1;
-    static final int VERSION_PACKED = 2;
-    static final int VERSION = VERSION_PACKED;
-    static final int ENTRY_BYTES_V1 = 12;
-    /** Version 1: every this many entries, a key is held in the heap (70 M documents: 2.2 MB). */
-    static final int SAMPLE_V1 = 256;
-    /** Version 2: every this many entries, a key is stored and held in the heap (70 M documents: 4.4 MB). */
+    static final int VERSION = 2;
+    /** Every this many entries, a key is stored and held in the heap (70 M documents: 4.4 MB). */
     static final int SAMPLE = 128;
-    /** Version 2: bits of each entry's key fingerprint (a false match in a run for 127 / 4096 of lookups). */
+    /** Bits of each entry's key fingerprint (a false match in a run for 127 / 4096 of lookups). */
     static final int FINGERPRINT_BITS = 12;
 
     private static final int TRAILER_BYTES = Long.BYTES * 4 + Integer.BYTES;
@@ -62,10 +53,7 @@ public final class CnpjMap implements Closeable {
     private final IndexInput input;
     private final long size;
     private final long[] samples;
-    private final int sample;
-    /** Version 1: the 12-byte entries; null for version 2. */
-    private final RandomAccessInput keyed;
-    /** Version 2: the packed document ids and key fingerprints, and the reader whose doc values give the keys. */
+    /** The packed document ids and key fingerprints, and the reader whose doc values give the keys. */
     private final LongValues docs;
 
     private final LongValues fingerprints;
@@ -76,16 +64,12 @@ public final class CnpjMap implements Closeable {
             IndexInput input,
             long size,
             long[] samples,
-            int sample,
-            RandomAccessInput keyed,
             LongValues docs,
             LongValues fingerprints,
             DirectoryReader reader) {
         this.input = input;
         this.size = size;
         this.samples = samples;
-        this.sample = sample;
-        this.keyed = keyed;
         this.docs = docs;
         this.fingerprints = fingerprints;
         this.reader = reader;
@@ -154,43 +138,27 @@ public final class CnpjMap implements Closeable {
     /** Verifies the whole file's checksum (after writing, before publishing). */
     public static void verify(Directory dir) throws IOException {
         try (ChecksumIndexInput in = dir.openChecksumInput(NAME)) {
-            CodecUtil.checkIndexHeader(in, CODEC, VERSION_KEYED, VERSION, new byte[16], "");
+            CodecUtil.checkIndexHeader(in, CODEC, VERSION, VERSION, new byte[16], "");
             in.seek(in.length() - CodecUtil.footerLength());
             CodecUtil.checkFooter(in);
         }
     }
 
     /**
-     * Opens the map of a generation, or returns null when it has none (published before the map).
+     * Opens the map of a generation.
      *
      * @param reader the generation's reader: the map must hold one entry for each of its live documents, and
-     *     a version-2 map reads the keys it compares from its doc values (the map must not outlive it)
+     *     reads the keys it compares from its doc values (the map must not outlive it)
+     * @throws org.apache.lucene.index.IndexFormatTooOldException when the map is of an earlier format
      */
-    public static CnpjMap openIfPresent(Directory dir, DirectoryReader reader) throws IOException {
-        if (Arrays.asList(dir.listAll()).indexOf(NAME) < 0) {
-            return null;
-        }
+    public static CnpjMap open(Directory dir, DirectoryReader reader) throws IOException {
         long documents = reader.numDocs();
         IndexInput in = dir.openInput(NAME, IOContext.DEFAULT);
         try {
-            int version = CodecUtil.checkIndexHeader(in, CODEC, VERSION_KEYED, VERSION, new byte[16], "");
+            CodecUtil.checkIndexHeader(in, CODEC, VERSION, VERSION, new byte[16], "");
             long header = CodecUtil.indexHeaderLength(CODEC, "");
             CodecUtil.retrieveChecksum(in);
             long end = in.length() - CodecUtil.footerLength();
-            if (version == VERSION_KEYED) {
-                in.seek(end - Long.BYTES);
-                long size = in.readLong();
-                if (size != documents || header + size * ENTRY_BYTES_V1 + Long.BYTES != end) {
-                    throw new IOException(NAME + " holds " + size + " CNPJs in " + in.length()
-                            + " bytes; the generation has " + documents + " documents");
-                }
-                RandomAccessInput entries = in.randomAccessSlice(header, size * ENTRY_BYTES_V1);
-                long[] samples = new long[(int) ((size + SAMPLE_V1 - 1) / SAMPLE_V1)];
-                for (int i = 0; i < samples.length; i++) {
-                    samples[i] = entries.readLong((long) i * SAMPLE_V1 * ENTRY_BYTES_V1);
-                }
-                return new CnpjMap(in, size, samples, SAMPLE_V1, entries, null, null, null);
-            }
             if (end - header < TRAILER_BYTES) {
                 throw new IOException(NAME + " is too short (" + in.length() + " bytes)");
             }
@@ -228,7 +196,7 @@ public final class CnpjMap implements Closeable {
             for (int i = 0; i < samples.length; i++) {
                 samples[i] = in.readLong();
             }
-            return new CnpjMap(in, size, samples, SAMPLE, null, ids, prints, reader);
+            return new CnpjMap(in, size, samples, ids, prints, reader);
         } catch (IOException | RuntimeException e) {
             in.close();
             throw e;
@@ -242,45 +210,30 @@ public final class CnpjMap implements Closeable {
     }
 
     /**
-     * A non-null answer of {@code candidate} for the documents that may hold the key, or null: in a
-     * version-2 map the entries of the key's run whose fingerprint matches, in no set order (the scan
-     * starts at the key's interpolated place; a wrong match for about 3% of absent keys, fewer for present
-     * ones), with no doc-values read, so {@code candidate} must answer only for the key's own document (a
-     * lookup reads the record and compares its CNPJ); in a version-1 map, the key's document only.
+     * A non-null answer of {@code candidate} for the documents that may hold the key, or null: the
+     * entries of the key's run whose fingerprint matches, in no set order (the scan starts at the key's
+     * interpolated place; a wrong match for about 3% of absent keys, fewer for present ones), with no
+     * doc-values read, so {@code candidate} must answer only for the key's own document (a lookup reads
+     * the record and compares its CNPJ).
      */
     public <T> T find(long key, Candidate<T> candidate) throws IOException {
         int s = Arrays.binarySearch(samples, key);
         if (s >= 0) {
-            return candidate.test(doc((long) s * sample));
+            return candidate.test(doc((long) s * SAMPLE));
         }
         int block = -s - 2;
         if (block < 0) {
             return null;
         }
-        long lo = (long) block * sample + 1;
-        long hi = Math.min(size, (long) (block + 1) * sample) - 1;
-        if (keyed != null) {
-            // Version 1: the keys are stored, so a binary search of the run finds the key's entry or none.
-            while (lo <= hi) {
-                long mid = (lo + hi) >>> 1;
-                long k = keyed.readLong(mid * ENTRY_BYTES_V1);
-                if (k < key) {
-                    lo = mid + 1;
-                } else if (k > key) {
-                    hi = mid - 1;
-                } else {
-                    return candidate.test(doc(mid));
-                }
-            }
-            return null;
-        }
+        long lo = (long) block * SAMPLE + 1;
+        long hi = Math.min(size, (long) (block + 1) * SAMPLE) - 1;
         // The run's entries are in key order: start where the key falls between the run's two sampled
         // keys and scan outwards, so a present key is usually met in a few entries instead of half a run.
         long print = fingerprint(key);
         long guess = lo;
         if (block + 1 < samples.length) {
             double share = (double) (key - samples[block]) / (double) (samples[block + 1] - samples[block]);
-            guess = Math.clamp((long) block * sample + Math.round(share * sample), lo, hi);
+            guess = Math.clamp((long) block * SAMPLE + Math.round(share * SAMPLE), lo, hi);
         }
         for (long up = guess, down = guess - 1; up <= hi || down >= lo; up++, down--) {
             if (up <= hi && fingerprints.get(up) == print) {
@@ -301,10 +254,10 @@ public final class CnpjMap implements Closeable {
 
     /**
      * The top-level document of the CNPJ with this key, or -1 when the generation has none: {@link #find}
-     * with a candidate checked against its {@code cnpjkey} doc value (version 2; version 1 stores the keys).
+     * with a candidate checked against its {@code cnpjkey} doc value.
      */
     public int document(long key) throws IOException {
-        Integer doc = find(key, d -> keyed != null || keyOf(d) == key ? d : null);
+        Integer doc = find(key, d -> keyOf(d) == key ? d : null);
         return doc == null ? -1 : doc;
     }
 
@@ -313,11 +266,11 @@ public final class CnpjMap implements Closeable {
         return Mix.fmix64(key) >>> (64 - FINGERPRINT_BITS);
     }
 
-    private int doc(long entry) throws IOException {
-        return keyed != null ? keyed.readInt(entry * ENTRY_BYTES_V1 + Long.BYTES) : (int) docs.get(entry);
+    private int doc(long entry) {
+        return (int) docs.get(entry);
     }
 
-    /** A version-2 map's document's key, from its {@code cnpjkey} doc value. */
+    /** A document's key, from its {@code cnpjkey} doc value. */
     private long keyOf(int doc) throws IOException {
         List<LeafReaderContext> leaves = reader.leaves();
         LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));

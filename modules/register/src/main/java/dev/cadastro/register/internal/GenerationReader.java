@@ -9,6 +9,7 @@ import dev.cadastro.core.register.Partner;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.register.PublishedIndex;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,22 +21,25 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.DocValuesType;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
 /**
  * One opened, published generation: its reader, lookup tables, the doc-id range of every (state,
- * municipality) in every segment, the bitset cache, and its partner index (absent in generations
- * published before partners were loaded). Reference-counted: the register holds one
+ * municipality) in every segment, the bitset cache, its partner index and its CNPJ map. Only the current
+ * format of each part is read: a generation written before fails to open with an {@link
+ * OutdatedFormatException} (the index is rebuilt by a load). Reference-counted: the register holds one
  * reference while the generation is current, each query one while it runs; the last release closes the
  * reader.
  */
@@ -49,15 +53,14 @@ public final class GenerationReader {
     private final Map<Integer, List<Long>> geoKeysByMunicipio = new HashMap<>();
     private final Municipalities municipalities;
     final BitsetCache cache;
-    /** Precomputed counts, or null for a generation published without them. */
+    /** Precomputed counts, or null when opened without them. */
     private final Rollup rollup;
-    /** The partner structure, or null for a generation published without one. */
+
     private final PartnerIndex partners;
-    /** CNPJ to document, or null for a generation published without it (lookups then seek every segment). */
     private final CnpjMap cnpjs;
     /** Each segment's first document, for {@link org.apache.lucene.index.ReaderUtil#subIndex(int, int[])}. */
     private final int[] docBases;
-    /** Each segment's lookup cursors, or null for a segment whose records are stored fields. */
+    /** Each segment's lookup cursors. */
     private final RecordCursors[] cursors;
 
     private final AtomicInteger refs = new AtomicInteger(1);
@@ -88,9 +91,7 @@ public final class GenerationReader {
         this.cursors = new RecordCursors[leaves.size()];
         for (int i = 0; i < leaves.size(); i++) {
             docBases[i] = leaves.get(i).docBase;
-            if (hasRecordStore(leaves.get(i).reader())) {
-                cursors[i] = new RecordCursors(leaves.get(i).reader());
-            }
+            cursors[i] = new RecordCursors(leaves.get(i).reader());
         }
         Set<Long> seen = new HashSet<>();
         for (LeafGeo g : geo) {
@@ -116,29 +117,29 @@ public final class GenerationReader {
      * Opens a published generation directory.
      *
      * @param withRollup read its precomputed counts (false: every count goes through the engine)
+     * @throws OutdatedFormatException when a part of it is in a format written before the current one
      */
     public static GenerationReader open(Path dir, long cacheBytes, boolean withRollup, Runnable onClose)
             throws IOException {
         PublishedIndex meta = Generations.readMeta(dir);
+        requireParts(dir);
         Lookups lookups = LookupsFile.read(dir.resolve(LookupsFile.NAME));
         Directory directory = FSDirectory.open(dir);
         DirectoryReader reader = null;
         PartnerIndex partners = null;
         CnpjMap cnpjs = null;
         try {
-            reader = DirectoryReader.open(directory);
+            reader = current(dir, "its Lucene segments", () -> DirectoryReader.open(directory));
             if (reader.numDocs() != meta.documents()) {
                 throw new IOException(
                         dir + " holds " + reader.numDocs() + " documents, its metadata says " + meta.documents());
             }
-            Rollup rollup = withRollup ? Rollup.read(directory, reader.numDocs()) : null;
-            partners = PartnerIndex.openIfPresent(dir);
-            cnpjs = CnpjMap.openIfPresent(directory, reader);
-            if (cnpjs == null && reader.numDocs() > 0 && !hasCnpjTerms(reader)) {
-                // Generations before the map found CNPJs by their terms; newer ones hold no such term.
-                throw new IOException(
-                        dir + " has no " + CnpjMap.NAME + " and no CNPJ terms: its CNPJs cannot be found");
-            }
+            requireRecordStore(dir, reader);
+            DirectoryReader opened = reader;
+            Rollup rollup =
+                    withRollup ? current(dir, Rollup.FILE, () -> Rollup.read(directory, opened.numDocs())) : null;
+            partners = PartnerIndex.open(dir);
+            cnpjs = current(dir, CnpjMap.NAME, () -> CnpjMap.open(directory, opened));
             return new GenerationReader(meta, directory, reader, lookups, rollup, partners, cnpjs, cacheBytes, onClose);
         } catch (IOException | RuntimeException e) {
             if (cnpjs != null) {
@@ -155,13 +156,38 @@ public final class GenerationReader {
         }
     }
 
-    private static boolean hasCnpjTerms(DirectoryReader reader) throws IOException {
-        for (LeafReaderContext ctx : reader.leaves()) {
-            if (ctx.reader().terms(Schema.CNPJ) != null) {
-                return true;
+    /** The parts every generation of the current format has, beside its segments. */
+    private static void requireParts(Path dir) throws OutdatedFormatException {
+        for (String part : List.of(CnpjMap.NAME, Rollup.FILE, PartnerIndex.DIR)) {
+            if (!Files.exists(dir.resolve(part))) {
+                throw new OutdatedFormatException(dir, "no " + part);
             }
         }
-        return false;
+    }
+
+    /** Every segment holds its records in the record store, not as stored fields as before it. */
+    private static void requireRecordStore(Path dir, DirectoryReader reader) throws OutdatedFormatException {
+        for (LeafReaderContext ctx : reader.leaves()) {
+            FieldInfo info = ctx.reader().getFieldInfos().fieldInfo(Schema.RECORD);
+            if (info != null && info.getDocValuesType() != DocValuesType.BINARY) {
+                throw new OutdatedFormatException(dir, "records as stored fields in segment " + ctx.ord);
+            }
+        }
+    }
+
+    /** What reads one part of a generation. */
+    @FunctionalInterface
+    private interface PartReader<T> {
+        T read() throws IOException;
+    }
+
+    /** Reads a part whose header names its format version, turning an older version into a clear failure. */
+    private static <T> T current(Path dir, String part, PartReader<T> read) throws IOException {
+        try {
+            return read.read();
+        } catch (IndexFormatTooOldException e) {
+            throw new OutdatedFormatException(dir, part + " of format " + e.getVersion(), e);
+        }
     }
 
     public PublishedIndex meta() {
@@ -250,40 +276,18 @@ public final class GenerationReader {
     }
 
     public Optional<Empresa> lookup(Cnpj cnpj) throws IOException {
-        if (cnpjs != null) {
-            // A candidate is this CNPJ's only when its record says so: the map's fingerprints can match
-            // another key, and the map holds keys of valid CNPJs only (a key shared by another text is not
-            // this CNPJ).
-            return Optional.ofNullable(cnpjs.find(Schema.cnpjKey(cnpj.value()), doc -> {
-                Empresa e = lookupRecord(doc);
-                return e.cnpj().equals(cnpj.value()) ? e : null;
-            }));
-        }
-        BytesRef term = new BytesRef(cnpj.value());
-        for (LeafReaderContext ctx : reader.leaves()) {
-            LeafReader leaf = ctx.reader();
-            Terms terms = leaf.terms(Schema.CNPJ);
-            if (terms == null) {
-                continue;
-            }
-            TermsEnum te = terms.iterator();
-            if (!te.seekExact(term)) {
-                continue;
-            }
-            PostingsEnum pe = te.postings(null, PostingsEnum.NONE);
-            Bits live = leaf.getLiveDocs();
-            for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
-                if (live == null || live.get(d)) {
-                    return Optional.of(record(ctx.ord, d));
-                }
-            }
-        }
-        return Optional.empty();
+        // A candidate is this CNPJ's only when its record says so: the map's fingerprints can match
+        // another key, and the map holds keys of valid CNPJs only (a key shared by another text is not
+        // this CNPJ).
+        return Optional.ofNullable(cnpjs.find(Schema.cnpjKey(cnpj.value()), doc -> {
+            Empresa e = lookupRecord(doc);
+            return e.cnpj().equals(cnpj.value()) ? e : null;
+        }));
     }
 
     /** The record of a document of segment {@code leaf} (its ordinal in the reader). */
     Empresa record(int leaf, int doc) throws IOException {
-        Records records = records(leaf, false);
+        Records records = records(leaf);
         Empresa e = records.read(doc);
         records.finish();
         return e;
@@ -295,65 +299,41 @@ public final class GenerationReader {
         return record(leaf, doc - docBases[leaf]);
     }
 
-    private static boolean hasRecordStore(LeafReader leaf) {
-        org.apache.lucene.index.FieldInfo info = leaf.getFieldInfos().fieldInfo(Schema.RECORD);
-        return info != null && info.getDocValuesType() == org.apache.lucene.index.DocValuesType.BINARY;
-    }
-
     /**
      * A reader of one segment's records (a page's, an export's, a lookup's one), fastest for documents
      * in increasing order: a document before the last one read takes another cursor. {@link
      * Records#finish} when done returns its cursor for the next reader.
      *
      * @param leaf the segment's ordinal in the reader
-     * @param sequential the legacy stored-field path reads many documents in order (an export): inflate
-     *     each block once
      */
-    Records records(int leaf, boolean sequential) throws IOException {
-        if (cursors[leaf] != null) {
-            return new Records(leaf, cursors[leaf], null);
-        }
-        LeafReader r = reader.leaves().get(leaf).reader();
-        org.apache.lucene.index.StoredFields stored = sequential
-                        && r instanceof org.apache.lucene.index.CodecReader codecReader
-                        && codecReader.getFieldsReader() != null
-                ? codecReader.getFieldsReader().getMergeInstance()
-                : r.storedFields();
-        return new Records(leaf, null, stored);
+    Records records(int leaf) {
+        return new Records(leaf, cursors[leaf]);
     }
 
     /**
-     * One segment's records: from the record store (binary doc values: a slice of a memory-mapped file
-     * per document, nothing inflated, through a cursor lent by the segment's {@link RecordCursors}), or
-     * from the stored field of a generation published before it.
+     * One segment's records, from the record store (binary doc values: a slice of a memory-mapped file
+     * per document, nothing inflated, through a cursor lent by the segment's {@link RecordCursors}).
      */
     final class Records {
         private final int leaf;
         private final RecordCursors cursors;
-        private final org.apache.lucene.index.StoredFields stored;
-        private org.apache.lucene.index.BinaryDocValues values;
+        private BinaryDocValues values;
 
-        private Records(int leaf, RecordCursors cursors, org.apache.lucene.index.StoredFields stored) {
+        private Records(int leaf, RecordCursors cursors) {
             this.leaf = leaf;
             this.cursors = cursors;
-            this.stored = stored;
         }
 
         Empresa read(int doc) throws IOException {
-            BytesRef rec;
-            if (stored != null) {
-                rec = stored.document(doc).getBinaryValue(Schema.RECORD);
-            } else {
-                if (values == null || values.docID() > doc) {
-                    finish();
-                    values = cursors.take(doc);
-                }
-                if (!values.advanceExact(doc)) {
-                    throw new IOException(
-                            "document " + doc + " of " + reader.leaves().get(leaf) + " has no record");
-                }
-                rec = values.binaryValue();
+            if (values == null || values.docID() > doc) {
+                finish();
+                values = cursors.take(doc);
             }
+            if (!values.advanceExact(doc)) {
+                throw new IOException(
+                        "document " + doc + " of " + reader.leaves().get(leaf) + " has no record");
+            }
+            BytesRef rec = values.binaryValue();
             return codec.decode(rec.bytes, rec.offset);
         }
 

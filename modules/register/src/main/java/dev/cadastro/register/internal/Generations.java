@@ -100,17 +100,8 @@ public final class Generations {
         return Long.parseLong(digits);
     }
 
-    /**
-     * Version of {@link #META}: 2 adds {@code debtData}. Version 1 (no {@code version} key, generations
-     * published before) did not record it: {@link #readMeta} infers it from the label.
-     */
+    /** Version of {@link #META}: 2 added {@code debtData}; only the current version is read. */
     static final int META_VERSION = 2;
-
-    /** The end of the label the loader gave a generation loaded with PGFN debt files, before version 2. */
-    static final String LEGACY_DEBT_LABEL_END = " with PGFN debt";
-
-    /** The start of the label the loader gave every generation, before version 2. */
-    static final String LEGACY_LOADER_LABEL_START = "Receita Federal dump ";
 
     /**
      * The optional key of the dump's reference month ({@code 2026-11}). Added without a new version: a
@@ -146,24 +137,20 @@ public final class Generations {
         Properties p = new Properties();
         p.load(new StringReader(Files.readString(dir.resolve(META), StandardCharsets.UTF_8)));
         int version = Integer.parseInt(p.getProperty("version", "1"));
-        if (version < 1 || version > META_VERSION) {
-            throw new IOException(
-                    dir.resolve(META) + " has version " + version + ", this code reads 1 to " + META_VERSION);
+        if (version < META_VERSION) {
+            throw new OutdatedFormatException(dir, META + " version " + version);
         }
-        String label = p.getProperty("sourceLabel");
-        boolean debtData = version >= 2
-                ? Boolean.parseBoolean(p.getProperty("debtData"))
-                // Version 1: a generation the loader published says in its label whether it read PGFN files;
-                // one built otherwise carried the debt flags its builder gave.
-                : !label.startsWith(LEGACY_LOADER_LABEL_START) || label.endsWith(LEGACY_DEBT_LABEL_END);
+        if (version > META_VERSION) {
+            throw new IOException(dir.resolve(META) + " has version " + version + ", this code reads " + META_VERSION);
+        }
         return new PublishedIndex(
                 dir,
                 Long.parseLong(p.getProperty("generation")),
                 Long.parseLong(p.getProperty("documents")),
                 Long.parseUnsignedLong(p.getProperty("checksum"), 16),
-                label,
+                p.getProperty("sourceLabel"),
                 Instant.parse(p.getProperty("publishedAt")),
-                debtData,
+                Boolean.parseBoolean(p.getProperty("debtData")),
                 referenceMonth(p.getProperty(REFERENCE_MONTH)));
     }
 

@@ -4,7 +4,6 @@ import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.Partner;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -61,16 +60,12 @@ public final class PartnerIndex implements AutoCloseable {
     }
 
     /**
-     * Opens the partner index of a generation directory, or returns null when the generation has none
-     * (published before partners were loaded).
+     * Opens the partner index of a generation directory.
      *
-     * @throws IOException when the index exists but cannot be read, or does not hold what its commit says
+     * @throws IOException when the index is missing or cannot be read, or does not hold what its commit says
      */
-    public static PartnerIndex openIfPresent(Path generationDir) throws IOException {
+    public static PartnerIndex open(Path generationDir) throws IOException {
         Path dir = generationDir.resolve(DIR);
-        if (!Files.isDirectory(dir)) {
-            return null;
-        }
         Directory directory = FSDirectory.open(dir);
         DirectoryReader reader = null;
         try {

@@ -112,7 +112,7 @@ public final class QueryEngine {
             total = scan(plan, q.offset(), q.limite(), hits, false);
         }
         List<Empresa> page = new ArrayList<>(hits.size());
-        readRecords(hits, false, page::add);
+        readRecords(hits, page::add);
         return new SearchResult(page, q.pagina(), q.limite(), page.size(), total, approximate);
     }
 
@@ -128,7 +128,7 @@ public final class QueryEngine {
         if (plan.candidates > 0 && limit > 0) {
             scan(plan, 0, limit, hits, true);
         }
-        readRecords(hits, true, sink);
+        readRecords(hits, sink);
         return hits.size();
     }
 
@@ -136,8 +136,7 @@ public final class QueryEngine {
      * Decodes the records of {@code hits} ({leaf, doc} in index order) into {@code sink}, with one
      * record reader per leaf.
      */
-    private void readRecords(
-            List<int[]> hits, boolean sequential, dev.cadastro.core.register.RegisterSearch.RecordSink sink)
+    private void readRecords(List<int[]> hits, dev.cadastro.core.register.RegisterSearch.RecordSink sink)
             throws IOException {
         GenerationReader.Records records = null;
         int recordsLeaf = -1;
@@ -147,7 +146,7 @@ public final class QueryEngine {
                     records.finish();
                 }
                 recordsLeaf = h[0];
-                records = gen.records(recordsLeaf, sequential);
+                records = gen.records(recordsLeaf);
             }
             sink.accept(records.read(h[1]));
         }

@@ -23,11 +23,9 @@ import java.util.TreeSet;
  * are ordinals, a CNPJ or CEP of digits is a number, a phone in its {@code (DD) NNNN-NNNN} form is its
  * digits, and text is packed six bits a character where that is smaller (other bytes escaped). Any
  * value outside those shapes is kept as written, so every record decodes to exactly the text it was
- * given. Version 1 (length-prefixed UTF-8 strings, the Lucene stored field of generations published
- * before the record store) is still read.
+ * given.
  */
 public final class RecordCodec {
-    static final int VERSION_1 = 1;
     static final int VERSION = 2;
     /** Version 2 without the sequence: the first copy of a CNPJ (sequence 0), nearly every record. */
     static final int VERSION_FIRST_COPY = 3;
@@ -187,13 +185,10 @@ public final class RecordCodec {
         return in.vlong() == VERSION_FIRST_COPY ? 0 : in.vlong();
     }
 
-    /** Decodes a record of either version, with this generation's descriptions. */
+    /** Decodes a record, with this generation's descriptions. */
     public Empresa decode(byte[] bytes, int offset) {
         In in = new In(bytes, offset);
         long version = in.vlong();
-        if (version == VERSION_1) {
-            return decodeVersion1(in, lookups);
-        }
         if (version == VERSION) {
             in.vlong();
         } else if (version != VERSION_FIRST_COPY) {
@@ -269,51 +264,6 @@ public final class RecordCodec {
             out[i] = lookup.apply(d.values[i]);
         }
         return out;
-    }
-
-    private static Empresa decodeVersion1(In in, Lookups lookups) {
-        in.vlong();
-        String cnpj = in.str();
-        String razao = in.str();
-        String fantasia = in.str();
-        String situacao = in.str();
-        String cnae = in.str();
-        String natureza = in.str();
-        String porte = in.str();
-        long capital = in.vlong();
-        long day = in.vlong();
-        String uf = in.str();
-        String municipio = in.str();
-        String bairro = in.str();
-        String cep = in.str();
-        String tipo = in.str();
-        String logradouro = in.str();
-        String numero = in.str();
-        String complemento = in.str();
-        String telefone = in.str();
-        String email = in.str();
-        String municipioNome = municipio == null ? null : lookups.municipios().getOrDefault(municipio, municipio);
-        return new Empresa(
-                cnpj,
-                razao,
-                fantasia,
-                situacao,
-                Lookups.situacaoDescricao(situacao),
-                cnae,
-                cnae == null ? null : lookups.cnaes().get(cnae),
-                natureza,
-                natureza == null ? null : lookups.naturezas().get(natureza),
-                porte,
-                Lookups.porteDescricao(porte),
-                capital == 0 ? null : BigDecimal.valueOf(capital - 1, 2),
-                day == 0 ? null : LocalDate.ofEpochDay(day - 1 + EPOCH_DAY_OF_YEAR_1),
-                uf,
-                municipioNome,
-                bairro,
-                cep,
-                address(tipo, logradouro, numero, complemento),
-                telefone,
-                email);
     }
 
     /** {@code RUA DAS FLORES, 12, SALA 3}: street type, street, number and complement as written. */
@@ -558,7 +508,7 @@ public final class RecordCodec {
             }
         }
 
-        /** Version 1 strings and written-out values: length + 1, then UTF-8. */
+        /** Written-out values: length + 1, then UTF-8. */
         String str() {
             int n = (int) vlong();
             if (n == 0) {

@@ -60,11 +60,9 @@ public final class Rollup {
     private static final String CODEC = "CadastroRollup";
     /**
      * 2 added the opening year (a dimension and a cuboid), 3 the state (a dimension derived from the
-     * place, and a cuboid); versions 1 and 2 are still read.
+     * place, and a cuboid); only the current version is read.
      */
     private static final int VERSION = 3;
-
-    private static final int VERSION_WITHOUT_YEARS = 1;
     /** Most key ranges (two binary searches each) one query may cost a cuboid; above, the engine counts. */
     static final int MAX_RANGES = 1024;
     /** Widest packed key: the keys stay positive and a bound one past the last value cannot overflow. */
@@ -736,21 +734,18 @@ public final class Rollup {
     }
 
     /**
-     * Reads the rollup of a generation, or null when it has none (published before rollups existed). A
-     * version 1 file (no opening year) is read as it is: its cuboids answer, and queries with a date range
-     * are declined since no cuboid of it holds the year.
+     * Reads the rollup of a generation, or null when it is of a later format (its counts then go to the
+     * engine).
      *
+     * @throws IndexFormatTooOldException when the file is of an earlier format
      * @throws CorruptIndexException when the file fails its checksum or does not match the generation
      */
     public static Rollup read(Directory dir, long liveDocuments) throws IOException {
-        if (!Arrays.asList(dir.listAll()).contains(FILE)) {
-            return null;
-        }
         try (ChecksumIndexInput in = dir.openChecksumInput(FILE)) {
             try {
-                CodecUtil.checkHeader(in, CODEC, VERSION_WITHOUT_YEARS, VERSION);
-            } catch (IndexFormatTooOldException | IndexFormatTooNewException e) {
-                // Another release's format: the generation stays searchable, its counts go to the engine.
+                CodecUtil.checkHeader(in, CODEC, VERSION, VERSION);
+            } catch (IndexFormatTooNewException e) {
+                // A later release's format: the generation stays searchable, its counts go to the engine.
                 System.getLogger(Rollup.class.getName())
                         .log(
                                 System.Logger.Level.WARNING,
@@ -759,12 +754,11 @@ public final class Rollup {
             }
             long documents = in.readVLong();
             int fields = in.readVInt();
-            if (fields > FIELDS.size()) {
+            if (fields != FIELDS.size()) {
                 throw new CorruptIndexException(
-                        "rollup has " + fields + " dimensions, at most " + FIELDS.size() + " expected", in);
+                        "rollup has " + fields + " dimensions, " + FIELDS.size() + " expected", in);
             }
-            // Dimensions are matched by name: an older file lacks the later ones, which then have no terms
-            // and are in none of its cuboids, so a query binding them is declined.
+            // Dimensions are matched by name, so their order in the file is free.
             String[][] terms = new String[FIELDS.size()][];
             Arrays.fill(terms, new String[0]);
             int[] dimension = new int[fields];

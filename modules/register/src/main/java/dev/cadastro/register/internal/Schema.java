@@ -21,13 +21,11 @@ import org.apache.lucene.search.SortField;
  */
 public final class Schema {
     /**
-     * The CNPJ as a term: written by generations published before 2026-11-24, read only for their lookups
-     * when they have no {@code cnpj.map}. Newer ones find a CNPJ by the map and walk CNPJs in order by the
-     * {@link #CNPJ_KEY} doc values (docs/adr/0033-no-cnpj-term.md).
+     * The CNPJ's key (see {@link #cnpjKey}): a CNPJ is found by the generation's {@link CnpjMap} and CNPJs
+     * are walked in order by these doc values; the index holds no CNPJ term (docs/adr/0033-no-cnpj-term.md).
      */
-    public static final String CNPJ = "cnpj";
-
     public static final String CNPJ_KEY = "cnpjkey";
+
     public static final String GEO = "geo";
     public static final String SITUACAO = "sit";
     public static final String PORTE = "porte";
@@ -61,7 +59,6 @@ public final class Schema {
     /**
      * The record (see {@link RecordCodec}): binary doc values, so a document's record is a slice of a
      * memory-mapped file found by its address, with no block to inflate (docs/adr/0030-record-store.md).
-     * Generations published before the record store hold it as a stored field of the same name.
      */
     public static final String RECORD = "rec";
 

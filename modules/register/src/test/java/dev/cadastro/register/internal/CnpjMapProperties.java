@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -18,6 +19,7 @@ import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
@@ -30,8 +32,8 @@ import org.apache.lucene.store.IndexOutput;
 
 /**
  * The CNPJ map finds the document of every live key and no document for any other key, whatever the
- * segments, deletions and number of entries (the packed version 2 reads the keys it compares from the
- * doc values; the version 1 map of older generations, written here in its layout, answers the same).
+ * segments, deletions and number of entries (it reads the keys it compares from the doc values); a
+ * map of the earlier layout is refused as too old.
  */
 class CnpjMapProperties {
 
@@ -83,8 +85,6 @@ class CnpjMapProperties {
                 assertEquals(live.size(), CnpjMap.write(reader, dir));
                 CnpjMap.verify(dir);
                 check(dir, reader, live, random);
-                writeVersion1(dir, live);
-                check(dir, reader, live, random);
             }
         }
     }
@@ -92,7 +92,7 @@ class CnpjMapProperties {
     private static void check(
             ByteBuffersDirectory dir, DirectoryReader reader, TreeMap<Long, Integer> live, SplittableRandom random)
             throws IOException {
-        try (CnpjMap map = CnpjMap.openIfPresent(dir, reader)) {
+        try (CnpjMap map = CnpjMap.open(dir, reader)) {
             for (var e : live.entrySet()) {
                 long key = e.getKey();
                 assertEquals(e.getValue(), map.document(key), "key " + key);
@@ -138,7 +138,7 @@ class CnpjMapProperties {
                 w.commit();
             }
             try (DirectoryReader reader = DirectoryReader.open(dir)) {
-                IOException e = assertThrows(IOException.class, () -> CnpjMap.openIfPresent(dir, reader));
+                IOException e = assertThrows(IOException.class, () -> CnpjMap.open(dir, reader));
                 assertTrue(
                         e.getMessage().contains("the generation has " + (documents + 1) + " documents"),
                         e.getMessage());
@@ -183,23 +183,35 @@ class CnpjMapProperties {
                 try (IndexOutput out = dir.createOutput(CnpjMap.NAME, IOContext.DEFAULT)) {
                     out.writeBytes(bytes, bytes.length);
                 }
-                IOException e = assertThrows(IOException.class, () -> CnpjMap.openIfPresent(dir, reader));
+                IOException e = assertThrows(IOException.class, () -> CnpjMap.open(dir, reader));
                 assertTrue(e.getMessage().contains("are not where"), e.getMessage());
             }
         }
     }
 
-    /** The version-1 layout: 12-byte entries (key, document), the count, Lucene's footer. */
-    private static void writeVersion1(ByteBuffersDirectory dir, TreeMap<Long, Integer> live) throws IOException {
-        dir.deleteFile(CnpjMap.NAME);
-        try (IndexOutput out = dir.createOutput(CnpjMap.NAME, IOContext.DEFAULT)) {
-            CodecUtil.writeIndexHeader(out, CnpjMap.CODEC, CnpjMap.VERSION_KEYED, new byte[16], "");
-            for (var e : live.entrySet()) {
-                out.writeLong(e.getKey());
-                out.writeInt(e.getValue());
+    /** A map of the first layout (12-byte entries: key, document; the count; Lucene's footer) is too old. */
+    @Example
+    void aMapOfTheFirstLayoutIsRefusedAsTooOld() throws IOException {
+        try (ByteBuffersDirectory dir = new ByteBuffersDirectory()) {
+            try (IndexWriter w = new IndexWriter(dir, fresh())) {
+                Document doc = new Document();
+                doc.add(new NumericDocValuesField(Schema.CNPJ_KEY, 42L));
+                doc.add(new NumericDocValuesField(Schema.GEO, 0));
+                w.addDocument(doc);
+                w.commit();
             }
-            out.writeLong(live.size());
-            CodecUtil.writeFooter(out);
+            try (IndexOutput out = dir.createOutput(CnpjMap.NAME, IOContext.DEFAULT)) {
+                CodecUtil.writeIndexHeader(out, CnpjMap.CODEC, 1, new byte[16], "");
+                out.writeLong(42L);
+                out.writeInt(0);
+                out.writeLong(1);
+                CodecUtil.writeFooter(out);
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                IndexFormatTooOldException e =
+                        assertThrows(IndexFormatTooOldException.class, () -> CnpjMap.open(dir, reader));
+                assertEquals(1, e.getVersion());
+            }
         }
     }
 

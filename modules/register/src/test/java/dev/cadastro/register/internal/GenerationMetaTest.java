@@ -18,21 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A generation's metadata records whether it has debt data (version 2); one written before (version 1,
- * no version key) is read as the loader's label says: without debt data when the loader published it
- * without PGFN files.
+ * no version key) is refused with a message that asks for a load.
  */
 class GenerationMetaTest {
     @TempDir
     Path dir;
-
-    private PublishedIndex legacy(String label) throws IOException {
-        Files.writeString(
-                dir.resolve(Generations.META),
-                "generation=3\ndocuments=10\nchecksum=ff\npublishedAt=2026-08-01T00:00:00Z\nsourceLabel=" + label
-                        + "\n",
-                StandardCharsets.UTF_8);
-        return Generations.readMeta(dir);
-    }
 
     @Test
     void versionTwoRecordsWhetherTheGenerationHasDebtData() throws IOException {
@@ -61,7 +51,6 @@ class GenerationMetaTest {
         Generations.writeMeta(dir, 6, 10, 255, "dump", at, true);
         assertFalse(Files.readString(dir.resolve(Generations.META)).contains("referenceMonth"));
         assertEquals(Optional.empty(), Generations.readMeta(dir).referenceMonth(), "without it: no month");
-        assertEquals(Optional.empty(), legacy("synthetic 1000").referenceMonth(), "version 1: no month");
     }
 
     @Test
@@ -77,11 +66,14 @@ class GenerationMetaTest {
     }
 
     @Test
-    void versionOneTakesTheLoadersLabel() throws IOException {
-        assertFalse(legacy("Receita Federal dump D60808 (/data/dump)").debtData());
-        assertTrue(legacy("Receita Federal dump D60808 (/data/dump) with PGFN debt")
-                .debtData());
-        assertTrue(legacy("synthetic 1000").debtData(), "not the loader's: its builder gave the flags");
+    void versionOneAsksForALoad() throws IOException {
+        Files.writeString(
+                dir.resolve(Generations.META),
+                "generation=3\ndocuments=10\nchecksum=ff\npublishedAt=2026-08-01T00:00:00Z\nsourceLabel=x\n",
+                StandardCharsets.UTF_8);
+        OutdatedFormatException e = assertThrows(OutdatedFormatException.class, () -> Generations.readMeta(dir));
+        assertTrue(e.getMessage().contains("generation.properties version 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("run `cadastro load` again"), e.getMessage());
     }
 
     @Test

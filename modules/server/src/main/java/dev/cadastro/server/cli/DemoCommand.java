@@ -5,6 +5,7 @@ import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.DemoSetup;
+import dev.cadastro.server.EngineConfig;
 import dev.cadastro.store.Database;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -12,7 +13,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -122,26 +122,23 @@ public final class DemoCommand extends CliCommand {
         String pushToken = "Bearer demo-receiver-" + Long.toHexString(new SecureRandom().nextLong());
         dev.cadastro.server.DemoReceiver receiver =
                 dev.cadastro.server.DemoReceiver.start(pushSecret, pushToken, out, Clock.systemUTC());
-        CadastroServer.Config config = new CadastroServer.Config(
-                        demo.index(),
-                        Database.embedded(demo.database()),
-                        address,
-                        edge.options(java.time.Duration.ZERO, this::usage),
-                        OptionalLong.empty(),
-                        Clock.systemUTC())
-                .withProviders(providerOptions)
-                .withSms(providers.sms(demo.home(), this::usage))
-                .withPush(push.options(this::usage).withExemption(receiver.url()));
+        EngineConfig.Builder config = EngineConfig.builder(demo.index(), Database.embedded(demo.database()))
+                .address(address)
+                .runtime(edge.options(java.time.Duration.ZERO, this::usage))
+                .clock(Clock.systemUTC())
+                .providers(providerOptions)
+                .sms(providers.sms(demo.home(), this::usage))
+                .push(push.options(this::usage).withExemption(receiver.url()));
         java.util.Optional<dev.cadastro.s3.S3FileStore> bucket = objectBucket;
         if (bucket.isPresent()) {
-            config = config.withFileStore(bucket.get(), config.mailing());
+            config.fileStore(bucket.get());
             out.println("files: exports and recordings in " + bucket.get().location());
         } else if (files != null) {
-            config = config.withFiles(path("--files", files), config.mailing());
+            config.files(path("--files", files));
         }
         CadastroServer server;
         try {
-            server = CadastroServer.start(config, callOptions, observability);
+            server = CadastroServer.start(config.build(), callOptions, observability);
         } catch (RuntimeException e) {
             bucket.ifPresent(dev.cadastro.s3.S3FileStore::close);
             receiver.close();

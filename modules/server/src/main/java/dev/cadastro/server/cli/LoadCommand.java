@@ -1,6 +1,5 @@
 package dev.cadastro.server.cli;
 
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.LoaderException;
 import dev.cadastro.loader.Progress;
@@ -8,6 +7,7 @@ import dev.cadastro.loader.StructuralFaultException;
 import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.publication.IndexPublisher;
 import dev.cadastro.register.publication.PublishOptions;
+import dev.cadastro.server.DumpLoader;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

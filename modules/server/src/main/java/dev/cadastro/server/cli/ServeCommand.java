@@ -5,13 +5,14 @@ import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.register.publication.FollowOptions;
 import dev.cadastro.s3.S3FileStore;
 import dev.cadastro.server.CadastroServer;
+import dev.cadastro.server.EngineConfig;
+import dev.cadastro.server.MailingOptions;
 import dev.cadastro.store.Database;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -181,7 +182,7 @@ public final class ServeCommand extends CliCommand {
         if (database != null && spec.commandLine().getParseResult().hasMatchedOption("--embedded-db")) {
             throw usage("give --database URL or --embedded-db DIR, not both");
         }
-        CadastroServer.IndexFollowing following = following();
+        EngineConfig.IndexFollowing following = following();
         Path indexDir = following != null ? path("--index-cache", indexCache) : path("--index", index);
         Database store = databaseOf(
                 database != null
@@ -191,7 +192,7 @@ public final class ServeCommand extends CliCommand {
         long perMinute = within("--requests-per-minute", requestsPerMinute, 1, Long.MAX_VALUE);
         RuntimeOptions runtime = edge.options(
                 java.time.Duration.ofSeconds(within("--drain-seconds", drainSeconds, 0, 3600)), this::usage);
-        CadastroServer.MailingOptions mailing = CadastroServer.MailingOptions.defaults()
+        MailingOptions mailing = MailingOptions.defaults()
                 .withWorkers((int) within("--mailing-workers", mailingWorkers, 1, 64))
                 .withRetention(java.time.Duration.ofDays(within("--export-retention-days", retentionDays, 1, 3650)));
         dev.cadastro.server.CallRecordsOptions callOptions =
@@ -199,23 +200,29 @@ public final class ServeCommand extends CliCommand {
         java.time.Duration refresh =
                 calls.refresh(dev.cadastro.core.calls.CallIngestLoop.DEFAULT_INTERVAL, this::usage);
         dev.cadastro.server.Observability observability = observe.options(null, this::usage);
-        CadastroServer.Config config = new CadastroServer.Config(
-                        indexDir, store, address, runtime, OptionalLong.of(perMinute), Clock.systemUTC())
-                .withProviders(providers.options(this::usage))
-                .withSms(providers.sms(path("--sms-dir", smsDir), this::usage))
-                .withPush(push.options(this::usage))
-                .withIndexFollowing(following);
+        EngineConfig.Builder config = EngineConfig.builder(indexDir, store)
+                .address(address)
+                .runtime(runtime)
+                .requestsPerMinute(perMinute)
+                .clock(Clock.systemUTC())
+                .providers(providers.options(this::usage))
+                .sms(providers.sms(path("--sms-dir", smsDir), this::usage))
+                .push(push.options(this::usage))
+                .following(following)
+                .mailing(mailing);
         // --s3-endpoint and --s3-region may serve --index s3://... alone, with the files in a folder.
         Optional<S3FileStore> bucket =
                 following != null && PublishedRegister.isObjectStore(index) && !PublishedRegister.isObjectStore(files)
                         ? Optional.empty()
                         : objectStore.fileStore("--files", files, this::usage);
-        config = bucket.isPresent()
-                ? config.withFileStore(bucket.get(), mailing)
-                : config.withFiles(path("--files", files), mailing);
+        if (bucket.isPresent()) {
+            config.fileStore(bucket.get());
+        } else {
+            config.files(path("--files", files));
+        }
         CadastroServer server;
         try {
-            server = CadastroServer.start(config, callOptions, observability);
+            server = CadastroServer.start(config.build(), callOptions, observability);
         } catch (RuntimeException e) {
             bucket.ifPresent(S3FileStore::close);
             throw e;
@@ -251,7 +258,7 @@ public final class ServeCommand extends CliCommand {
     }
 
     /** What {@code --index} with {@code --index-cache} follows; null for a local index root. */
-    private CadastroServer.IndexFollowing following() {
+    private EngineConfig.IndexFollowing following() {
         if (indexCache == null) {
             if (PublishedRegister.isObjectStore(index)) {
                 throw usage("--index " + index + " needs --index-cache DIR, the local folder it is downloaded into");
@@ -270,7 +277,7 @@ public final class ServeCommand extends CliCommand {
         }
         // Open for the life of the process, as the --files bucket.
         PublishedRegister published = PublishedRegister.open("--index", index, objectStore, this::usage);
-        return new CadastroServer.IndexFollowing(
+        return new EngineConfig.IndexFollowing(
                 published.store(), published.prefix(), FollowOptions.defaults().withPoll(poll));
     }
 

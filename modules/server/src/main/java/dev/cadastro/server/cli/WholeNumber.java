@@ -8,7 +8,7 @@ import picocli.CommandLine.TypeConversionException;
  * and {@code _} between digits to group them ({@code 1_000_000}). No {@code +}, no {@code 0x}, no
  * octal, no spaces: what is not plainly a number is a usage error naming the value.
  */
-final class WholeNumber {
+public final class WholeNumber {
     private WholeNumber() {}
 
     static long parse(String text) {
@@ -23,7 +23,7 @@ final class WholeNumber {
         }
     }
 
-    static final class LongConverter implements ITypeConverter<Long> {
+    public static final class LongConverter implements ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
             return parse(value);

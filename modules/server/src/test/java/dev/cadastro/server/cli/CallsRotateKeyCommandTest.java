@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cadastro.core.sms.OtpKeyring;
+import dev.cadastro.core.keys.Keyring;
 import dev.cadastro.server.CallsSecrets;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -44,11 +44,11 @@ class CallsRotateKeyCommandTest {
         Path otp = home.resolve("secrets").resolve("otp-keys.properties");
         dev.cadastro.server.OtpSecrets.resolve(Map.of(), otp, true, new SecureRandom());
         String otpBefore = Files.readString(otp);
-        OtpKeyring first = CallsSecrets.KEYRING.resolve(Map.of(), file, true, new SecureRandom());
+        Keyring first = CallsSecrets.KEYRING.resolve(Map.of(), file, true, new SecureRandom());
 
         Run r = run("admin", "calls-rotate-key", "--home", home.toString());
         assertEquals(0, r.status(), r.err());
-        OtpKeyring after = CallsSecrets.KEYRING.load(file);
+        Keyring after = CallsSecrets.KEYRING.load(file);
         assertTrue(r.out().contains("call-records key " + after.current() + " added"), r.out());
         assertNotEquals(first.current(), after.current());
         assertTrue(after.has(first.current()), "the old key stays: links signed with it stay valid");
@@ -64,11 +64,11 @@ class CallsRotateKeyCommandTest {
     @Test
     void rotatesInTwoStepsForSeveralServers() {
         Path file = CallsSecrets.fileUnder(home);
-        OtpKeyring first = CallsSecrets.KEYRING.resolve(Map.of(), file, true, new SecureRandom());
+        Keyring first = CallsSecrets.KEYRING.resolve(Map.of(), file, true, new SecureRandom());
 
         Run add = run("admin", "calls-rotate-key", "--home", home.toString(), "--add-only");
         assertEquals(0, add.status(), add.err());
-        OtpKeyring added = CallsSecrets.KEYRING.load(file);
+        Keyring added = CallsSecrets.KEYRING.load(file);
         assertEquals(first.current(), added.current(), "step 1 adds a key that does not sign yet");
         String id = added.has("k2") ? "k2" : "";
         assertEquals("k2", id);

@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.jetty.RuntimeOptions;
-import dev.cadastro.loader.DumpLoader;
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.CallRecordsOptions;
+import dev.cadastro.server.DumpLoader;
+import dev.cadastro.server.EngineConfig;
 import dev.cadastro.store.Database;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -49,16 +50,17 @@ class ListenerUrlsTest {
         DumpLoader.load(load, dir.resolve("index"), DumpLoader.buildOptionsFor(load, 50));
         InetSocketAddress free = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         try (CadastroServer server = CadastroServer.start(
-                new CadastroServer.Config(
-                        dir.resolve("index"),
-                        Database.builder()
-                                .embedded(dir.resolve("db"))
-                                .durableCommits(false)
-                                .build(),
-                        free,
-                        RuntimeOptions.builder().build(),
-                        OptionalLong.empty(),
-                        Clock.systemUTC()),
+                EngineConfig.builder(
+                                dir.resolve("index"),
+                                Database.builder()
+                                        .embedded(dir.resolve("db"))
+                                        .durableCommits(false)
+                                        .build())
+                        .address(free)
+                        .runtime(RuntimeOptions.builder().build())
+                        .requestsPerMinute(OptionalLong.empty())
+                        .clock(Clock.systemUTC())
+                        .build(),
                 CallRecordsOptions.of(free, free))) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             ListenerUrls.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), server);

@@ -55,11 +55,11 @@ class SmsInboxCommandTest {
         Run none = run("admin", "otp-rotate-key", "--home", home.toString());
         assertNotEquals(0, none.status());
         assertTrue(none.err().contains("no SMS code keys at"), none.err());
-        dev.cadastro.core.sms.OtpKeyring first = dev.cadastro.server.OtpSecrets.resolve(
+        dev.cadastro.core.keys.Keyring first = dev.cadastro.server.OtpSecrets.resolve(
                 java.util.Map.of(), file, true, new java.security.SecureRandom());
         Run r = run("admin", "otp-rotate-key", "--home", home.toString());
         assertEquals(0, r.status(), r.err());
-        dev.cadastro.core.sms.OtpKeyring after = dev.cadastro.server.OtpSecrets.load(file);
+        dev.cadastro.core.keys.Keyring after = dev.cadastro.server.OtpSecrets.load(file);
         assertTrue(r.out().contains("SMS code key " + after.current() + " added"), r.out());
         assertNotEquals(first.current(), after.current());
         assertTrue(after.has(first.current()), "the old key stays for codes in flight");

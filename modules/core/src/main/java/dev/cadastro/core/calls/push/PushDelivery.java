@@ -2,7 +2,7 @@ package dev.cadastro.core.calls.push;
 
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.work.Claimed;
-import dev.cadastro.core.work.Workers;
+import dev.cadastro.core.work.WorkerPool;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +24,7 @@ import java.util.function.Function;
  * the lease runs out another server sends it again with the same {@code webhook-id} as the next
  * attempt (a crash costs one of the seven; ADR 0025).
  */
-public final class PushDelivery implements Workers.Handler<Delivery> {
+public final class PushDelivery implements WorkerPool.Handler<Delivery> {
     private static final System.Logger LOG = System.getLogger(PushDelivery.class.getName());
 
     /** The default time a receiver has to answer. */

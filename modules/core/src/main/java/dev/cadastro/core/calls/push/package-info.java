@@ -6,7 +6,7 @@
  * change), the retry schedule ({@link dev.cadastro.core.calls.push.RetrySchedule}), Standard Webhooks
  * signatures ({@link dev.cadastro.core.calls.push.WebhookSignature}), and the use case that sends one
  * delivery ({@link dev.cadastro.core.calls.push.PushDelivery}) run by {@link
- * dev.cadastro.core.calls.push.PushWorkers}. Delivery is at least once: receivers deduplicate on
+ * dev.cadastro.core.calls.push.PushWorkers} on a {@link dev.cadastro.core.work.WorkerPool}. Delivery is at least once: receivers deduplicate on
  * {@code webhook-id}.
  */
 package dev.cadastro.core.calls.push;

@@ -1,16 +1,14 @@
-package dev.cadastro.loader.internal;
+package dev.cadastro.server.internal;
 
-import dev.cadastro.loader.DumpLoader;
-import dev.cadastro.loader.DumpReader;
 import dev.cadastro.loader.LoadOptions;
+import dev.cadastro.server.DumpLoader;
 import java.nio.file.Path;
 
 /**
- * A bare entry point for a load without the server module:
- * {@code java -m dev.cadastro.loader/dev.cadastro.loader.internal.LoadMain DUMP INDEX REJECTS [DEBT]}.
- * The kill tests run it as a child process; operators use {@code ./cadastro load}. With {@code -} as
- * INDEX it reads and joins the whole dump (structure, CRCs, rejects, summary) without indexing: the
- * reader's own throughput.
+ * A bare entry point for a load into the register index, without the command line's start-up:
+ * {@code java -m dev.cadastro.server/dev.cadastro.server.internal.LoadMain DUMP INDEX REJECTS [DEBT]}.
+ * The kill tests run it as a child process; operators use {@code ./cadastro load}. The reader alone
+ * (no index) is {@code dev.cadastro.loader.internal.ReadMain}.
  */
 public final class LoadMain {
     private LoadMain() {}
@@ -24,10 +22,6 @@ public final class LoadMain {
                 .rejects(Path.of(args[2]))
                 .debt(args.length == 4 ? Path.of(args[3]) : null)
                 .build();
-        if (args[1].equals("-")) {
-            System.out.print(DumpReader.open(options).readInto(e -> {}).render());
-            return;
-        }
         DumpLoader.Result result = DumpLoader.load(options, Path.of(args[1]), DumpLoader.buildOptionsFor(options, 0));
         System.out.print(result.summary().render());
     }

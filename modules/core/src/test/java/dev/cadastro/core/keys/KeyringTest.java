@@ -1,4 +1,4 @@
-package dev.cadastro.core.sms;
+package dev.cadastro.core.keys;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cadastro.core.sms.OtpCode;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -13,7 +14,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
-class OtpKeyringTest {
+class KeyringTest {
     private static final byte[] OLD = filled(1);
     private static final byte[] NEW = filled(2);
     private static final OtpCode CODE = OtpCode.typed("042917").orElseThrow();
@@ -26,7 +27,7 @@ class OtpKeyringTest {
 
     @Test
     void theMacIsHmacSha256OfTheCodeBoundToTheDispatch() throws Exception {
-        OtpKeyring keys = new OtpKeyring(List.of(new OtpKeyring.Key("k1", OLD)), "k1");
+        Keyring keys = new Keyring(List.of(new Keyring.Key("k1", OLD)), "k1");
         Mac reference = Mac.getInstance("HmacSHA256");
         reference.init(new SecretKeySpec(OLD, "HmacSHA256"));
         byte[] expected = reference.doFinal("otp:v1:sms_1:042917".getBytes());
@@ -35,7 +36,7 @@ class OtpKeyringTest {
 
     @Test
     void aMacMatchesOnlyItsOwnDispatchAndCode() {
-        OtpKeyring keys = new OtpKeyring(List.of(new OtpKeyring.Key("k1", OLD)), "k1");
+        Keyring keys = new Keyring(List.of(new Keyring.Key("k1", OLD)), "k1");
         byte[] mac = keys.mac("k1", "sms_1", CODE);
         assertTrue(keys.matches("k1", "sms_1", CODE, mac));
         assertFalse(keys.matches("k1", "sms_2", CODE, mac), "copied to another dispatch");
@@ -45,31 +46,30 @@ class OtpKeyringTest {
 
     @Test
     void rotationKeepsCodesInFlightCheckableAndNewCodesUseTheNewKey() {
-        OtpKeyring before = new OtpKeyring(List.of(new OtpKeyring.Key("k1", OLD)), "k1");
+        Keyring before = new Keyring(List.of(new Keyring.Key("k1", OLD)), "k1");
         byte[] inFlight = before.mac(before.current(), "sms_1", CODE);
-        OtpKeyring after = new OtpKeyring(List.of(new OtpKeyring.Key("k1", OLD), new OtpKeyring.Key("k2", NEW)), "k2");
+        Keyring after = new Keyring(List.of(new Keyring.Key("k1", OLD), new Keyring.Key("k2", NEW)), "k2");
         assertEquals("k2", after.current());
         assertTrue(after.matches("k1", "sms_1", CODE, inFlight), "checked with the key id stored with the dispatch");
         assertFalse(Arrays.equals(inFlight, after.mac(after.current(), "sms_1", CODE)));
-        OtpKeyring dropped = new OtpKeyring(List.of(new OtpKeyring.Key("k2", NEW)), "k2");
+        Keyring dropped = new Keyring(List.of(new Keyring.Key("k2", NEW)), "k2");
         assertFalse(dropped.matches("k1", "sms_1", CODE, inFlight), "a dropped key matches nothing");
     }
 
     @Test
     void refusesShortSecretsUnknownCurrentIdsAndRepeatedIds() {
-        assertThrows(IllegalArgumentException.class, () -> new OtpKeyring.Key("k1", new byte[31]));
-        assertThrows(IllegalArgumentException.class, () -> new OtpKeyring.Key("k 1", OLD));
-        assertThrows(
-                IllegalArgumentException.class, () -> new OtpKeyring(List.of(new OtpKeyring.Key("k1", OLD)), "k2"));
+        assertThrows(IllegalArgumentException.class, () -> new Keyring.Key("k1", new byte[31]));
+        assertThrows(IllegalArgumentException.class, () -> new Keyring.Key("k 1", OLD));
+        assertThrows(IllegalArgumentException.class, () -> new Keyring(List.of(new Keyring.Key("k1", OLD)), "k2"));
         assertThrows(
                 IllegalArgumentException.class,
-                () -> new OtpKeyring(List.of(new OtpKeyring.Key("k1", OLD), new OtpKeyring.Key("k1", NEW)), "k1"));
+                () -> new Keyring(List.of(new Keyring.Key("k1", OLD), new Keyring.Key("k1", NEW)), "k1"));
     }
 
     @Test
     void toStringNamesIdsNeverSecrets() {
-        OtpKeyring keys = new OtpKeyring(List.of(new OtpKeyring.Key("k1", OLD)), "k1");
-        String text = keys + " " + new OtpKeyring.Key("k1", OLD);
+        Keyring keys = new Keyring(List.of(new Keyring.Key("k1", OLD)), "k1");
+        String text = keys + " " + new Keyring.Key("k1", OLD);
         assertTrue(text.contains("k1"));
         assertFalse(text.contains(HexFormat.of().formatHex(OLD)));
         assertFalse(text.contains("1, 1, 1"));

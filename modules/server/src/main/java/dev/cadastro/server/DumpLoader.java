@@ -1,5 +1,10 @@
-package dev.cadastro.loader;
+package dev.cadastro.server;
 
+import dev.cadastro.loader.DumpReader;
+import dev.cadastro.loader.LoadOptions;
+import dev.cadastro.loader.LoadSummary;
+import dev.cadastro.loader.LoaderException;
+import dev.cadastro.loader.StructuralFaultException;
 import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.PublishedIndex;
 import dev.cadastro.register.RegisterIndexBuilder;
@@ -13,6 +18,9 @@ import java.util.Objects;
  * only a complete read is published, atomically, after the
  * register verified the document count and checksum. Any failure (a structural fault, a crash, a kill)
  * leaves the previously published index serving, complete.
+ *
+ * <p>The join of the two adapters, so it lives here, where they are wired: the loader module reads the
+ * dump and knows nothing of the register, the register indexes establishments and knows nothing of dumps.
  */
 public final class DumpLoader {
     private static final System.Logger LOG = System.getLogger(DumpLoader.class.getName());

@@ -1,4 +1,4 @@
-package dev.cadastro.loader;
+package dev.cadastro.server.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,6 +10,7 @@ import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.server.DumpLoader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ class KillDuringLoadTest {
                 "--add-modules",
                 "ALL-MODULE-PATH",
                 "-m",
-                "dev.cadastro.loader/dev.cadastro.loader.internal.LoadMain",
+                "dev.cadastro.server/dev.cadastro.server.internal.LoadMain",
                 dump.toString(),
                 index.toString(),
                 tmp.resolve("rejects-" + attempt + ".tsv").toString()));

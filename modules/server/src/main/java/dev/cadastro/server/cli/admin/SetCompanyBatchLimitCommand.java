@@ -1,4 +1,4 @@
-package dev.cadastro.server.cli;
+package dev.cadastro.server.cli.admin;
 
 import dev.cadastro.core.account.Account;
 import dev.cadastro.store.Store;
@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
         name = "set-company-batch-limit",
         description = "Set the account's contracted batch size of POST /v1/empresas/lote (default "
                 + Account.DEFAULT_COMPANY_BATCH_LIMIT + ").")
-final class SetCompanyBatchLimitCommand extends AdminCommand.OnAccount {
+public final class SetCompanyBatchLimitCommand extends AccountSubcommand {
     @Option(
             names = "--limit",
             paramLabel = "N",

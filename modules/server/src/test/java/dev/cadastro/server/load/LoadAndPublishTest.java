@@ -1,4 +1,4 @@
-package dev.cadastro.loader;
+package dev.cadastro.server.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,11 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.RegisterQuery;
+import dev.cadastro.loader.DumpReader;
+import dev.cadastro.loader.LoadOptions;
+import dev.cadastro.loader.StructuralFaultException;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.server.DumpLoader;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,15 +1,17 @@
-package dev.cadastro.loader;
+package dev.cadastro.server.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.register.DataReference;
+import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.register.PublishedIndex;
+import dev.cadastro.server.DumpLoader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

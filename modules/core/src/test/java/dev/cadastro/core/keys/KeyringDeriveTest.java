@@ -1,4 +1,4 @@
-package dev.cadastro.core.sms;
+package dev.cadastro.core.keys;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,19 +10,19 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Secrets derived from the keyring for other uses (the person audit trail). */
-class OtpKeyringDeriveTest {
+class KeyringDeriveTest {
     private static byte[] secret(int fill) {
         byte[] b = new byte[32];
         Arrays.fill(b, (byte) fill);
         return b;
     }
 
-    private final OtpKeyring keys =
-            new OtpKeyring(List.of(new OtpKeyring.Key("k1", secret(1)), new OtpKeyring.Key("k2", secret(2))), "k2");
+    private final Keyring keys =
+            new Keyring(List.of(new Keyring.Key("k1", secret(1)), new Keyring.Key("k2", secret(2))), "k2");
 
     @Test
     void derivesUnderTheCurrentKeyStablyAndSeparatelyPerPurposeAndKey() {
-        OtpKeyring.Derived audit = keys.derive("person-audit");
+        Keyring.Derived audit = keys.derive("person-audit");
         assertEquals("k2", audit.keyId());
         assertArrayEquals(audit.secret(), keys.derive("k2", "person-audit").secret());
         assertFalse(Arrays.equals(audit.secret(), keys.derive("other").secret()));

@@ -1,14 +1,18 @@
-package dev.cadastro.loader;
+package dev.cadastro.server.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.register.Partner;
 import dev.cadastro.core.register.Partner.Kind;
+import dev.cadastro.loader.LoadSummary;
+import dev.cadastro.loader.Note;
+import dev.cadastro.loader.RejectReason;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -16,6 +20,7 @@ import dev.cadastro.loader.internal.Family;
 import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.register.SearchOptions;
+import dev.cadastro.server.DumpLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The partner structure of the Socios files, loaded with each generation and read back through {@link
- * LuceneRegister#partners}: fields and descriptions, the reject path, a generation without partners, and
+ * LuceneRegister#partners}: fields and descriptions, the reject path, a generation without partners (it asks
+ * for a load), and
  * partners that change with the records they were published with.
  */
 class PartnersTest {
@@ -69,7 +75,7 @@ class PartnersTest {
     private Path dump(String name, String razao, String socios) throws Exception {
         return DumpFixture.dump()
                 .rows(Family.EMPRESAS, 0, empresa(ROOT, razao))
-                .rows(Family.ESTABELECIMENTOS, 0, QuirksTest.estab(CNPJ))
+                .rows(Family.ESTABELECIMENTOS, 0, DumpFixture.estab(CNPJ))
                 .rows(Family.SOCIOS, 3, socios)
                 .writeTo(tmp.resolve(name));
     }
@@ -232,7 +238,7 @@ class PartnersTest {
     }
 
     @Test
-    void aGenerationWithoutAPartnerStructureOpensAndAnswersEmpty() throws Exception {
+    void aGenerationWithoutAPartnerStructureAsksForALoadThatRebuildsIt() throws Exception {
         DumpLoader.Result result = load(dump("d", "EMPRESA A LTDA", SOCIOS), tmp.resolve("index"));
         Path partners = result.published().path().resolve("partners");
         assertTrue(Files.isDirectory(partners), "a load writes the partner index inside its generation");
@@ -244,8 +250,15 @@ class PartnersTest {
             }
         }
 
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> LuceneRegister.open(tmp.resolve("index")));
+        assertTrue(e.getMessage().contains("(no partners)"), e.getMessage());
+        assertTrue(e.getMessage().contains("run `cadastro load` again"), e.getMessage());
+
+        // What the message asks for: a load into the same index publishes a generation that opens.
+        load(dump("d2", "EMPRESA A LTDA", SOCIOS), tmp.resolve("index"));
         try (LuceneRegister register = LuceneRegister.open(tmp.resolve("index"))) {
-            assertEquals(List.of(), register.partners(new CnpjRoot(ROOT)));
+            assertEquals(4, register.partners(new CnpjRoot(ROOT)).size());
             assertEquals(
                     "EMPRESA A LTDA",
                     register.lookup(Cnpj.of(CNPJ)).orElseThrow().razaoSocial());

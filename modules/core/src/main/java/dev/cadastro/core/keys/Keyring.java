@@ -1,5 +1,6 @@
-package dev.cadastro.core.sms;
+package dev.cadastro.core.keys;
 
+import dev.cadastro.core.sms.OtpCode;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
@@ -12,14 +13,17 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The server secrets that key the codes' HMAC-SHA256, each under an id. New codes use the {@link
- * #current()} key; a check uses the key whose id was stored with the dispatch, so adding a key and
- * making it current (rotation) leaves the codes in flight checkable until the old key is dropped.
+ * The server's signing keys, each a secret under an id: they key the SMS codes' HMAC-SHA256, and,
+ * derived per purpose ({@link #derive}), the call-records cursors, the recording links and the person
+ * audit trail's subject hashes. New values use the {@link #current()} key; a check uses the key whose id
+ * was stored with the value, so adding a key and making it current (rotation) leaves the values in
+ * flight checkable until the old key is dropped.
  *
- * <p>The MAC binds the code to its dispatch: {@code HMAC(key, "otp:v1:" + dispatchId + ":" + code)}, so
- * a MAC copied to another dispatch never matches. {@link #toString()} names the ids only.
+ * <p>A code's MAC binds it to its dispatch: {@code HMAC(key, "otp:v1:" + dispatchId + ":" + code)}, so
+ * a MAC copied to another dispatch never matches. {@link #toString()} names the ids only. Formerly
+ * {@code OtpKeyring}; the key files and their format are unchanged (docs/adr/0045-engine-wiring.md).
  */
-public final class OtpKeyring {
+public final class Keyring {
     /** The shortest secret accepted: 256 bits. */
     public static final int MIN_SECRET_BYTES = 32;
 
@@ -32,7 +36,7 @@ public final class OtpKeyring {
      * @throws IllegalArgumentException when an id repeats or is not a short word, a secret is shorter
      *     than {@link #MIN_SECRET_BYTES}, or {@code current} is not among the keys
      */
-    public OtpKeyring(List<Key> keys, String current) {
+    public Keyring(List<Key> keys, String current) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(current, "current");
         Map<String, byte[]> map = new LinkedHashMap<>();
@@ -193,6 +197,6 @@ public final class OtpKeyring {
 
     @Override
     public String toString() {
-        return "OtpKeyring[current=" + current + ", ids=" + secrets.keySet() + "]";
+        return "Keyring[current=" + current + ", ids=" + secrets.keySet() + "]";
     }
 }
