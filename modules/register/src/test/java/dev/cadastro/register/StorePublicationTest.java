@@ -217,6 +217,29 @@ class StorePublicationTest {
     }
 
     @Test
+    void aFollowerRenumberingAGenerationKeepsItsReferenceMonth(@TempDir Path tmp) throws IOException {
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        build(tmp.resolve("a"), rows(1, 1_000), "a");
+        IndexPublisher.publish(tmp.resolve("a"), store, "", PUBLISH);
+        // A builder starting from an empty root each month: its generation 1 becomes the store's 2.
+        try (RegisterIndexBuilder b =
+                RegisterIndexBuilder.create(tmp.resolve("b"), SyntheticRegister.lookups(), SMALL, CLOCK)) {
+            rows(2, 1_000).forEach(b::add);
+            b.publish("b", false, Optional.of(java.time.YearMonth.of(2026, 11)));
+        }
+        assertEquals(
+                2, IndexPublisher.publish(tmp.resolve("b"), store, "", PUBLISH).generation());
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL, NO_TIMER)) {
+            follower.poll().orElseThrow();
+            assertEquals(2, follower.register().published().generation());
+            assertEquals(
+                    Optional.of(java.time.YearMonth.of(2026, 11)),
+                    follower.register().published().referenceMonth(),
+                    "the renumbered generation still names its dump's month (X-Dados-Referencia)");
+        }
+    }
+
+    @Test
     void anInterruptedDownloadKeepsServingAndResumesWithoutFetchingVerifiedFilesAgain(@TempDir Path tmp)
             throws IOException {
         Path build = tmp.resolve("build");

@@ -217,7 +217,8 @@ public final class IndexFollower implements AutoCloseable {
                         built.checksum(),
                         built.sourceLabel(),
                         built.publishedAt(),
-                        built.debtData());
+                        built.debtData(),
+                        built.referenceMonth());
             }
             Durable.syncDirectory(folder);
             Files.move(folder, target, StandardCopyOption.ATOMIC_MOVE);
