@@ -217,6 +217,70 @@ class StorePublicationTest {
     }
 
     @Test
+    void aFollowerRenumberingAGenerationKeepsItsReferenceMonth(@TempDir Path tmp) throws IOException {
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        build(tmp.resolve("a"), rows(1, 1_000), "a");
+        IndexPublisher.publish(tmp.resolve("a"), store, "", PUBLISH);
+        // A builder starting from an empty root each month: its generation 1 becomes the store's 2.
+        try (RegisterIndexBuilder b =
+                RegisterIndexBuilder.create(tmp.resolve("b"), SyntheticRegister.lookups(), SMALL, CLOCK)) {
+            rows(2, 1_000).forEach(b::add);
+            b.publish("b", false, Optional.of(java.time.YearMonth.of(2026, 11)));
+        }
+        assertEquals(
+                2, IndexPublisher.publish(tmp.resolve("b"), store, "", PUBLISH).generation());
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL, NO_TIMER)) {
+            follower.poll().orElseThrow();
+            assertEquals(2, follower.register().published().generation());
+            assertEquals(
+                    Optional.of(java.time.YearMonth.of(2026, 11)),
+                    follower.register().published().referenceMonth(),
+                    "the renumbered generation still names its dump's month (X-Dados-Referencia)");
+        }
+    }
+
+    /** Files this process holds open under {@code dir} (Linux: the links of /proc/self/fd). */
+    private static List<Path> openUnder(Path dir) throws IOException {
+        List<Path> out = new ArrayList<>();
+        Path real = dir.toRealPath();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    Path target = Files.readSymbolicLink(fd);
+                    if (target.startsWith(real)) {
+                        out.add(target);
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // the listing's own descriptor, or one closed since
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aRoundThatFailsBeforeItsFirstFetchClosesTheFilesItOpened(@TempDir Path tmp) throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "Linux only");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        build(tmp.resolve("a"), rows(1, 1_000), "a");
+        IndexPublisher.publish(tmp.resolve("a"), store, "", PUBLISH);
+        List<String> files = new ArrayList<>();
+        for (FileStore.Entry e : store.list("gen-1/")) {
+            files.add(e.key().substring("gen-1/".length()));
+        }
+        assertTrue(files.size() > 1, files.toString());
+        // The last file of the manifest cannot be written: its partial file's name is taken by a folder.
+        Path download = tmp.resolve("cache/download-1");
+        Files.createDirectories(download.resolve(files.getLast() + ".partial"));
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL, NO_TIMER)) {
+            for (int i = 0; i < 3; i++) {
+                assertThrows(IOException.class, follower::poll);
+            }
+            assertEquals(List.of(), openUnder(download), "the failed rounds left files open");
+        }
+    }
+
+    @Test
     void anInterruptedDownloadKeepsServingAndResumesWithoutFetchingVerifiedFilesAgain(@TempDir Path tmp)
             throws IOException {
         Path build = tmp.resolve("build");

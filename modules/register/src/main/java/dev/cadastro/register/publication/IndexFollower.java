@@ -217,7 +217,8 @@ public final class IndexFollower implements AutoCloseable {
                         built.checksum(),
                         built.sourceLabel(),
                         built.publishedAt(),
-                        built.debtData());
+                        built.debtData(),
+                        built.referenceMonth());
             }
             Durable.syncDirectory(folder);
             Files.move(folder, target, StandardCopyOption.ATOMIC_MOVE);
@@ -328,35 +329,38 @@ public final class IndexFollower implements AutoCloseable {
         List<FileState> states = new ArrayList<>();
         AtomicBoolean abort = new AtomicBoolean();
         List<Task> work = new ArrayList<>();
-        for (Manifest.FileEntry f : manifest.files()) {
-            FileState s = new FileState(f, folder, partSize);
-            Files.createDirectories(s.target.getParent());
-            if (Files.isRegularFile(s.target) && Files.size(s.target) == f.size()) {
-                reused += f.size(); // renamed only once every part was verified
-                continue;
-            }
-            s.channel = FileChannel.open(
-                    s.partial, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            reused += resumeParts(s, partSize);
-            states.add(s);
-            if (s.done.cardinality() == s.parts) {
-                s.markDone(s.parts - 1);
-                continue;
-            }
-            for (int p = s.done.nextClearBit(0); p < s.parts; p = s.done.nextClearBit(p + 1)) {
-                work.add(new Task(s, p));
-            }
-        }
-        if (work.isEmpty()) {
-            return new long[] {0, reused};
-        }
-        // While a generation serves, the download leaves most of the cores to the requests.
-        int parallelism = openGeneration().equals(NONE) ? options.parallelism() : options.backgroundParallelism();
-        ExecutorService pool = Executors.newFixedThreadPool(
-                Math.min(parallelism, work.size()),
-                Thread.ofPlatform().daemon().name("register-fetch-", 0).factory());
-        List<Future<?>> futures = new ArrayList<>();
+        ExecutorService pool = null;
+        // Everything from the first file opened on is inside the try: a round that fails while it opens or
+        // re-verifies files (a full disk, a name taken) closes what it opened, as one that fails fetching.
         try {
+            for (Manifest.FileEntry f : manifest.files()) {
+                FileState s = new FileState(f, folder, partSize);
+                Files.createDirectories(s.target.getParent());
+                if (Files.isRegularFile(s.target) && Files.size(s.target) == f.size()) {
+                    reused += f.size(); // renamed only once every part was verified
+                    continue;
+                }
+                s.channel = FileChannel.open(
+                        s.partial, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                states.add(s);
+                reused += resumeParts(s, partSize);
+                if (s.done.cardinality() == s.parts) {
+                    s.markDone(s.parts - 1);
+                    continue;
+                }
+                for (int p = s.done.nextClearBit(0); p < s.parts; p = s.done.nextClearBit(p + 1)) {
+                    work.add(new Task(s, p));
+                }
+            }
+            if (work.isEmpty()) {
+                return new long[] {0, reused};
+            }
+            // While a generation serves, the download leaves most of the cores to the requests.
+            int parallelism = openGeneration().equals(NONE) ? options.parallelism() : options.backgroundParallelism();
+            pool = Executors.newFixedThreadPool(
+                    Math.min(parallelism, work.size()),
+                    Thread.ofPlatform().daemon().name("register-fetch-", 0).factory());
+            List<Future<?>> futures = new ArrayList<>();
             for (Task t : work) {
                 futures.add(pool.submit(() -> {
                     fetchPart(manifest, t.state, t.part, fetched, abort);
@@ -386,12 +390,14 @@ public final class IndexFollower implements AutoCloseable {
                     "the download of generation " + manifest.generation() + " was interrupted");
         } finally {
             abort.set(true);
-            pool.shutdown();
-            try {
-                // The parts in flight stop at their next buffer; none writes after this returns.
-                pool.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (pool != null) {
+                pool.shutdown();
+                try {
+                    // The parts in flight stop at their next buffer; none writes after this returns.
+                    pool.awaitTermination(1, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
             for (FileState s : states) {
                 s.closeQuietly();
