@@ -7,6 +7,7 @@
  */
 module dev.cadastro.jetty {
     requires dev.cadastro.core;
+    requires java.logging;
     requires transitive dev.cadastro.http;
     requires dev.cadastro.servlet;
     requires jakarta.servlet;

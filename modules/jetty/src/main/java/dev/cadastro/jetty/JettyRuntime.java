@@ -50,6 +50,19 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class JettyRuntime implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(JettyRuntime.class.getName());
 
+    /**
+     * Jetty's own debug lines print request bodies, which carry CPFs and phones. Its loggers stay at INFO
+     * unless the operator set {@code org.eclipse.jetty.level} explicitly, so a root logger at debug never
+     * writes personal data. Held here so the level is not lost with a collected logger.
+     */
+    private static final java.util.logging.Logger JETTY_LOGS = java.util.logging.Logger.getLogger("org.eclipse.jetty");
+
+    static {
+        if (JETTY_LOGS.getLevel() == null) {
+            JETTY_LOGS.setLevel(java.util.logging.Level.INFO);
+        }
+    }
+
     private final Server server;
     private final ServerConnector connector;
     private final Edge edge;

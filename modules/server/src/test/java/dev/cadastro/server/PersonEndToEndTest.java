@@ -13,6 +13,7 @@ import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.Purpose;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.document.Cpf;
+import dev.cadastro.core.idempotency.IdempotentCalls;
 import dev.cadastro.core.person.AuditRecord;
 import dev.cadastro.core.person.Subject;
 import dev.cadastro.providers.Fault;
@@ -623,7 +624,8 @@ class PersonEndToEndTest {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<HttpResponse<String>> first =
                     pool.submit(() -> lookup(body("cpf", cpf.digits(), "KYC_CADASTRO", null), headers));
-            // The first run holds the key: its row is there, unanswered, leased until START + 60 s.
+            // The first run holds the key: its row is there, unanswered, leased until START + the lease (the
+            // test's clock stands still, so renewing it moves nothing).
             Await.until(
                     "the first run claims the key",
                     () -> s.count(
@@ -631,12 +633,13 @@ class PersonEndToEndTest {
                                             + " AND answer IS NULL AND locked_until = ?",
                                     acct.id().value(),
                                     "takeover-1",
-                                    java.sql.Timestamp.from(ServerFixture.START.plus(Duration.ofSeconds(60))))
+                                    java.sql.Timestamp.from(ServerFixture.START.plus(IdempotentCalls.LEASE)))
                             == 1,
                     Duration.ofSeconds(10));
-            // The first run still waits on the bureau; its 60 s lease on the key runs out, so the retry
-            // takes the key over and runs the same request (same reference, same charge key) again.
-            s.clock.advance(Duration.ofSeconds(61));
+            // The first run still waits on the bureau; its lease on the key runs out (its server is gone, as
+            // far as the store can tell), so the retry takes the key over and runs the same request (same
+            // reference, same charge key) again.
+            s.clock.advance(IdempotentCalls.LEASE.plusSeconds(1));
             HttpResponse<String> retry = lookup(body("cpf", cpf.digits(), "KYC_CADASTRO", null), headers);
             assertTrue(
                     retry.headers().firstValue("Idempotent-Replayed").isEmpty(),

@@ -264,6 +264,10 @@ class AdminStoreFlagsTest {
                 "set-batch-limit",
                 () -> concat(onFresh.get(), "--limit", "7"),
                 (r, where) -> assertEquals(7, account(fresh.getLast()).personBatchLimit(), where));
+        eachPlace(
+                "set-company-batch-limit",
+                () -> concat(onFresh.get(), "--limit", "9"),
+                (r, where) -> assertEquals(9, account(fresh.getLast()).companyBatchLimit(), where));
         // The account exists only in this store: a subcommand on another store fails on it.
         eachPlace(
                 "audit",

@@ -54,7 +54,9 @@ class LoaderCommandsTest {
         assertTrue(loaded.out().contains("published: generation 1"), loaded.out());
         // The publication (merge, checks, precomputed counts, CNPJ map) is inside the load's time.
         assertTrue(
-                loaded.out().matches("(?s).*partner rows, publication \\d+(m\\d{2}|\\.\\d)s of the load\n.*"),
+                loaded.out()
+                        .matches(
+                                "(?s).*partner rows,( reference month \\d{4}-\\d{2},)? publication \\d+(m\\d{2}|\\.\\d)s of the load\n.*"),
                 loaded.out());
         assertTrue(loaded.err().contains("cadastro load:"), "log lines when not on a terminal: " + loaded.err());
         try (ZipFile zip = new ZipFile(tmp.resolve("dump/Estabelecimentos0.zip").toFile())) {
