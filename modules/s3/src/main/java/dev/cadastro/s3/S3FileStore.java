@@ -140,7 +140,12 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         } catch (SdkException e) {
             throw unavailable("GET " + object, e);
         }
-        long size = in.response().contentLength();
+        Long size = in.response().contentLength();
+        if (size == null) {
+            // A store that streams without Content-Length: the size this port promises is unknown.
+            in.abort();
+            throw unavailable("GET " + object, SdkException.create("the answer has no Content-Length", null));
+        }
         return Optional.of(new ObjectDownload(in, size));
     }
 
@@ -218,7 +223,8 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         try {
             HeadObjectResponse r =
                     client.headObject(b -> b.bucket(location.bucket()).key(object));
-            return Optional.of(r.contentLength());
+            // No Content-Length on a HEAD: the object is there, of a size the answer did not say.
+            return Optional.of(r.contentLength() == null ? -1L : r.contentLength());
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (S3Exception e) {
@@ -258,6 +264,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         private final InputStream in;
         private final long size;
         private boolean ended;
+        private long read;
 
         ObjectDownload(InputStream body, long size) {
             this.body = body;
@@ -267,17 +274,30 @@ public final class S3FileStore implements FileStore, AutoCloseable {
                 @Override
                 public int read() throws IOException {
                     int b = super.read();
-                    ended |= b < 0;
+                    count(b < 0 ? -1 : 1);
                     return b;
                 }
 
                 @Override
                 public int read(byte[] buffer, int off, int len) throws IOException {
                     int n = super.read(buffer, off, len);
-                    ended |= n < 0;
+                    count(n);
                     return n;
                 }
             };
+        }
+
+        /**
+         * A reader that took every byte of the answer has ended it, even without seeing end-of-stream (a
+         * ranged part is read by its length): its connection goes back to the pool rather than aborted.
+         */
+        private void count(int n) {
+            if (n < 0) {
+                ended = true;
+            } else {
+                read += n;
+                ended |= read >= size;
+            }
         }
 
         @Override
