@@ -101,6 +101,9 @@ public final class FleetRun {
     private static final Pattern CNPJ = Pattern.compile("\"cnpj\"\\s*:\\s*\"([0-9A-Z]{14})\"");
     private static final Pattern CODE = Pattern.compile("(\\d{4,8})");
     private static final String INTEGRATION = "fleet";
+    /** How far the call ingest's checkpoint may trail the clock at the end: its lease (1 min) and two ticks. */
+    private static final long INGEST_LAG_SECONDS = 120;
+
     private static final long OPENING_CREDITS = 50_000_000L;
     private static final long OPENING_SMS = 1_000_000L;
     private static final String[] UFS = {"SP", "MG", "RJ", "PR", "RS", "BA", "SC"};
@@ -645,10 +648,16 @@ public final class FleetRun {
                             + scalar(s, "SELECT count(*) FROM sms_sending")
                             + scalar(s, "SELECT count(*) FROM holds WHERE state = 'HELD'")
                             + scalar(s, "SELECT count(*) FROM call_deliveries WHERE state = 'pendente'");
+                    long lag = scalar(
+                            s,
+                            "SELECT coalesce(max(extract(epoch FROM now() - ingested_until))::bigint,"
+                                    + " 999999) FROM call_ingest_sources");
+                    busy += lag > INGEST_LAG_SECONDS ? 1 : 0;
                     if (busy == 0) {
                         return;
                     }
-                    System.out.println("fleet settle: " + busy + " exports, sends, holds or deliveries still open");
+                    System.out.println("fleet settle: " + busy
+                            + " exports, sends, holds, deliveries or a lagging call ingest still open");
                 } catch (java.sql.SQLException e) {
                     System.out.println("fleet settle: database not answering yet: " + e.getMessage());
                 }
@@ -782,6 +791,18 @@ public final class FleetRun {
                     System.out.println("  push deliveries " + deliveries + ", webhook ids received " + received.size());
                     if (deliveries == 0) {
                         failures.add("no push delivery at all: the simulated exchange ingested nothing");
+                    }
+                    // Ingest must outlive the faults: a server killed (or a database lost) in the middle
+                    // of a tick leaves its lease behind, and another server takes the source only when
+                    // that lease has run out. A checkpoint far behind the clock means the feed stopped.
+                    long lag = scalar(
+                            s,
+                            "SELECT coalesce(max(extract(epoch FROM now() - ingested_until))::bigint,"
+                                    + " 999999) FROM call_ingest_sources");
+                    System.out.println("  call ingest checkpoint " + lag + " s behind the database's clock");
+                    if (lag > INGEST_LAG_SECONDS) {
+                        failures.add("the call ingest stopped: its checkpoint is " + lag + " s behind (at most "
+                                + INGEST_LAG_SECONDS + " s expected)");
                     }
                     if (!undelivered.isEmpty()) {
                         failures.add(undelivered.size() + " push deliveries not received, e.g. "

@@ -241,6 +241,17 @@ public final class CadastroServer implements AutoCloseable {
         return startCallIngest(sources, interval, CallIngest.Options.defaults(CadastroEngine.owner()));
     }
 
+    /**
+     * {@link #startCallIngest(List, Duration)} reading {@code firstLookBack} back the first time a source
+     * is ingested (the default is a week: right for a real exchange's first day, too much for a simulator).
+     */
+    public CallIngestLoop startCallIngest(List<CallSource> sources, Duration interval, Duration firstLookBack) {
+        return startCallIngest(
+                sources,
+                interval,
+                CallIngest.Options.defaults(CadastroEngine.owner()).withFirstLookBack(firstLookBack));
+    }
+
     /** {@link #startCallIngest(List, Duration)} with other ingest options (the first look-back, the lease). */
     public synchronized CallIngestLoop startCallIngest(
             List<CallSource> sources, Duration interval, CallIngest.Options options) {

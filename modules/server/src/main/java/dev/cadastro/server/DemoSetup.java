@@ -374,6 +374,13 @@ public final class DemoSetup {
     }
 
     /**
+     * How far back the first ingest of a simulated exchange reads: two hours, so the list is not empty at
+     * once. A week (a real exchange's default) would make a new fleet's first tick write tens of
+     * thousands of recordings before the first call is listed.
+     */
+    public static final Duration SIMULATED_LOOK_BACK = Duration.ofHours(2);
+
+    /**
      * A simulated telephone exchange feeding the integration {@code name} (created, with a token nobody
      * sees, when absent: {@code ./cadastro admin calls-token create} issues one to use), writing its WAV
      * files to {@code recordings}.

@@ -79,6 +79,33 @@ class CallIngestTest {
         assertFalse(checkpoints.advance(s, "a", NOW.plusSeconds(60)), "a lost it");
     }
 
+    /**
+     * A server killed in the middle of a tick never releases its source: with the default options another
+     * server takes it over once a minute has passed (the fleet run found a 10-minute lease stopping the
+     * call feed for the rest of the run), and the dead tick's calls are read again from its checkpoint.
+     */
+    @Test
+    void aSourceWhoseServerDiedMidTickIsTakenOverWithinAMinute() throws Exception {
+        Integration i = CallFixtures.integration();
+        ListSource source = new ListSource();
+        source.calls.add(CallFixtures.ready(i, "lost-with-the-tick", NOW.minusSeconds(30)));
+        Instant start = NOW.minus(Duration.ofHours(1));
+        CallIngest.Options defaults = CallIngest.Options.defaults("dead");
+        // The dead server's tick: claimed under the default lease, then nothing (no advance, no release).
+        assertTrue(checkpoints
+                .claim(source.name(), "dead", NOW, defaults.lease(), start)
+                .isPresent());
+        CallIngest survivor = new CallIngest(
+                store.calls(), checkpoints, CallIngest.Options.defaults("survivor"), new ManualClock(NOW));
+        assertEquals(Optional.empty(), survivor.runOnce(source, NOW.plusSeconds(59)), "the lease still holds");
+        Optional<IngestResult> taken = survivor.runOnce(source, NOW.plusSeconds(60));
+        assertEquals(Optional.of(new IngestResult(1, 0, 0, 0, 0)), taken, "taken over a minute after the claim");
+        assertEquals(
+                Optional.of(NOW.plusSeconds(60)),
+                checkpoints.claim(source.name(), "third", NOW.plusSeconds(61), defaults.lease(), start),
+                "the survivor advanced and released the source");
+    }
+
     @Test
     void aReleasedSourceIsTakenAtOnceAndTheCheckpointNeverMovesBack() {
         String s = source();

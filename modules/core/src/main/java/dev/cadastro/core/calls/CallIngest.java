@@ -89,12 +89,19 @@ public final class CallIngest {
         }
 
         /**
-         * For {@code owner}: the 7-day window read back the first time, batches of 1,000, a 10-minute lease,
-         * slices of an hour, no safety lag.
+         * The lease a tick takes: one minute. It is renewed after every slice, so it needs to cover one
+         * slice, not a tick; and it is how long a source waits for another server when the one ingesting
+         * it dies in the middle of a tick (a {@code kill -9}, or a database lost before the release), so
+         * it is kept short: the fleet run found a 10-minute lease stopping the feed for the whole run.
+         */
+        public static final Duration DEFAULT_LEASE = Duration.ofMinutes(1);
+
+        /**
+         * For {@code owner}: the 7-day window read back the first time, batches of 1,000, the {@link
+         * #DEFAULT_LEASE}, slices of an hour, no safety lag.
          */
         public static Options defaults(String owner) {
-            return new Options(
-                    owner, Duration.ofDays(7), 1_000, Duration.ofMinutes(10), Duration.ofHours(1), Duration.ZERO);
+            return new Options(owner, Duration.ofDays(7), 1_000, DEFAULT_LEASE, Duration.ofHours(1), Duration.ZERO);
         }
 
         public Options withOwner(String newOwner) {

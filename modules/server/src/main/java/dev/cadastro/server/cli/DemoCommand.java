@@ -84,7 +84,7 @@ public final class DemoCommand extends CliCommand {
     static final java.time.Duration DEMO_REFRESH = java.time.Duration.ofSeconds(30);
 
     /** The demo's first ingest reads the exchange's last hours, so the list is not empty at once. */
-    static final java.time.Duration DEMO_LOOK_BACK = java.time.Duration.ofHours(2);
+    static final java.time.Duration DEMO_LOOK_BACK = DemoSetup.SIMULATED_LOOK_BACK;
 
     @Mixin
     PushFlags push;

@@ -166,8 +166,8 @@ public final class ServeCommand extends CliCommand {
             names = "--simulated-exchange",
             paramLabel = "NAME",
             description = "With --calls-port: ingest the calls of a simulated telephone exchange into the integration"
-                    + " NAME (created when absent), every --calls-refresh. Without it, calls come from ./cadastro"
-                    + " calls import.")
+                    + " NAME (created when absent), every --calls-refresh; its first pass reads the last two hours."
+                    + " Without it, calls come from ./cadastro calls import.")
     String simulatedExchange;
 
     @Override
@@ -239,7 +239,8 @@ public final class ServeCommand extends CliCommand {
             server.startCallIngest(
                     java.util.List.of(dev.cadastro.server.DemoSetup.simulatedExchange(
                             server.store(), simulatedExchange, c.recordings())),
-                    refresh);
+                    refresh,
+                    dev.cadastro.server.DemoSetup.SIMULATED_LOOK_BACK);
         }
         server.calls()
                 .ifPresent(c -> out().println("cadastro: serving the call-records API on http://"
