@@ -116,7 +116,8 @@ final class ServerMetrics {
 
     /**
      * Depth and oldest age of the background queues: mailing exports running or waiting, person lookup
-     * jobs not yet run, push deliveries pending. One bounded query (each count reads a partial index or
+     * jobs not yet run, push deliveries pending; and the call ingest, as its sources and the time since
+     * the least recent one's checkpoint (the feed's lag: it grows when no server ingests). One bounded query (each count reads a partial index or
      * a table purged daily) read at most once a second, and never waited for more than a second: a
      * scrape during pool exhaustion shows the last depths read.
      */
@@ -124,12 +125,12 @@ final class ServerMetrics {
         QueueReader reader = new QueueReader(data, clock);
         metrics.gauge(
                 "cadastro_queue_depth",
-                "Background work waiting or running, by queue (mailing, person_jobs, push)",
+                "Background work waiting or running, by queue (mailing, person_jobs, push); call_ingest: the call sources",
                 List.of("queue"),
                 s -> reader.read().forEach((queue, q) -> s.add(q.depth(), queue)));
         metrics.gauge(
                 "cadastro_queue_oldest_age_seconds",
-                "Age of the oldest item waiting or running, by queue; 0 when the queue is empty",
+                "Age of the oldest item waiting or running, by queue, 0 when the queue is empty; call_ingest: time since the least recent ingest checkpoint",
                 List.of("queue"),
                 s -> reader.read().forEach((queue, q) -> s.add(q.oldestAgeSeconds(), queue)));
     }
@@ -141,7 +142,9 @@ final class ServerMetrics {
                 + " WHERE state = 'processando'"
                 + " UNION ALL SELECT 'person_jobs', count(*), min(created_at) FROM person_jobs"
                 + " WHERE state IN ('PENDENTE', 'PROCESSANDO')"
-                + " UNION ALL SELECT 'push', count(*), min(created_at) FROM call_deliveries WHERE state = 'pendente'";
+                + " UNION ALL SELECT 'push', count(*), min(created_at) FROM call_deliveries WHERE state = 'pendente'"
+                // Not a queue of items: the call sources, and how far the least recent checkpoint trails.
+                + " UNION ALL SELECT 'call_ingest', count(*), min(ingested_until) FROM call_ingest_sources";
 
         private final DataSource data;
         private final Clock clock;

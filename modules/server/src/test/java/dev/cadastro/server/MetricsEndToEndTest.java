@@ -336,6 +336,24 @@ class MetricsEndToEndTest {
     }
 
     @Test
+    void theCallIngestLagIsTheTimeSinceTheLeastRecentCheckpoint() throws Exception {
+        String source = "metrics-" + java.util.UUID.randomUUID();
+        java.time.Instant anHourAgo = java.time.Instant.now().minus(java.time.Duration.ofHours(1));
+        server.store()
+                .ingestCheckpoints()
+                .claim(source, "metrics-test", java.time.Instant.now(), java.time.Duration.ofSeconds(1), anHourAgo);
+        // The gauges are read at most once a second: scrape until a read after the claim shows it.
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        double lag;
+        do {
+            Thread.sleep(100);
+            lag = value(scrape(), "cadastro_queue_oldest_age_seconds", "queue", "call_ingest");
+        } while (lag < 3_600 && System.nanoTime() < deadline);
+        assertTrue(lag >= 3_600, "a checkpoint an hour old is an hour of lag: " + lag);
+        assertTrue(value(scrape(), "cadastro_queue_depth", "queue", "call_ingest") >= 1, "the source counted");
+    }
+
+    @Test
     void creditsPerOperationAndLedgerEntriesMoveAfterAPaidCall() throws Exception {
         Account a = account(100, 1_000_000);
         String key = key(a, Scope.EMPRESAS_READ);
