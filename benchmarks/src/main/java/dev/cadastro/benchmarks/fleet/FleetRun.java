@@ -65,7 +65,7 @@ import java.util.regex.Pattern;
  * released for person lookups), the call-records integration with its token, and its push destination,
  * a receiver this class runs in {@code load}. It writes what the load needs to a properties file.
  *
- * <p>{@code load} runs {@code --workers} clients for {@code --seconds}, each paced to its share of
+ * <p>{@code load} runs {@code --workers} clients for {@code --seconds} (or until {@code --stop-file} appears), each paced to its share of
  * {@code --rate} operations a second (a late slot is skipped, never caught up): search pages and counts,
  * lookups, mailing exports, enrichment, credit reports, person lookups (sync, async and batch), SMS codes
  * sent and verified (the code read from the simulated provider's inbox file) and call-record pages.
@@ -90,7 +90,8 @@ import java.util.regex.Pattern;
  * <p>The figures: for each fault in the events file the script wrote ({@code EPOCH_MS start|end NAME}),
  * the attempts answered 5xx or not at all from its start until the next fault, the seconds from its start
  * to the end of the last such attempt, the longest operation (retries included) that overlapped it, and
- * the operations completed per second in the 20 s before it and in the 20 s ending 60 s after it ended.
+ * the operations completed per second in the 20 s before it and in the 20 s ending 60 s after it ended,
+ * and how long after its end the first 10 s window ran at 90% or more of the rate before it.
  */
 public final class FleetRun {
     private static final Pattern CREDITS = Pattern.compile("\"creditos_consumidos\"\\s*:\\s*(\\d+)");
@@ -250,6 +251,9 @@ public final class FleetRun {
         private final AtomicLong asyncDeliveredUnseen = new AtomicLong();
         private final Inbox inbox;
         private final Duration giveUp;
+        /** When the workers stop starting operations: {@code --seconds} after the start, or the stop file. */
+        private volatile long deadline;
+
         private final List<String> problems = new ArrayList<>();
 
         Load(Map<String, String> flags) throws IOException {
@@ -266,6 +270,7 @@ public final class FleetRun {
                 accountIds.add(Long.parseLong(setup.getProperty("account." + i)));
             }
             inbox = new Inbox(Path.of(need(flags, "sms-inbox")));
+            deadline = Long.MAX_VALUE;
             giveUp = Duration.ofSeconds(Long.parseLong(flags.getOrDefault("give-up", "180")));
             SplittableRandom r = new SplittableRandom(11);
             while (cpfs.size() < 2_000) {
@@ -292,16 +297,20 @@ public final class FleetRun {
                 }
                 long start = System.currentTimeMillis();
                 Files.writeString(Path.of(need(flags, "started")), Long.toString(start));
-                long end = start + seconds * 1000L;
+                deadline = start + seconds * 1000L;
                 long interval = Math.round(workers * 1000.0 / rate);
                 System.out.printf(
                         Locale.ROOT, "fleet load: %d workers, %.1f operations/s for %d s%n", workers, rate, seconds);
                 try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
                     for (int w = 0; w < workers; w++) {
                         int id = w;
-                        pool.submit(() -> worker(id, start + id * interval / workers, interval, end));
+                        pool.submit(() -> worker(id, start + id * interval / workers, interval));
                     }
-                    pool.submit(() -> progress(start, end));
+                    pool.submit(() -> progress(start));
+                    String stop = flags.get("stop-file");
+                    if (stop != null) {
+                        pool.submit(() -> stopWhenPresent(Path.of(stop)));
+                    }
                 }
                 System.out.println("fleet load: done; settling exports, SMS and pushes");
                 settle();
@@ -311,9 +320,23 @@ public final class FleetRun {
             }
         }
 
-        private void progress(long start, long end) {
+        /**
+         * Ends the load when {@code stop} appears (the script creates it a minute after its last fault
+         * ended, however long the faults took), or at {@code --seconds}, whichever comes first.
+         */
+        private void stopWhenPresent(Path stop) {
+            while (System.currentTimeMillis() < deadline) {
+                if (Files.exists(stop)) {
+                    deadline = System.currentTimeMillis();
+                    return;
+                }
+                sleep(200);
+            }
+        }
+
+        private void progress(long start) {
             long last = 0;
-            while (System.currentTimeMillis() < end) {
+            while (System.currentTimeMillis() < deadline) {
                 sleep(10_000);
                 long now = System.currentTimeMillis();
                 long done = ops.stream().filter(o -> o.end() > now - 10_000).count();
@@ -353,10 +376,10 @@ public final class FleetRun {
             return out.toArray(String[]::new);
         }
 
-        private void worker(int id, long first, long interval, long end) {
+        private void worker(int id, long first, long interval) {
             SplittableRandom random = new SplittableRandom(1000 + id);
             long due = first;
-            while (due < end) {
+            while (due < deadline) {
                 long wait = due - System.currentTimeMillis();
                 if (wait > 0) {
                     sleep(wait);
@@ -853,8 +876,8 @@ public final class FleetRun {
             List<Map.Entry<String, long[]>> list = new ArrayList<>(faults.entrySet());
             System.out.println();
             System.out.println(
-                    "| Fault | Lasted (s) | Attempts 5xx / unanswered | Recovered after (s) | Longest operation (s, async jobs aside) | Ops/s before | Ops/s 40-60 s after |");
-            System.out.println("|---|---|---|---|---|---|---|");
+                    "| Fault | Lasted (s) | Attempts 5xx / unanswered | Recovered after (s) | Longest operation (s, async jobs aside) | Ops/s before | Ops/s 40-60 s after | Within 10% of before after (s) |");
+            System.out.println("|---|---|---|---|---|---|---|---|");
             for (int i = 0; i < list.size(); i++) {
                 long start = list.get(i).getValue()[0];
                 long end = Math.max(start, list.get(i).getValue()[1]);
@@ -878,9 +901,18 @@ public final class FleetRun {
                         .orElse(0);
                 double before = rate(all, start - 20_000, start);
                 double after = rate(all, end + 40_000, end + 60_000);
+                // The first 10 s window, starting at the fault's end or later, at 90% of the rate before.
+                String back = "(run ended)";
+                for (long t = end; t + 10_000 <= Math.min(runEnd, next); t += 1_000) {
+                    if (rate(all, t, t + 10_000) >= 0.9 * before) {
+                        back = String.format(Locale.ROOT, "%.0f", (t - end) / 1000.0);
+                        break;
+                    }
+                    back = "not before the next fault";
+                }
                 System.out.printf(
                         Locale.ROOT,
-                        "| %s | %.1f | %d / %d | %.1f | %.1f | %.1f | %s |%n",
+                        "| %s | %.1f | %d / %d | %.1f | %.1f | %.1f | %s | %s |%n",
                         list.get(i).getKey(),
                         (end - start) / 1000.0,
                         fives,
@@ -888,7 +920,8 @@ public final class FleetRun {
                         (lastFail - start) / 1000.0,
                         longest / 1000.0,
                         before,
-                        end + 60_000 <= runEnd ? String.format(Locale.ROOT, "%.1f", after) : "(run ended)");
+                        end + 60_000 <= runEnd ? String.format(Locale.ROOT, "%.1f", after) : "(run ended)",
+                        back);
             }
             Map<String, long[]> byKind = new java.util.TreeMap<>();
             for (Op o : all) {
