@@ -198,8 +198,9 @@ public final class PgLedger implements Ledger, AutoCloseable {
     }
 
     /**
-     * One statement, {@code ledger_charge_in_order} (migration V14): the balance row is locked, replays are
-     * found, and the new requests the available balance covers are written and debited together, in order.
+     * One statement, {@code ledger_charge_in_order} (migrations V15 and V17): the balance row is locked, the
+     * replays are found by one probe of the key index, and the new requests the available balance covers
+     * are written and debited together, in order, their balance checked once for the statement.
      */
     @Override
     public List<Optional<ChargeResult>> chargeInOrder(List<ChargeRequest> requests) {
