@@ -41,7 +41,8 @@ public final class Migrations {
             "V12__sms_dispatch_domains.sql",
             "V13__sms_sending_table.sql",
             "V14__store_require.sql",
-            "V15__company_batch.sql");
+            "V15__company_batch.sql",
+            "V16__call_feed.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */
     private static final long LOCK = 0x6361_6461_7374_726FL;
