@@ -49,8 +49,8 @@ import java.util.Set;
  * <p>Every data endpoint first authenticates {@code Authorization: Bearer <token>} through {@link
  * CallTokens#authenticate}: a missing, malformed, unknown or revoked token, or a company-data API key,
  * is 401 {@code nao_autorizado}, before any parameter is read. Bad parameters (an unknown or repeated
- * one, a {@code limite} outside 1-200, a malformed date, a refused cursor) are 400 {@code
- * parametro_invalido}, a code the contract's catalogue lacks and the OpenAPI document adds. The service is
+ * one, a {@code limite} outside 1-200, a malformed date, a refused cursor, an unknown {@code ordem}, a
+ * parameter of one order given with the other) are 400 {@code parametro_invalido}, a code the contract's catalogue lacks and the OpenAPI document adds. The service is
  * free: no rate-limit headers, no idempotency keys, no charges.
  */
 public final class CallRecordsApi {
