@@ -88,10 +88,11 @@ final class PushFixture {
     /** Inserts a ready call and its outbox row due at {@code due}; the delivery's id. */
     long readyCall(CallRecord call, Instant due) {
         try (Connection c = DriverManager.getConnection(url)) {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO calls (integration_id, id, occurrence_id,"
-                    + " agent_id, agent_login, agent_name, queue, result_code, result_description, classified_at,"
-                    + " started_at, duration_seconds, archived_at, recording_key, ingested_at, updated_at)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO calls (integration_id, id, occurrence_id,"
+                            + " agent_id, agent_login, agent_name, queue, result_code, result_description, classified_at,"
+                            + " started_at, duration_seconds, archived_at, recording_key, ingested_at, updated_at,"
+                            + " available_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, date_trunc('second', ?::timestamptz))")) {
                 int i = 1;
                 ps.setLong(i++, call.integrationId());
                 ps.setString(i++, call.id());
@@ -109,6 +110,7 @@ final class PushFixture {
                 ps.setString(i++, call.recordingKey());
                 ps.setTimestamp(i++, Timestamp.from(due));
                 ps.setTimestamp(i++, Timestamp.from(due));
+                ps.setTimestamp(i++, Timestamp.from(call.archivedAt()));
                 ps.executeUpdate();
             }
             return outbox(c, call, due);

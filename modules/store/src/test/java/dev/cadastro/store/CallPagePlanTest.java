@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cadastro.core.calls.CallFilter;
 import dev.cadastro.core.calls.CallPosition;
 import dev.cadastro.core.calls.CallRecord;
+import dev.cadastro.core.calls.FeedEntry;
+import dev.cadastro.core.calls.FeedPosition;
 import dev.cadastro.core.calls.Integration;
 import dev.cadastro.store.internal.PgCallStore;
 import java.sql.Connection;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The plan PostgreSQL runs for a deep page: one range scan of the index {@code calls_list} that starts
  * at the cursor, with no sort and no rows read and thrown away, so the ten-thousandth page costs what the
- * first does. (Speed itself is measured in benchmarks, never asserted here.)
+ * first does; the same for the call feed on {@code calls_feed}. (Speed itself is measured in benchmarks, never asserted here.)
  */
 class CallPagePlanTest {
     @Test
@@ -95,6 +97,62 @@ class CallPagePlanTest {
         assertTrue(plan.contains("using calls_list_agent"), plan);
         assertFalse(plan.contains("Sort"), plan);
         assertFalse(plan.contains("Rows Removed by Filter"), plan);
+    }
+
+    @Test
+    void aDeepFeedPageIsOneRangeScanOfTheFeedIndexWithoutASort() throws Exception {
+        Integration i = CallFixtures.integration();
+        Instant t = Instant.parse("2026-11-22T12:00:00Z");
+        List<FeedEntry> all = new ArrayList<>();
+        for (int tx = 0; tx < 20; tx++) {
+            List<CallRecord> batch = new ArrayList<>();
+            for (int k = 0; k < 1_000; k++) {
+                Instant at = t.plusMillis(tx * 1_000L + k);
+                batch.add(CallFixtures.call(
+                        i,
+                        String.format("Q%02d%04d", 19 - tx, k),
+                        at,
+                        at.plusSeconds(60),
+                        "Venda realizada",
+                        "agente." + (k % 100),
+                        "vendas"));
+            }
+            TestDatabase.store().calls().ingest(batch);
+        }
+        try (Connection c = TestDatabase.store().dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            c.setNetworkTimeout(Runnable::run, 0); // set-up, not a request
+            s.execute("ANALYZE calls");
+        }
+        Instant window = t.minus(Duration.ofDays(7));
+        all.addAll(TestDatabase.store()
+                .calls()
+                .feed(i.id(), CallFilter.NONE, Optional.empty(), Optional.empty(), window, 200));
+        // One position per transaction, in commit order, whatever the ids say.
+        assertEquals("Q190000", all.get(0).call().id());
+        assertEquals(all.get(0).availableAt(), all.get(199).availableAt());
+        FeedPosition deep = TestDatabase.store()
+                .calls()
+                .feed(
+                        i.id(),
+                        CallFilter.NONE,
+                        Optional.empty(),
+                        Optional.of(all.get(199).position()),
+                        window,
+                        200)
+                .get(199)
+                .position();
+        PgCallStore.PageQuery q =
+                PgCallStore.feedQuery(i.id(), CallFilter.NONE, Optional.empty(), Optional.of(deep), window, 50);
+        String plan = explain(q);
+        assertTrue(plan.contains("Index Scan using calls_feed"), plan);
+        assertFalse(plan.contains("Sort"), plan);
+        assertFalse(plan.contains("Rows Removed by Filter"), plan);
+        List<FeedEntry> page = TestDatabase.store()
+                .calls()
+                .feed(i.id(), CallFilter.NONE, Optional.empty(), Optional.of(deep), window, 50);
+        assertEquals(50, page.size());
+        assertEquals("Q190400", page.get(0).call().id());
     }
 
     private static String explain(PgCallStore.PageQuery q) throws Exception {

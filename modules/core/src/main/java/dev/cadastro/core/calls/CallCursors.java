@@ -24,6 +24,10 @@ import javax.crypto.Mac;
  * verify. The key id travels inside, so a cursor issued before a key rotation keeps working until the
  * old key is dropped from the keyring.
  *
+ * <p>The feed ({@code ordem=disponibilidade}) has cursors of the same layout carrying a {@link
+ * FeedPosition} ({@code atualizado_em} and the id), signed under another domain string, so a cursor of
+ * one order is refused by the other.
+ *
  * <p>Layout before base64url (no padding): version {@code 1}, key id length and ASCII key id, the
  * position's microseconds (8 bytes), the id length and ASCII id, then the first {@value #MAC_BYTES}
  * bytes of the MAC. The text must be the canonical encoding of its bytes, so no two texts decode to the
@@ -37,6 +41,13 @@ public final class CallCursors {
     public static final String PARAMETER = "cursor";
 
     private static final byte VERSION = 1;
+
+    /** What the MAC of a list cursor starts with (the list's order, newest first by datahistorico). */
+    private static final String LIST_DOMAIN = "calls-cursor:v1:";
+
+    /** What the MAC of a feed cursor starts with (ordem=disponibilidade), so the two never verify in the other. */
+    private static final String FEED_DOMAIN = "calls-feed:v1:";
+
     private static final int MAC_BYTES = 16;
     /** Far beyond any real cursor (about 120 characters): refuse big input before decoding it. */
     private static final int MAX_TEXT = 512;
@@ -54,18 +65,17 @@ public final class CallCursors {
     public String encode(long integrationId, CallFilter filter, CallPosition last) {
         Objects.requireNonNull(filter, "filter");
         Objects.requireNonNull(last, "last");
-        String keyId = keys.current();
-        byte[] kid = keyId.getBytes(StandardCharsets.US_ASCII);
-        byte[] id = last.id().getBytes(StandardCharsets.US_ASCII);
-        ByteBuffer payload = ByteBuffer.allocate(1 + 1 + kid.length + 8 + 1 + id.length);
-        payload.put(VERSION).put((byte) kid.length).put(kid);
-        payload.putLong(micros(last.classifiedAt()));
-        payload.put((byte) id.length).put(id);
-        byte[] body = payload.array();
-        byte[] mac = mac(keys.mac(keyId).orElseThrow(), integrationId, filter, body);
-        byte[] all = Arrays.copyOf(body, body.length + MAC_BYTES);
-        System.arraycopy(mac, 0, all, body.length, MAC_BYTES);
-        return ENCODER.encodeToString(all);
+        return encode(LIST_DOMAIN, integrationId, filter, micros(last.classifiedAt()), last.id());
+    }
+
+    /**
+     * The cursor that resumes the feed ({@code ordem=disponibilidade}) strictly after {@code last}, for this
+     * integration and these filters. Signed apart from the list's cursors: neither verifies in the other order.
+     */
+    public String encodeFeed(long integrationId, CallFilter filter, FeedPosition last) {
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(last, "last");
+        return encode(FEED_DOMAIN, integrationId, filter, micros(last.availableAt()), last.id());
     }
 
     /**
@@ -75,6 +85,39 @@ public final class CallCursors {
      *     signed with a key the keyring no longer has, or issued for another integration or other filters
      */
     public CallPosition decode(long integrationId, CallFilter filter, String cursor) {
+        Decoded d = decode(LIST_DOMAIN, integrationId, filter, cursor, Message.CURSOR_FOREIGN.with());
+        return new CallPosition(instant(d.micros()), d.id());
+    }
+
+    /**
+     * The feed position a feed cursor resumes after.
+     *
+     * @throws CallParameterException naming {@code cursor} as {@link #decode} does, and for a cursor of the
+     *     list's order ({@code datahistorico})
+     */
+    public FeedPosition decodeFeed(long integrationId, CallFilter filter, String cursor) {
+        Decoded d = decode(FEED_DOMAIN, integrationId, filter, cursor, Message.CURSOR_FOREIGN_FEED.with());
+        return new FeedPosition(instant(d.micros()), d.id());
+    }
+
+    private record Decoded(long micros, String id) {}
+
+    private String encode(String domain, long integrationId, CallFilter filter, long micros, String callId) {
+        String keyId = keys.current();
+        byte[] kid = keyId.getBytes(StandardCharsets.US_ASCII);
+        byte[] id = callId.getBytes(StandardCharsets.US_ASCII);
+        ByteBuffer payload = ByteBuffer.allocate(1 + 1 + kid.length + 8 + 1 + id.length);
+        payload.put(VERSION).put((byte) kid.length).put(kid);
+        payload.putLong(micros);
+        payload.put((byte) id.length).put(id);
+        byte[] body = payload.array();
+        byte[] mac = mac(keys.mac(keyId).orElseThrow(), domain, integrationId, filter, body);
+        byte[] all = Arrays.copyOf(body, body.length + MAC_BYTES);
+        System.arraycopy(mac, 0, all, body.length, MAC_BYTES);
+        return ENCODER.encodeToString(all);
+    }
+
+    private Decoded decode(String domain, long integrationId, CallFilter filter, String cursor, LocalizedText foreign) {
         Objects.requireNonNull(filter, "filter");
         if (cursor == null || cursor.isEmpty() || cursor.length() > MAX_TEXT) {
             throw refused(Message.CURSOR_EMPTY_OR_LONG.with());
@@ -108,24 +151,24 @@ public final class CallCursors {
             if (mac.isEmpty()) {
                 throw refused(Message.CURSOR_UNKNOWN_KEY.with());
             }
-            byte[] expected =
-                    Arrays.copyOf(mac(mac.get(), integrationId, filter, Arrays.copyOf(all, bodyLength)), MAC_BYTES);
+            byte[] expected = Arrays.copyOf(
+                    mac(mac.get(), domain, integrationId, filter, Arrays.copyOf(all, bodyLength)), MAC_BYTES);
             byte[] given = Arrays.copyOfRange(all, bodyLength, all.length);
             if (!MessageDigest.isEqual(expected, given)) {
-                throw refused(Message.CURSOR_FOREIGN.with());
+                throw refused(foreign);
             }
             String callId = new String(id, StandardCharsets.US_ASCII);
             if (!CallRecord.validId(callId)) {
                 throw refused(Message.CURSOR_CALL_ID.with());
             }
-            return new CallPosition(instant(micros), callId);
+            return new Decoded(micros, callId);
         } catch (java.nio.BufferUnderflowException e) {
             throw refused(Message.CURSOR_TRUNCATED.with());
         }
     }
 
-    private static byte[] mac(Mac mac, long integrationId, CallFilter filter, byte[] body) {
-        mac.update(("calls-cursor:v1:" + integrationId + ":").getBytes(StandardCharsets.US_ASCII));
+    private static byte[] mac(Mac mac, String domain, long integrationId, CallFilter filter, byte[] body) {
+        mac.update((domain + integrationId + ":").getBytes(StandardCharsets.US_ASCII));
         mac.update(filter.canonical().getBytes(StandardCharsets.UTF_8));
         mac.update((byte) 0);
         return Arrays.copyOf(mac.doFinal(body), MAC_BYTES);

@@ -17,6 +17,8 @@ import java.util.Optional;
  *   <li>{@link #list}: ready calls (recording archived) with {@code classifiedAt} in the last {@value
  *       #RETENTION_DAYS} days, newest first; fetches one call more than the page to know whether there
  *       is a next one, so the last page has no cursor;
+ *   <li>{@link #feed}: ready calls in the order they became listable or were reclassified, oldest first,
+ *       by a cursor that always resumes where the last page ended (ADR 0048);
  *   <li>{@link #find}: {@link CallNotFoundException} when unknown, of another integration, not ready,
  *       or outside the window;
  *   <li>{@link #audio}: {@link CallNotFoundException} when unknown or of another integration, {@link
@@ -87,6 +89,60 @@ public final class CallRecords {
         String next =
                 cursors.encode(integration.id(), filter, page.get(limit - 1).position());
         return new Page(page, limit, Optional.of(next));
+    }
+
+    /**
+     * One page of the feed ({@code ordem=disponibilidade}) and where the next poll resumes.
+     *
+     * @param nextCursor the position after the last entry, or the cursor given when the page is empty, so a
+     *     client always has a cursor to keep once it has one; empty only when no cursor was given and the
+     *     page is empty (the next poll starts where this one did)
+     * @param complete whether the page reached the end of what is committed now (fewer entries than the
+     *     limit): the client polls again later, with {@code nextCursor}
+     */
+    public record FeedPage(List<FeedEntry> entries, int limit, Optional<String> nextCursor, boolean complete) {
+        public FeedPage {
+            entries = List.copyOf(entries);
+            Objects.requireNonNull(nextCursor, "nextCursor");
+        }
+    }
+
+    /**
+     * A page of the integration's feed: ready calls in the order they became listable or were reclassified,
+     * oldest first. The filter's {@code since} and {@code until} must be empty (they bound {@code
+     * datahistorico}, which the feed does not follow); {@code availableSince} bounds {@link
+     * FeedEntry#availableAt()} instead and is ignored when a cursor is given.
+     *
+     * @throws CallParameterException when the limit is out of range or the cursor is refused
+     */
+    public FeedPage feed(
+            Integration integration,
+            CallFilter filter,
+            Optional<Instant> availableSince,
+            int limit,
+            Optional<String> cursor) {
+        Objects.requireNonNull(integration, "integration");
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(availableSince, "availableSince");
+        if (filter.since().isPresent() || filter.until().isPresent()) {
+            throw new IllegalArgumentException("the feed takes no datahistorico bounds");
+        }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new CallParameterException("limite", Message.CALLS_LIMIT.with(limit, MAX_LIMIT));
+        }
+        Optional<FeedPosition> after = cursor.map(c -> cursors.decodeFeed(integration.id(), filter, c));
+        List<FeedEntry> found = store.feed(
+                integration.id(),
+                filter,
+                after.isPresent() ? Optional.empty() : availableSince,
+                after,
+                windowStart(),
+                limit);
+        Optional<String> next = found.isEmpty()
+                ? cursor
+                : Optional.of(cursors.encodeFeed(
+                        integration.id(), filter, found.get(found.size() - 1).position()));
+        return new FeedPage(found, limit, next, found.size() < limit);
     }
 
     /** The ready call of this integration with this id, within the window. */

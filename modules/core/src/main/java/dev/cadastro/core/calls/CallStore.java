@@ -26,7 +26,11 @@ public interface CallStore {
      *       are refreshed;
      *   <li>a delivery row ({@code pronta}) is written when a call becomes ready and its integration has
      *       a push destination; a {@code reclassificada} one when a ready call is reclassified and the
-     *       destination resends reclassified calls.
+     *       destination resends reclassified calls;
+     *   <li>a call that becomes ready, and a ready call reclassified, takes a new feed position ({@link
+     *       FeedEntry#availableAt()}): the same for the whole transaction within one integration, and later
+     *       than every position committed before it for that integration, assigned so that transactions of
+     *       one integration commit in the order of their positions.
      * </ul>
      *
      * @throws dev.cadastro.core.error.InvalidParameterException when the store refuses a call's data that
@@ -42,6 +46,29 @@ public interface CallStore {
      */
     List<CallRecord> page(
             long integrationId, CallFilter filter, Optional<CallPosition> after, Instant windowStart, int limit);
+
+    /**
+     * One page of the integration's call feed: ready calls with {@code classifiedAt} at or after {@code
+     * windowStart}, matching the text filters of {@code filter} ({@code agent}, {@code queue}, {@code
+     * result}; its {@code since} and {@code until} must be empty), with {@link FeedEntry#availableAt()} at
+     * or after {@code availableSince} when given, in {@link FeedPosition#FEED_ORDER}, starting strictly
+     * after {@code after} when given; at most {@code limit} calls.
+     *
+     * <p>What a page returns is final: no transaction that commits later can place a call at or before
+     * the last position a reader has seen (see {@link #ingest}), so a reader that resumes after it never
+     * misses a change.
+     *
+     * <p>The default refuses: a store that keeps no feed positions (a test's in-memory store) has no feed.
+     */
+    default List<FeedEntry> feed(
+            long integrationId,
+            CallFilter filter,
+            Optional<Instant> availableSince,
+            Optional<FeedPosition> after,
+            Instant windowStart,
+            int limit) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no feed positions");
+    }
 
     /** The integration's call with this id, ready or not, however old. */
     Optional<CallRecord> find(long integrationId, String id);

@@ -109,6 +109,7 @@ public enum Message {
     CURSOR_SIGNATURE_LENGTH,
     CURSOR_UNKNOWN_KEY,
     CURSOR_FOREIGN,
+    CURSOR_FOREIGN_FEED,
     CURSOR_CALL_ID,
     CURSOR_TRUNCATED,
     CALL_INTEGRATION_POSITIVE,
@@ -249,7 +250,11 @@ public enum Message {
     COMPANY_CNPJS_CEILING,
     CNPJS_TYPE,
     CNPJS_ITEM_TYPE,
-    TAKES_CNPJS_BODY;
+    TAKES_CNPJS_BODY,
+    CALLS_ORDER,
+    CALLS_FEED_ONLY,
+    CALLS_NOT_IN_FEED,
+    CALLS_FEED_CURSOR_AND_SINCE;
 
     /** This message naming {@code args}, in order: {@code {0}} is the first. */
     public LocalizedText with(Object... args) {

@@ -43,6 +43,24 @@ public final class CallJson {
     /** Writes the metadata object of one call. */
     public static void writeMetadata(JsonGenerator g, CallRecord call, String recordingUrl) throws IOException {
         g.writeStartObject();
+        writeFields(g, call, recordingUrl);
+        g.writeEndObject();
+    }
+
+    /**
+     * Writes the metadata object of one call as the feed ({@code ordem=disponibilidade}) gives it: the same
+     * fields and one more, {@code atualizado_em}, the call's place in the feed (when it became listable in
+     * this service, or was last reclassified), written like the other times.
+     */
+    public static void writeMetadata(JsonGenerator g, CallRecord call, String recordingUrl, Instant updatedAt)
+            throws IOException {
+        g.writeStartObject();
+        writeFields(g, call, recordingUrl);
+        g.writeStringField("atualizado_em", wireTime(updatedAt));
+        g.writeEndObject();
+    }
+
+    private static void writeFields(JsonGenerator g, CallRecord call, String recordingUrl) throws IOException {
         g.writeStringField("id", call.id());
         g.writeStringField("id_ocorrencia", call.occurrenceId());
         nullable(g, "funcionario_id", call.agentId());
@@ -59,7 +77,6 @@ public final class CallJson {
         // recording
         // archived, often minutes after datahistorico; a sync from the last datahistorico needs a margin.
         nullable(g, "disponivel_em", call.archived().map(CallJson::wireTime).orElse(null));
-        g.writeEndObject();
     }
 
     /** {@code {"metadata": {...}}}: the body of {@code GET /v1/ligacoes/{id}} and of a push delivery. */

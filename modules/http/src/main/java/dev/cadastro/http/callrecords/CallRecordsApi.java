@@ -6,6 +6,7 @@ import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallRecords;
 import dev.cadastro.core.calls.CallTokens;
 import dev.cadastro.core.calls.CallsUnauthorizedException;
+import dev.cadastro.core.calls.FeedEntry;
 import dev.cadastro.core.calls.Integration;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
@@ -36,7 +37,9 @@ import java.util.Set;
  * ({@code {"erro": "code", "mensagem": "..."}}), for its own listener:
  *
  * <ul>
- *   <li>{@code GET /v1/ligacoes}: the list by signed cursor;
+ *   <li>{@code GET /v1/ligacoes}: the list by signed cursor; with {@code ordem=disponibilidade}, an
+ *       extension, the feed: calls in the order they became listable or were reclassified, oldest first,
+ *       each with {@code atualizado_em}, and a cursor that is never null once a poll has one (ADR 0048);
  *   <li>{@code GET /v1/ligacoes/{id}}: one call;
  *   <li>{@code GET /v1/ligacoes/{id}/audio}: 302 to a new one-hour signed link on the recording host,
  *       {@code Cache-Control: no-store};
@@ -46,8 +49,8 @@ import java.util.Set;
  * <p>Every data endpoint first authenticates {@code Authorization: Bearer <token>} through {@link
  * CallTokens#authenticate}: a missing, malformed, unknown or revoked token, or a company-data API key,
  * is 401 {@code nao_autorizado}, before any parameter is read. Bad parameters (an unknown or repeated
- * one, a {@code limite} outside 1-200, a malformed date, a refused cursor) are 400 {@code
- * parametro_invalido}, a code the contract's catalogue lacks and the OpenAPI document adds. The service is
+ * one, a {@code limite} outside 1-200, a malformed date, a refused cursor, an unknown {@code ordem}, a
+ * parameter of one order given with the other) are 400 {@code parametro_invalido}, a code the contract's catalogue lacks and the OpenAPI document adds. The service is
  * free: no rate-limit headers, no idempotency keys, no charges.
  */
 public final class CallRecordsApi {
@@ -55,7 +58,12 @@ public final class CallRecordsApi {
 
     /** The parameters {@code GET /v1/ligacoes} accepts. */
     static final Set<String> LIST_PARAMETERS =
-            Set.of("limite", "cursor", "desde", "ate", "agente", "fila", "resultado");
+            Set.of("limite", "cursor", "desde", "ate", "agente", "fila", "resultado", "ordem", "disponivel_desde");
+
+    /** {@code ordem}'s values: the contract's order (the default) and the feed, an extension (ADR 0048). */
+    static final String ORDER_CLASSIFIED = "datahistorico";
+
+    static final String ORDER_AVAILABLE = "disponibilidade";
 
     private final CallTokens tokens;
     private final CallRecords records;
@@ -100,7 +108,7 @@ public final class CallRecordsApi {
                         Message.PARAMETER_NOT_ACCEPTED_LIST.with(
                                 Texts.quote(e.getKey()),
                                 "GET /v1/ligacoes",
-                                "limite, cursor, desde, ate, agente, fila, resultado"));
+                                "limite, cursor, desde, ate, agente, fila, resultado, ordem, disponivel_desde"));
             }
             if (e.getValue().size() > 1) {
                 throw new CallParameterException(
@@ -109,6 +117,16 @@ public final class CallRecordsApi {
             }
         }
         int limit = query.first("limite").map(CallRecordsApi::limit).orElse(CallRecords.DEFAULT_LIMIT);
+        String order = query.first("ordem").orElse(ORDER_CLASSIFIED);
+        if (order.equals(ORDER_AVAILABLE)) {
+            return feed(integration, query, limit);
+        }
+        if (!order.equals(ORDER_CLASSIFIED)) {
+            throw new CallParameterException("ordem", Message.CALLS_ORDER.with(Texts.quote(order)));
+        }
+        if (query.first("disponivel_desde").isPresent()) {
+            throw new CallParameterException("disponivel_desde", Message.CALLS_FEED_ONLY.with("disponivel_desde"));
+        }
         Optional<Instant> since = query.first("desde").map(CallRecordsApi::since);
         Optional<Instant> until = query.first("ate").map(CallRecordsApi::until);
         if (since.isPresent() && until.isPresent() && since.get().isAfter(until.get())) {
@@ -121,6 +139,54 @@ public final class CallRecordsApi {
                 new CallFilter(since, until, text(query, "agente"), text(query, "fila"), text(query, "resultado"));
         CallRecords.Page page = records.list(integration, filter, limit, query.first("cursor"));
         return Response.json(200, listBody(page));
+    }
+
+    /**
+     * {@code ordem=disponibilidade}: the feed, oldest first by when each call became listable or was last
+     * reclassified. {@code desde} and {@code ate} bound {@code datahistorico}, which the feed does not
+     * follow, so they are refused; {@code disponivel_desde} starts the feed, a cursor resumes it, not both.
+     */
+    private Response feed(Integration integration, QueryParameters query, int limit) {
+        for (String bound : List.of("desde", "ate")) {
+            if (query.first(bound).isPresent()) {
+                throw new CallParameterException(bound, Message.CALLS_NOT_IN_FEED.with(bound));
+            }
+        }
+        Optional<String> cursor = query.first("cursor");
+        Optional<Instant> availableSince = query.first("disponivel_desde").map(t -> since("disponivel_desde", t));
+        if (cursor.isPresent() && availableSince.isPresent()) {
+            throw new CallParameterException("disponivel_desde", Message.CALLS_FEED_CURSOR_AND_SINCE.with());
+        }
+        CallFilter filter = new CallFilter(
+                Optional.empty(),
+                Optional.empty(),
+                text(query, "agente"),
+                text(query, "fila"),
+                text(query, "resultado"));
+        CallRecords.FeedPage page = records.feed(integration, filter, availableSince, limit, cursor);
+        List<FeedEntry> entries = page.entries();
+        return Response.json(200, Json.bytes(512 + 600 * entries.size(), g -> {
+            g.writeStartObject();
+            g.writeArrayFieldStart("ligacoes");
+            for (FeedEntry entry : entries) {
+                g.writeStartObject();
+                g.writeFieldName("metadata");
+                CallJson.writeMetadata(g, entry.call(), records.recordingUrl(entry.call()), entry.availableAt());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeObjectFieldStart("paginacao");
+            g.writeNumberField("limite", page.limit());
+            g.writeNumberField("retornados", entries.size());
+            if (page.nextCursor().isPresent()) {
+                g.writeStringField("proximo_cursor", page.nextCursor().get());
+            } else {
+                g.writeNullField("proximo_cursor");
+            }
+            g.writeEndObject();
+            g.writeNumberField("retencao_dias", CallRecords.RETENTION_DAYS);
+            g.writeEndObject();
+        }));
     }
 
     private byte[] listBody(CallRecords.Page page) {
@@ -233,7 +299,12 @@ public final class CallRecordsApi {
 
     /** {@code desde}: the first moment, a fraction finer than the store's microsecond rounded up. */
     static Instant since(String text) {
-        Instant t = time("desde", text);
+        return since("desde", text);
+    }
+
+    /** A lower bound ({@code desde}, {@code disponivel_desde}) read as {@link #since(String)} reads {@code desde}. */
+    static Instant since(String parameter, String text) {
+        Instant t = time(parameter, text);
         Instant micros = t.truncatedTo(ChronoUnit.MICROS);
         return micros.equals(t) ? t : micros.plus(1, ChronoUnit.MICROS);
     }

@@ -277,9 +277,10 @@ class CallsPushCommandTest {
                     s.pushDestinations().integration("outro").orElseThrow().id();
         }
         sql("INSERT INTO calls (integration_id, id, occurrence_id, agent_login, queue, result_description,"
-                + " classified_at, started_at, duration_seconds, archived_at, recording_key, ingested_at, updated_at)"
-                + " VALUES (" + integration + ", 'R-1', 'R-1', 'ana', 'vendas', 'Venda', now(), now(), 10, now(), 'k',"
-                + " now(), now())");
+                + " classified_at, started_at, duration_seconds, archived_at, recording_key, ingested_at, updated_at,"
+                + " available_at) VALUES (" + integration
+                + ", 'R-1', 'R-1', 'ana', 'vendas', 'Venda', now(), now(), 10,"
+                + " now(), 'k', now(), now(), date_trunc('second', now()))");
         sql("INSERT INTO call_deliveries (integration_id, call_id, webhook_id, reason, state, attempts,"
                 + " next_attempt_at, created_at, ready_at, last_status, last_error) VALUES"
                 + " (" + integration

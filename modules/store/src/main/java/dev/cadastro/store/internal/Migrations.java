@@ -42,6 +42,7 @@ public final class Migrations {
             "V13__sms_sending_table.sql",
             "V14__store_require.sql",
             "V15__company_batch.sql",
+            "V16__call_feed.sql",
             "V17__ledger_batch_checks.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */

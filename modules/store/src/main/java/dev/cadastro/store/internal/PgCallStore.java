@@ -4,6 +4,8 @@ import dev.cadastro.core.calls.CallFilter;
 import dev.cadastro.core.calls.CallPosition;
 import dev.cadastro.core.calls.CallRecord;
 import dev.cadastro.core.calls.CallStore;
+import dev.cadastro.core.calls.FeedEntry;
+import dev.cadastro.core.calls.FeedPosition;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.store.StoreException;
@@ -61,6 +63,9 @@ import javax.sql.DataSource;
  * have been refreshed); {@code deliveriesQueued} outbox rows written. A call given twice in one ingest
  * counts once, as the merge of its states in the order given.
  *
+ * <p>Each call that becomes ready, and each ready call reclassified, takes the transaction's feed position for
+ * its integration ({@code available_at}; see {@link #feedPositions} for why positions commit in order).
+ *
  * <p>{@link #page} is a keyset read on the partial index {@code calls_list}: every page, the first or the
  * ten-thousandth, is one index range scan of at most {@code limit} matching rows.
  */
@@ -86,12 +91,15 @@ public final class PgCallStore implements CallStore {
             + " queue, result_code, result_description, classified_at, started_at, duration_seconds, archived_at,"
             + " recording_key";
 
-    /** The call columns as {@code unnest} gives them from the arrays {@link #bindCalls} sets. */
+    /**
+     * The call columns as {@code unnest} gives them from the arrays {@link #bindCalls} sets, then the feed
+     * position the ingest gives the call ({@code available_at}, null when it takes none).
+     */
     private static final String UNNEST_CALLS = "unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[],"
             + " ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]::timestamptz[], ?::text[]::timestamptz[],"
-            + " ?::integer[], ?::text[]::timestamptz[], ?::text[]) AS u(integration_id, id, occurrence_id, agent_id,"
-            + " agent_login, agent_name, queue, result_code, result_description, classified_at, started_at,"
-            + " duration_seconds, archived_at, recording_key)";
+            + " ?::integer[], ?::text[]::timestamptz[], ?::text[], ?::text[]::timestamptz[]) AS u(integration_id, id,"
+            + " occurrence_id, agent_id, agent_login, agent_name, queue, result_code, result_description,"
+            + " classified_at, started_at, duration_seconds, archived_at, recording_key, available_at)";
 
     private static final Comparator<CallRecord> KEY_ORDER =
             Comparator.comparingLong(CallRecord::integrationId).thenComparing(CallRecord::id);
@@ -196,11 +204,16 @@ public final class PgCallStore implements CallStore {
                     // An ingest (a worker's, or `calls import`) may wait for another's integration lock.
                     Jdbc.allowLongStatements(c);
                     lockIntegrations(c, sorted);
+                    Map<Long, Instant> positions = feedPositions(c, sorted, now);
                     Map<Long, Boolean> destinations = destinations(c, sorted);
                     IngestResult total = IngestResult.NOTHING;
                     for (int from = 0; from < sorted.size(); from += CHUNK) {
                         total = total.plus(chunk(
-                                c, sorted.subList(from, Math.min(sorted.size(), from + CHUNK)), now, destinations));
+                                c,
+                                sorted.subList(from, Math.min(sorted.size(), from + CHUNK)),
+                                now,
+                                destinations,
+                                positions));
                     }
                     return total;
                 });
@@ -233,6 +246,38 @@ public final class PgCallStore implements CallStore {
         }
     }
 
+    /**
+     * The feed position this transaction gives, per integration of the batch, to the calls that become ready
+     * or are reclassified: the integration's latest position plus one second, or {@code now}'s second when
+     * that is later. Read after {@link #lockIntegrations}: each statement of a READ COMMITTED transaction
+     * sees what committed before it started, and the previous holder of the lock had committed, and become
+     * visible, before it let the lock go (PostgreSQL releases a transaction's locks after its commit is
+     * visible). So the position is later than every committed one, and no other transaction of the
+     * integration takes a position until this one has committed: the integration's positions commit in
+     * order, and a reader never sees a position while an earlier one is still to come (ADR 0048).
+     */
+    private static Map<Long, Instant> feedPositions(Connection c, List<CallRecord> calls, Instant now)
+            throws SQLException {
+        Long[] ids = calls.stream().map(CallRecord::integrationId).distinct().toArray(Long[]::new);
+        Instant second = now.truncatedTo(ChronoUnit.SECONDS);
+        Map<Long, Instant> out = new HashMap<>();
+        // One probe of calls_feed per integration (the max of an index's leading columns is its last entry).
+        try (PreparedStatement ps = c.prepareStatement("SELECT k.id, (SELECT max(available_at) FROM calls"
+                + " WHERE integration_id = k.id AND archived_at IS NOT NULL) FROM unnest(?::bigint[]) AS k(id)")) {
+            ps.setArray(1, c.createArrayOf("bigint", ids));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    OffsetDateTime latest = rs.getObject(2, OffsetDateTime.class);
+                    Instant next = latest == null
+                            ? second
+                            : latest.toInstant().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+                    out.put(rs.getLong(1), next.isAfter(second) ? next : second);
+                }
+            }
+        }
+        return out;
+    }
+
     /** The integrations among {@code calls} that have a push destination, enabled or paused: whether they want resends. */
     private static Map<Long, Boolean> destinations(Connection c, List<CallRecord> calls) throws SQLException {
         Long[] ids = calls.stream().map(CallRecord::integrationId).distinct().toArray(Long[]::new);
@@ -249,16 +294,23 @@ public final class PgCallStore implements CallStore {
         return out;
     }
 
-    private IngestResult chunk(Connection c, List<CallRecord> chunk, Instant now, Map<Long, Boolean> destinations)
+    private IngestResult chunk(
+            Connection c,
+            List<CallRecord> chunk,
+            Instant now,
+            Map<Long, Boolean> destinations,
+            Map<Long, Instant> positions)
             throws SQLException {
         Set<Key> inserted = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO calls (" + COLUMNS + ", ingested_at, updated_at)"
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO calls (" + COLUMNS
+                + ", available_at, ingested_at, updated_at)"
                 + " SELECT u.*, ?, ? FROM " + UNNEST_CALLS
                 + " ORDER BY u.integration_id, u.id COLLATE \"C\" ON CONFLICT (integration_id, id) DO NOTHING"
                 + " RETURNING integration_id, id")) {
             ps.setObject(1, time(now));
             ps.setObject(2, time(now));
-            bindCalls(c, ps, 3, chunk);
+            // A new call enters the feed when it arrives ready.
+            bindCalls(c, ps, 3, chunk, r -> r.ready() ? positions.get(r.integrationId()) : null);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     inserted.add(new Key(rs.getLong(1), rs.getString(2)));
@@ -280,6 +332,7 @@ public final class PgCallStore implements CallStore {
         if (!known.isEmpty()) {
             Map<Key, CallRecord> stored = lockKnown(c, known);
             List<CallRecord> changed = new ArrayList<>();
+            Set<Key> moved = new HashSet<>();
             for (CallRecord incoming : known) {
                 CallRecord before = stored.get(Key.of(incoming));
                 if (before == null) {
@@ -288,6 +341,10 @@ public final class PgCallStore implements CallStore {
                 Merge m = merge(before, incoming);
                 if (!m.merged().equals(before)) {
                     changed.add(m.merged());
+                }
+                // A known call enters the feed when it becomes ready, and enters it again when reclassified.
+                if (m.becameReady() || (m.reclassified() && before.ready())) {
+                    moved.add(Key.of(incoming));
                 }
                 Boolean resend = destinations.get(incoming.integrationId());
                 if (m.becameReady()) {
@@ -305,7 +362,7 @@ public final class PgCallStore implements CallStore {
                     unchanged++;
                 }
             }
-            update(c, changed, now);
+            update(c, changed, now, r -> moved.contains(Key.of(r)) ? positions.get(r.integrationId()) : null);
         }
         queue(c, deliveries, now);
         return new IngestResult(inserted.size(), reclassified, archived, unchanged, deliveries.size());
@@ -335,7 +392,12 @@ public final class PgCallStore implements CallStore {
         return out;
     }
 
-    private static void update(Connection c, List<CallRecord> changed, Instant now) throws SQLException {
+    private static void update(
+            Connection c,
+            List<CallRecord> changed,
+            Instant now,
+            java.util.function.Function<CallRecord, Instant> position)
+            throws SQLException {
         if (changed.isEmpty()) {
             return;
         }
@@ -344,10 +406,11 @@ public final class PgCallStore implements CallStore {
                 + " result_code = u.result_code, result_description = u.result_description,"
                 + " classified_at = u.classified_at, started_at = u.started_at,"
                 + " duration_seconds = u.duration_seconds, archived_at = u.archived_at,"
-                + " recording_key = u.recording_key, updated_at = ?"
+                + " recording_key = u.recording_key, available_at = coalesce(u.available_at, c.available_at),"
+                + " updated_at = ?"
                 + " FROM " + UNNEST_CALLS + " WHERE c.integration_id = u.integration_id AND c.id = u.id")) {
             ps.setObject(1, time(now));
-            bindCalls(c, ps, 2, changed);
+            bindCalls(c, ps, 2, changed, position);
             ps.executeUpdate();
         }
     }
@@ -392,11 +455,19 @@ public final class PgCallStore implements CallStore {
         return "msg_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
-    /** Sets the 14 array parameters of {@link #UNNEST_CALLS} from {@code first}; the next free index. */
-    private static int bindCalls(Connection c, PreparedStatement ps, int first, List<CallRecord> calls)
+    /**
+     * Sets the 15 array parameters of {@link #UNNEST_CALLS} from {@code first}, the last one each call's new
+     * feed position or null; the next free index.
+     */
+    private static int bindCalls(
+            Connection c,
+            PreparedStatement ps,
+            int first,
+            List<CallRecord> calls,
+            java.util.function.Function<CallRecord, Instant> position)
             throws SQLException {
         int n = calls.size();
-        Object[][] cols = new Object[14][n];
+        Object[][] cols = new Object[15][n];
         for (int i = 0; i < n; i++) {
             CallRecord r = calls.get(i);
             cols[0][i] = r.integrationId();
@@ -413,6 +484,8 @@ public final class PgCallStore implements CallStore {
             cols[11][i] = r.durationSeconds();
             cols[12][i] = r.archivedAt() == null ? null : bindTime(r.archivedAt());
             cols[13][i] = r.recordingKey();
+            Instant at = position.apply(r);
+            cols[14][i] = at == null ? null : bindTime(at);
         }
         for (int col = 0; col < cols.length; col++) {
             String type = col == 0 ? "bigint" : col == 11 ? "integer" : "text";
@@ -485,6 +558,84 @@ public final class PgCallStore implements CallStore {
             params.add(p.id());
         });
         sql.append(" ORDER BY classified_at DESC, id DESC LIMIT ?");
+        params.add(limit);
+        return new PageQuery(sql.toString(), params);
+    }
+
+    @Override
+    public List<FeedEntry> feed(
+            long integrationId,
+            CallFilter filter,
+            Optional<Instant> availableSince,
+            Optional<FeedPosition> after,
+            Instant windowStart,
+            int limit) {
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(availableSince, "availableSince");
+        Objects.requireNonNull(after, "after");
+        Objects.requireNonNull(windowStart, "windowStart");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit " + limit + " must be at least 1");
+        }
+        PageQuery q = feedQuery(integrationId, filter, availableSince, after, windowStart, limit);
+        // One statement, one snapshot: what it sees of the feed is a prefix of the feed's final order (see
+        // feedPositions), so the page ends at a position nothing committed later can come before.
+        return Jdbc.autoCommit(dataSource, "feed calls of integration " + integrationId, c -> {
+            try (PreparedStatement ps = c.prepareStatement(q.sql())) {
+                Jdbc.set(ps, q.params().toArray());
+                List<FeedEntry> out = new ArrayList<>(Math.min(limit, 1024));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new FeedEntry(
+                                record(rs),
+                                rs.getObject("available_at", OffsetDateTime.class)
+                                        .toInstant()));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    /** The statement {@link #feed} runs: one range scan of {@code calls_feed}. */
+    public static PageQuery feedQuery(
+            long integrationId,
+            CallFilter filter,
+            Optional<Instant> availableSince,
+            Optional<FeedPosition> after,
+            Instant windowStart,
+            int limit) {
+        if (filter.since().isPresent() || filter.until().isPresent()) {
+            throw new IllegalArgumentException("the feed takes no datahistorico bounds");
+        }
+        StringBuilder sql = new StringBuilder(256)
+                .append("SELECT ")
+                .append(COLUMNS)
+                .append(", available_at FROM calls WHERE integration_id = ? AND archived_at IS NOT NULL")
+                .append(" AND classified_at >= ?");
+        List<Object> params = new ArrayList<>(List.of(integrationId, time(windowStart)));
+        availableSince.ifPresent(s -> {
+            sql.append(" AND available_at >= ?");
+            params.add(time(s));
+        });
+        filter.agent().ifPresent(a -> {
+            sql.append(" AND agent_login = ?");
+            params.add(a);
+        });
+        filter.queue().ifPresent(q -> {
+            sql.append(" AND queue = ?");
+            params.add(q);
+        });
+        filter.result().ifPresent(r -> {
+            sql.append(" AND result_description = ?");
+            params.add(r);
+        });
+        after.ifPresent(p -> {
+            sql.append(" AND (available_at, id) > (?, ?)");
+            params.add(time(p.availableAt()));
+            params.add(p.id());
+        });
+        sql.append(" ORDER BY available_at, id LIMIT ?");
         params.add(limit);
         return new PageQuery(sql.toString(), params);
     }
