@@ -196,6 +196,36 @@ class StorePublicationTest {
         }
     }
 
+    /**
+     * The filters the serving generation had cached are built in the next one before it is swapped in,
+     * so its first queries under load do not each read postings; the answers are those of a cold open.
+     */
+    @Test
+    void aNewGenerationIsWarmedWithTheOldOnesFilterBitsetsBeforeItIsSwappedIn(@TempDir Path tmp) throws IOException {
+        Path build = tmp.resolve("build");
+        List<Establishment> second = rows(22, 6_000);
+        build(build, rows(21, 5_000), "month one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(build, store, "", PUBLISH);
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL, NO_TIMER)) {
+            LuceneRegister r = follower.register();
+            follower.poll().orElseThrow();
+            assertEquals(0, r.cachedBitsetBytes());
+            r.search(QUERIES.get(0));
+            r.search(QUERIES.get(2));
+            assertTrue(r.cachedBitsetBytes() > 0);
+
+            build(build, second, "month two");
+            IndexPublisher.publish(build, store, "", PUBLISH);
+            assertEquals(2, follower.poll().orElseThrow().generation());
+            assertTrue(r.cachedBitsetBytes() > 0, "no query has reached generation 2 yet, its filters are built");
+            try (LuceneRegister cold = LuceneRegister.open(build, NO_TIMER)) {
+                assertEquals(0, cold.cachedBitsetBytes());
+                assertEquals(answers(cold, second), answers(r, second));
+            }
+        }
+    }
+
     @Test
     void aBuilderStartingFromAnEmptyRootStillPublishesUpward(@TempDir Path tmp) throws IOException {
         LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
@@ -406,7 +436,8 @@ class StorePublicationTest {
             Path largest;
             try (Stream<Path> s = Files.list(tmp.resolve("bucket/gen-2"))) {
                 largest = s.filter(Files::isRegularFile)
-                        .max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length()))
+                        .max((a, b) ->
+                                Long.compare(a.toFile().length(), b.toFile().length()))
                         .orElseThrow();
             }
             long size = largest.toFile().length();
