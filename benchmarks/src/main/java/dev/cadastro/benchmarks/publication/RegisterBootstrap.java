@@ -129,7 +129,8 @@ public final class RegisterBootstrap {
             exec("cp", "-r", gen.toString(), target.resolve(gen.getFileName()).toString());
             Files.copy(gen.getParent().resolve("CURRENT"), target.resolve("CURRENT"));
             try (LuceneRegister r = LuceneRegister.open(
-                    target, SearchOptions.builder().refreshInterval(Duration.ZERO).build())) {
+                    target,
+                    SearchOptions.builder().refreshInterval(Duration.ZERO).build())) {
                 if (r.published().documents() != documents) {
                     throw new IllegalStateException("opened " + r.published());
                 }
