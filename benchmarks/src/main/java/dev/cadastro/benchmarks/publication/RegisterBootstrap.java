@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * Bootstrap of a server's register from an object store against the copy floor, in the same run: the
  * production path of {@code serve --index s3://... --index-cache DIR} ({@link IndexFollower}: the
  * pointer, the manifest, parallel ranged GETs of 16 MiB parts through {@link S3FileStore} and the AWS
- * SDK, SHA-256 of every part, fsync of every file, the rename and {@link LuceneRegister}'s open of the
+ * SDK, the CRC32C of every part, fsync of every file, the rename and {@link LuceneRegister}'s open of the
  * generation) from s3proxy on loopback (filesystem backend), against {@code cp -r} of the same
  * generation folder (and {@code cp -r} then {@code sync}). Variants alternate within each round, their
  * order rotating, so drift on the shared machine hits all of them; the ratio is taken per round.
@@ -72,10 +72,13 @@ public final class RegisterBootstrap {
                         bytes,
                         up,
                         bytes / up / 1e6);
-                List<String> variants = new ArrayList<>(List.of("cp", "cp+sync"));
+                // cp+open: the copy floor plus what the follower also does after it, the register's open.
+                List<String> variants = new ArrayList<>(List.of("cp", "cp+sync", "cp+open"));
                 parallelism.forEach(k -> variants.add("s3 x" + k));
                 // The transport alone, to read the follower's own share: the same ranged GETs, discarded.
                 variants.add("get x8");
+                variants.add("get+crc x8");
+                // The per-part check of manifest version 1, for comparison (ADR 0050).
                 variants.add("get+sha x8");
                 Map<String, List<Double>> seconds = new LinkedHashMap<>();
                 Map<String, List<Double>> ratios = new LinkedHashMap<>();
@@ -91,7 +94,13 @@ public final class RegisterBootstrap {
                         round.put(v, s);
                         seconds.get(v).add(s);
                         System.out.printf(
-                                Locale.ROOT, "round %d %-8s %6.2f s  %6.0f MB/s%n", r + 1, v, s, bytes / s / 1e6);
+                                Locale.ROOT,
+                                "round %d %-10s %6.2f s  %6.0f MB/s  load %s%n",
+                                r + 1,
+                                v,
+                                s,
+                                bytes / s / 1e6,
+                                loadAverage());
                     }
                     for (String v : variants) {
                         ratios.get(v).add(round.get(v) / round.get("cp"));
@@ -114,7 +123,18 @@ public final class RegisterBootstrap {
         deleteTree(target);
         long t0 = System.nanoTime();
         if (variant.startsWith("get")) {
-            rangedGets(store, 8, variant.contains("sha"));
+            rangedGets(store, 8, variant.contains("sha") ? "sha" : variant.contains("crc") ? "crc" : "");
+        } else if (variant.equals("cp+open")) {
+            Files.createDirectories(target);
+            exec("cp", "-r", gen.toString(), target.resolve(gen.getFileName()).toString());
+            Files.copy(gen.getParent().resolve("CURRENT"), target.resolve("CURRENT"));
+            try (LuceneRegister r = LuceneRegister.open(
+                    target,
+                    SearchOptions.builder().refreshInterval(Duration.ZERO).build())) {
+                if (r.published().documents() != documents) {
+                    throw new IllegalStateException("opened " + r.published());
+                }
+            }
         } else if (variant.startsWith("cp")) {
             exec("cp", "-r", gen.toString(), target.toString());
             if (variant.equals("cp+sync")) {
@@ -142,7 +162,7 @@ public final class RegisterBootstrap {
     }
 
     /** Every part of generation 1 as the follower asks for it (16 MiB ranges), {@code threads} at a time, to nothing. */
-    private static void rangedGets(S3FileStore store, int threads, boolean hash) throws Exception {
+    private static void rangedGets(S3FileStore store, int threads, String check) throws Exception {
         List<long[]> ranges = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         for (var e : store.list("gen-1/")) {
@@ -160,19 +180,21 @@ public final class RegisterBootstrap {
                 byte[] buf = new byte[256 << 10];
                 try {
                     java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+                    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
                     for (int i; (i = next.getAndIncrement()) < ranges.size(); ) {
                         try (var d = store.open(keys.get(i), ranges.get(i)[0], ranges.get(i)[1])
                                         .orElseThrow();
                                 var in = d.stream()) {
                             for (int n; (n = in.read(buf)) > 0; ) {
-                                if (hash) {
+                                if (check.equals("sha")) {
                                     md.update(buf, 0, n);
+                                } else if (check.equals("crc")) {
+                                    crc.update(buf, 0, n);
                                 }
                             }
                         }
-                        if (hash) {
-                            md.digest();
-                        }
+                        md.reset();
+                        crc.reset();
                     }
                 } catch (Exception e) {
                     failure.set(e);
@@ -210,6 +232,15 @@ public final class RegisterBootstrap {
             for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
+        }
+    }
+
+    /** The 1-minute load average (Linux), to read each figure beside the machine's load; "?" elsewhere. */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
         }
     }
 

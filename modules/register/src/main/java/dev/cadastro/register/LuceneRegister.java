@@ -183,6 +183,9 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
                     return false;
                 }
                 GenerationReader fresh = openGeneration(dir.get());
+                if (old != null) {
+                    warm(fresh, old);
+                }
                 current.set(fresh);
                 if (old != null) {
                     old.release();
@@ -379,6 +382,22 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
                 return g;
             }
             Thread.onSpinWait();
+        }
+    }
+
+    /** The old generation still answers meanwhile; a warm-up that fails only leaves the new one cold. */
+    private static void warm(GenerationReader fresh, GenerationReader old) {
+        long t0 = System.nanoTime();
+        try {
+            int built = fresh.warmFrom(old);
+            LOG.log(
+                    Level.INFO,
+                    "warmed {0}: {1} filter bitsets built in {2} ms before the swap",
+                    fresh.meta().path(),
+                    built,
+                    (System.nanoTime() - t0) / 1_000_000);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "warming " + fresh.meta().path() + " failed; it is swapped in cold", e);
         }
     }
 

@@ -196,6 +196,36 @@ class StorePublicationTest {
         }
     }
 
+    /**
+     * The filters the serving generation had cached are built in the next one before it is swapped in,
+     * so its first queries under load do not each read postings; the answers are those of a cold open.
+     */
+    @Test
+    void aNewGenerationIsWarmedWithTheOldOnesFilterBitsetsBeforeItIsSwappedIn(@TempDir Path tmp) throws IOException {
+        Path build = tmp.resolve("build");
+        List<Establishment> second = rows(22, 6_000);
+        build(build, rows(21, 5_000), "month one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(build, store, "", PUBLISH);
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL, NO_TIMER)) {
+            LuceneRegister r = follower.register();
+            follower.poll().orElseThrow();
+            assertEquals(0, r.cachedBitsetBytes());
+            r.search(QUERIES.get(0));
+            r.search(QUERIES.get(2));
+            assertTrue(r.cachedBitsetBytes() > 0);
+
+            build(build, second, "month two");
+            IndexPublisher.publish(build, store, "", PUBLISH);
+            assertEquals(2, follower.poll().orElseThrow().generation());
+            assertTrue(r.cachedBitsetBytes() > 0, "no query has reached generation 2 yet, its filters are built");
+            try (LuceneRegister cold = LuceneRegister.open(build, NO_TIMER)) {
+                assertEquals(0, cold.cachedBitsetBytes());
+                assertEquals(answers(cold, second), answers(r, second));
+            }
+        }
+    }
+
     @Test
     void aBuilderStartingFromAnEmptyRootStillPublishesUpward(@TempDir Path tmp) throws IOException {
         LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
@@ -377,6 +407,116 @@ class StorePublicationTest {
             assertTrue(round.reused() > 0, round.toString());
             assertEquals(20_000, follower.register().published().documents());
             assertTrue(follower.register().lookup(rows.get(0).cnpj()).isPresent());
+        }
+    }
+
+    /**
+     * The per-part check is a CRC32C (ADR 0050): one byte flipped anywhere in a part of the next
+     * generation (its first byte, its last, or one inside a later part) is refused, and the server stays
+     * on the generation it serves: the register, the cache's {@code CURRENT} and its folders do not move.
+     */
+    @Test
+    void aFlippedByteInAPartOfTheNextGenerationIsRefusedAndTheOpenGenerationKeepsServing(@TempDir Path tmp)
+            throws IOException {
+        Path build = tmp.resolve("build");
+        List<Establishment> first = rows(11, 3_000);
+        List<Establishment> second = rows(12, 20_000);
+        build(build, first, "month one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(build, store, "", PUBLISH);
+        try (IndexFollower follower =
+                IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL.withAttempts(2), NO_TIMER)) {
+            LuceneRegister r = follower.register();
+            follower.poll().orElseThrow();
+            List<Object> before = answers(r, first);
+            String pointerBefore = Files.readString(tmp.resolve("cache/CURRENT"));
+
+            build(build, second, "month two");
+            IndexPublisher.publish(build, store, "", PUBLISH);
+            Path largest;
+            try (Stream<Path> s = Files.list(tmp.resolve("bucket/gen-2"))) {
+                largest = s.filter(Files::isRegularFile)
+                        .max((a, b) ->
+                                Long.compare(a.toFile().length(), b.toFile().length()))
+                        .orElseThrow();
+            }
+            long size = largest.toFile().length();
+            int part = PUBLISH.partSize();
+            assertTrue(size > 2L * part, "the largest file spans at least three parts: " + size);
+            for (long at : new long[] {0, part - 1, part + 12_345, size - 1}) {
+                int original = flip(largest, at);
+                IOException refused = assertThrows(IOException.class, follower::poll, "byte " + at);
+                assertTrue(refused instanceof IndexFollower.ChecksumException, refused.toString());
+                assertTrue(
+                        refused.getMessage().contains(largest.getFileName().toString())
+                                && refused.getMessage().contains("CRC32C"),
+                        refused.getMessage());
+                assertEquals(1, r.published().generation(), "byte " + at);
+                assertEquals(before, answers(r, first));
+                assertEquals(pointerBefore, Files.readString(tmp.resolve("cache/CURRENT")));
+                assertFalse(Files.exists(tmp.resolve("cache/gen-2")), "byte " + at);
+                assertTrue(Files.isDirectory(tmp.resolve("cache/gen-1")));
+                restore(largest, at, original);
+                // The next flip is fetched afresh: the parts this attempt verified would be kept, not read again.
+                deleteTree(tmp.resolve("cache/download-2"));
+            }
+            assertEquals(2, follower.poll().orElseThrow().generation());
+            assertEquals(20_000, r.published().documents());
+            assertTrue(r.lookup(second.get(0).cnpj()).isPresent());
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static int flip(Path file, long at) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.seek(at);
+            int original = f.read();
+            f.seek(at);
+            f.write(original ^ 0x40);
+            return original;
+        }
+    }
+
+    private static void restore(Path file, long at, int original) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.seek(at);
+            f.write(original);
+        }
+    }
+
+    /**
+     * A manifest of the format before CRC32C parts (version 1, a SHA-256 per part; never released) is
+     * refused with a message that says what to do, and nothing is fetched.
+     */
+    @Test
+    void aVersionOneManifestIsRefusedWithAMessageThatSaysToPublishAgain(@TempDir Path tmp) throws Exception {
+        build(tmp.resolve("build"), rows(13, 1_000), "one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(tmp.resolve("build"), store, "", PUBLISH);
+        Path manifest = tmp.resolve("bucket/gen-1.manifest");
+        String v1 = Files.readString(manifest)
+                .replace("cadastro-register-manifest=2", "cadastro-register-manifest=1")
+                .replaceAll("(?m)^part=([0-9a-f]{8})$", "part=$1$1$1$1$1$1$1$1");
+        Files.writeString(manifest, v1);
+        String sha = java.util.HexFormat.of()
+                .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(v1.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        Files.writeString(tmp.resolve("bucket/CURRENT"), "generation=1\nmanifestSha256=" + sha + "\n");
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "", MANUAL, NO_TIMER)) {
+            IOException refused = assertThrows(IOException.class, follower::poll);
+            assertTrue(
+                    refused.getMessage().contains("version-1 manifest")
+                            && refused.getMessage().contains("publish the generation again"),
+                    refused.getMessage());
+            assertFalse(Files.exists(tmp.resolve("cache/download-1")));
+            assertThrows(IllegalStateException.class, () -> follower.register().published());
         }
     }
 

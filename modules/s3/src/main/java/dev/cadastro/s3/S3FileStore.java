@@ -13,6 +13,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -29,8 +34,9 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 /**
  * The {@link FileStore} on an S3-compatible object store, under one {@link S3Location}. An upload is
  * buffered a part at a time ({@link #DEFAULT_PART_SIZE}, so never a whole file in memory): a file smaller
- * than a part is one PUT; a larger one is a multipart upload whose parts are sent as they fill, and it
- * appears under its key only when CompleteMultipartUpload succeeds; closing it without a commit aborts
+ * than a part is one PUT; a larger one is a multipart upload whose parts are sent as they fill, each on
+ * a background thread while the writer fills the next (at most one part in flight, so two buffers per
+ * upload), and it appears under its key only when CompleteMultipartUpload succeeds; closing it without a commit aborts
  * the upload, so neither an object nor its parts remain. Reads are GETs, ranged when asked; {@link
  * #temporaryLink} is a presigned GET. A store that does not answer is reported as {@link
  * ObjectStoreUnavailableException} (503 to an API client).
@@ -51,6 +57,9 @@ public final class S3FileStore implements FileStore, AutoCloseable {
     private final S3Location location;
     private final int partSize;
     private final boolean owned;
+    /** Sends the parts of multipart uploads while their writers fill the next part. */
+    private final ExecutorService partSenders = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("s3-part-", 0).factory());
 
     private S3FileStore(S3Client client, S3Presigner presigner, S3Location location, int partSize, boolean owned) {
         this.client = Objects.requireNonNull(client, "client");
@@ -208,6 +217,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
     /** Closes the client and the presigner when this store opened them. */
     @Override
     public void close() {
+        partSenders.shutdown();
         if (owned) {
             client.close();
             presigner.close();
@@ -330,6 +340,11 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         private long total;
         private String uploadId;
         private boolean done;
+        /** The part being sent in the background, its buffer (reused once sent) and its number. */
+        private Future<String> inFlight;
+
+        private byte[] sending;
+        private int sendingNumber;
 
         PartUpload(String object) {
             this.object = object;
@@ -352,8 +367,9 @@ public final class S3FileStore implements FileStore, AutoCloseable {
                     client.putObject(
                             b -> b.bucket(location.bucket()).key(object).contentLength((long) n), body(bytes, n));
                 } else {
+                    awaitInFlight();
                     if (count > 0) {
-                        sendPart();
+                        parts.add(part(parts.size() + 1, buffer, count));
                     }
                     String id = uploadId;
                     client.completeMultipartUpload(b ->
@@ -374,6 +390,17 @@ public final class S3FileStore implements FileStore, AutoCloseable {
             }
             done = true;
             buffer = null;
+            if (inFlight != null) {
+                // Wait for the part in flight, so that none lands after the abort; its outcome no longer matters.
+                try {
+                    inFlight.get();
+                } catch (ExecutionException | CancellationException ignored) {
+                    // aborted below
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                inFlight = null;
+            }
             if (uploadId != null) {
                 String id = uploadId;
                 try {
@@ -386,18 +413,65 @@ public final class S3FileStore implements FileStore, AutoCloseable {
             }
         }
 
-        private void sendPart() throws IOException {
-            try {
-                if (uploadId == null) {
+        /**
+         * Sends the full buffer in the background and gives the writer the other one, once the part sent
+         * before it is in the store (its failure surfaces here, or at the commit).
+         */
+        private void sendPartInBackground() throws IOException {
+            byte[] free = awaitInFlight();
+            if (uploadId == null) {
+                try {
                     uploadId = client.createMultipartUpload(
                                     b -> b.bucket(location.bucket()).key(object))
                             .uploadId();
+                } catch (SdkException e) {
+                    throw new IOException(unavailable("starting the upload of " + object, e));
                 }
-                int number = parts.size() + 1;
-                String id = uploadId;
-                byte[] bytes = buffer;
-                int n = count;
-                String etag = client.uploadPart(
+            }
+            int number = parts.size() + 1;
+            byte[] bytes = buffer;
+            int n = count;
+            sending = bytes;
+            sendingNumber = number;
+            inFlight = partSenders.submit(() -> uploadPart(number, bytes, n));
+            buffer = free != null ? free : new byte[partSize];
+            count = 0;
+        }
+
+        /** Waits for the part in flight, records it and returns its buffer for reuse; null when none was. */
+        private byte[] awaitInFlight() throws IOException {
+            if (inFlight == null) {
+                return null;
+            }
+            Future<String> f = inFlight;
+            inFlight = null;
+            try {
+                parts.add(CompletedPart.builder()
+                        .partNumber(sendingNumber)
+                        .eTag(f.get())
+                        .build());
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("upload of " + object + " interrupted");
+            }
+            byte[] free = sending;
+            sending = null;
+            return free;
+        }
+
+        private CompletedPart part(int number, byte[] bytes, int n) throws IOException {
+            return CompletedPart.builder()
+                    .partNumber(number)
+                    .eTag(uploadPart(number, bytes, n))
+                    .build();
+        }
+
+        private String uploadPart(int number, byte[] bytes, int n) throws IOException {
+            String id = uploadId;
+            try {
+                return client.uploadPart(
                                 b -> b.bucket(location.bucket())
                                         .key(object)
                                         .uploadId(id)
@@ -405,10 +479,8 @@ public final class S3FileStore implements FileStore, AutoCloseable {
                                         .contentLength((long) n),
                                 body(bytes, n))
                         .eTag();
-                parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
-                count = 0;
             } catch (SdkException e) {
-                throw new IOException(unavailable("writing part " + (parts.size() + 1) + " of " + object, e));
+                throw new IOException(unavailable("writing part " + number + " of " + object, e));
             }
         }
 
@@ -461,7 +533,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
                 if (buffer.length < partSize) {
                     buffer = Arrays.copyOf(buffer, Math.min(partSize, buffer.length * 2));
                 } else {
-                    sendPart();
+                    sendPartInBackground();
                 }
             }
         }

@@ -3,6 +3,7 @@ package dev.cadastro.s3;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.error.ErrorCode;
@@ -11,6 +12,9 @@ import dev.cadastro.s3.testing.S3ProxyFixture;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -87,6 +91,139 @@ class S3FileStoreContractTest extends FileStoreContract {
             assertArrayEquals(
                     java.util.Arrays.copyOfRange(content, PART - 10, PART + 10),
                     d.stream().readAllBytes());
+        }
+    }
+
+    /**
+     * A full part is sent in the background: with the store not answering (a relay on the way that holds
+     * every byte), the writer still hands a second part over and goes on; the commit waits for both, and
+     * the object is whole.
+     */
+    @Test
+    void aFullPartIsSentWhileTheWriterFillsTheNext() throws Exception {
+        byte[] content = bytes(2 * PART + 777, 23);
+        try (HeldRelay relay = new HeldRelay(s3.connection().endpoint().orElseThrow());
+                S3FileStore viaRelay = S3FileStore.open(
+                        new S3Connection(
+                                Optional.of(relay.uri()),
+                                "us-east-1",
+                                s3.connection().credentials()),
+                        S3Location.parse("--files", "s3://contract/files"),
+                        PART);
+                S3Client direct = s3.connection().client();
+                FileStore.Upload upload = viaRelay.create("multipart/overlapped.bin")) {
+            OutputStream out = upload.stream();
+            out.write(content, 0, PART + 1); // the first part is full: handed to the sender
+            String id = awaitUploadOf(direct, "files/multipart/overlapped.bin");
+            while (direct.listParts(b -> b.bucket("contract")
+                            .key("files/multipart/overlapped.bin")
+                            .uploadId(id))
+                    .parts()
+                    .isEmpty()) {
+                Thread.onSpinWait();
+            }
+            relay.hold();
+            // The store answers nothing now: a writer that sent its part itself would wait here.
+            assertTimeoutPreemptively(
+                    Duration.ofSeconds(20), () -> out.write(content, PART + 1, PART), "the second part is handed over");
+            assertEquals(
+                    1,
+                    direct.listParts(b -> b.bucket("contract")
+                                    .key("files/multipart/overlapped.bin")
+                                    .uploadId(id))
+                            .parts()
+                            .size(),
+                    "the second part is not in the store yet");
+            relay.release();
+            out.write(content, 2 * PART + 1, content.length - 2 * PART - 1);
+            assertEquals(content.length, upload.commit());
+        }
+        assertArrayEquals(content, read(store, "multipart/overlapped.bin"));
+    }
+
+    private static String awaitUploadOf(S3Client client, String key) {
+        while (true) {
+            Optional<String> id = client.listMultipartUploads(b -> b.bucket("contract")).uploads().stream()
+                    .filter(u -> u.key().equals(key))
+                    .map(u -> u.uploadId())
+                    .findFirst();
+            if (id.isPresent()) {
+                return id.get();
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** A TCP relay to the store that can hold the bytes clients send (their requests wait) until released. */
+    private static final class HeldRelay implements AutoCloseable {
+        private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        private final URI target;
+        private final Object gate = new Object();
+        private boolean held;
+        private final List<Socket> sockets = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        HeldRelay(URI target) throws IOException {
+            this.target = target;
+            Thread.ofPlatform().daemon().start(this::accept);
+        }
+
+        URI uri() {
+            return URI.create("http://127.0.0.1:" + server.getLocalPort());
+        }
+
+        void hold() {
+            synchronized (gate) {
+                held = true;
+            }
+        }
+
+        void release() {
+            synchronized (gate) {
+                held = false;
+                gate.notifyAll();
+            }
+        }
+
+        private void accept() {
+            try {
+                while (true) {
+                    Socket client = server.accept();
+                    Socket upstream = new Socket(target.getHost(), target.getPort());
+                    sockets.add(client);
+                    sockets.add(upstream);
+                    Thread.ofPlatform().daemon().start(() -> pump(client, upstream, true));
+                    Thread.ofPlatform().daemon().start(() -> pump(upstream, client, false));
+                }
+            } catch (IOException closed) {
+                // the relay is closed
+            }
+        }
+
+        private void pump(Socket from, Socket to, boolean request) {
+            byte[] buffer = new byte[64 << 10];
+            try {
+                for (int n; (n = from.getInputStream().read(buffer)) > 0; ) {
+                    if (request) {
+                        synchronized (gate) {
+                            while (held) {
+                                gate.wait();
+                            }
+                        }
+                    }
+                    to.getOutputStream().write(buffer, 0, n);
+                }
+            } catch (IOException | InterruptedException ended) {
+                // a side closed
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            release();
+            server.close();
+            for (Socket s : sockets) {
+                s.close();
+            }
         }
     }
 

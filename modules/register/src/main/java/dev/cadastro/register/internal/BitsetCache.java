@@ -79,6 +79,18 @@ final class BitsetCache {
         }
     }
 
+    /**
+     * The terms cached, as {@code {field, term}} pairs whatever their segment: what a new generation
+     * builds before it is swapped in ({@link GenerationReader#warmFrom}).
+     */
+    java.util.Set<java.util.List<String>> terms() {
+        java.util.Set<java.util.List<String>> out = new java.util.LinkedHashSet<>();
+        for (Key k : sets.keySet()) {
+            out.add(java.util.List.of(k.field(), k.term()));
+        }
+        return out;
+    }
+
     long usedBytes() {
         return used.get();
     }

@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param backgroundParallelism ranged reads in flight while a generation serves (a swap: the download
  *     shares the cores with the requests, so it takes fewer of them; 1 to 64)
  * @param attempts reads of one part before its download is given up for this round: a part whose
- *     SHA-256 does not match is refused and read again (1 to 10)
+ *     CRC32C does not match is refused and read again (1 to 10)
  */
 public record FollowOptions(Duration poll, Duration retry, int parallelism, int backgroundParallelism, int attempts) {
     public static final Duration DEFAULT_POLL = Duration.ofMinutes(1);

@@ -19,7 +19,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -35,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.CRC32C;
 
 /**
  * A server's side of a published register ({@link IndexPublisher}): keeps a local index root (the
@@ -42,8 +42,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * it.
  *
  * <p>A generation is fetched into {@code download-<n>/} beside the open one, by ranged reads of its
- * parts, {@link FollowOptions#parallelism()} at a time over several files ({@link FollowOptions#backgroundParallelism()} while a generation serves); every part's SHA-256 is
- * checked as it arrives, and a part that does not match is refused and read again. A file whose parts
+ * parts, {@link FollowOptions#parallelism()} at a time over several files ({@link FollowOptions#backgroundParallelism()} while a generation serves); every part's CRC32C is
+ * checked as it arrives, and a part that does not match is refused and read again (the manifest
+ * itself is checked against the SHA-256 the pointer gives; ADR 0050 says why a part needs no more). A file whose parts
  * are all verified gets its final name; once every file has it, the folder becomes {@code gen-<n>},
  * the local {@code CURRENT} names it and the register swaps it in (queries in flight finish on the old
  * one, which is deleted when its last query ends). A download that fails or is interrupted leaves the
@@ -430,7 +431,7 @@ public final class IndexFollower implements AutoCloseable {
         for (int p = recorded.nextSetBit(0); p >= 0; p = recorded.nextSetBit(p + 1)) {
             long offset = s.entry.partOffset(p, partSize);
             long length = s.entry.partLength(p, partSize);
-            MessageDigest md = IndexPublisher.sha256();
+            CRC32C crc = new CRC32C();
             long pos = offset;
             while (pos < offset + length) {
                 buffer.clear().limit((int) Math.min(buffer.capacity(), offset + length - pos));
@@ -439,11 +440,11 @@ public final class IndexFollower implements AutoCloseable {
                     break;
                 }
                 buffer.flip();
-                md.update(buffer);
+                crc.update(buffer);
                 pos += n;
             }
             if (pos == offset + length
-                    && Manifest.hex(md.digest()).equals(s.entry.parts().get(p))) {
+                    && Manifest.crcHex(crc.getValue()).equals(s.entry.parts().get(p))) {
                 s.done.set(p);
                 Files.writeString(
                         s.doneFile,
@@ -470,7 +471,7 @@ public final class IndexFollower implements AutoCloseable {
             if (abort.get() || closed.get()) {
                 throw new InterruptedIOException("the download of " + key + " was stopped");
             }
-            MessageDigest md = IndexPublisher.sha256();
+            CRC32C crc = new CRC32C();
             long pos = offset;
             try {
                 Optional<FileStore.Download> d = layout.store().open(key, offset, length);
@@ -486,7 +487,7 @@ public final class IndexFollower implements AutoCloseable {
                         if (abort.get() || closed.get()) {
                             throw new InterruptedIOException("the download of " + key + " was stopped");
                         }
-                        md.update(bytes, 0, n);
+                        crc.update(bytes, 0, n);
                         ByteBuffer b = ByteBuffer.wrap(bytes, 0, n);
                         long at = pos;
                         while (b.hasRemaining()) {
@@ -500,10 +501,10 @@ public final class IndexFollower implements AutoCloseable {
                     throw new IOException(
                             key + " part " + part + " ended after " + (pos - offset) + " of " + length + " bytes");
                 }
-                String actual = Manifest.hex(md.digest());
+                String actual = Manifest.crcHex(crc.getValue());
                 if (!actual.equals(expected)) {
                     last = new ChecksumException(key + " bytes " + offset + "-" + (offset + length - 1)
-                            + " have SHA-256 " + actual + ", the manifest says " + expected + ": refused");
+                            + " have CRC32C " + actual + ", the manifest says " + expected + ": refused");
                     LOG.log(
                             Level.WARNING,
                             last.getMessage() + " (attempt " + attempt + " of " + options.attempts() + ")");
@@ -524,7 +525,7 @@ public final class IndexFollower implements AutoCloseable {
         throw last;
     }
 
-    /** A part or a manifest whose SHA-256 is not the one its manifest or pointer gives. */
+    /** A part whose CRC32C is not the one its manifest gives, or a manifest whose SHA-256 is not the pointer's. */
     public static final class ChecksumException extends IOException {
         ChecksumException(String message) {
             super(message);

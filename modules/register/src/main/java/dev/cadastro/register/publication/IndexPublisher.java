@@ -24,11 +24,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 
 /**
  * Publishes a generation of a local index root to a {@link FileStore}, for servers that follow it
  * ({@link IndexFollower}): the generation's files go to {@code gen-<n>/}, then its manifest (every
- * file's size and SHA-256, and those of its parts) to {@code gen-<n>.manifest}, and only then does the
+ * file's size and SHA-256, and the CRC32C of each of its parts) to {@code gen-<n>.manifest}, and only then does the
  * {@code CURRENT} pointer move to it, so a reader never sees a generation half published. The files of
  * a generation never change once uploaded; a publication that fails before the pointer moves leaves the
  * previous generation current, and its partial upload is deleted by the next one. One publisher at a
@@ -194,7 +195,7 @@ public final class IndexPublisher {
     private static Manifest.FileEntry upload(Path file, String name, String key, int partSize, FileStore store)
             throws IOException {
         MessageDigest whole = sha256();
-        MessageDigest part = sha256();
+        CRC32C part = new CRC32C();
         List<String> parts = new ArrayList<>();
         long size = 0;
         long inPart = 0;
@@ -209,12 +210,13 @@ public final class IndexPublisher {
                 size += n;
                 inPart += n;
                 if (inPart == partSize) {
-                    parts.add(Manifest.hex(part.digest()));
+                    parts.add(Manifest.crcHex(part.getValue()));
+                    part.reset();
                     inPart = 0;
                 }
             }
             if (inPart > 0 || size == 0) {
-                parts.add(Manifest.hex(part.digest()));
+                parts.add(Manifest.crcHex(part.getValue()));
             }
             long stored = up.commit();
             if (stored != size) {

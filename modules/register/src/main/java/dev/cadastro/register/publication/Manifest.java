@@ -11,9 +11,11 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * What a published generation holds in the store: every file's name, size, SHA-256 and the SHA-256 of
- * each of its {@code partSize} parts (so parts fetched in parallel are verified as they arrive), and the
- * facts of its {@code generation.properties}. A text file, one fact a line.
+ * What a published generation holds in the store: every file's name, size and SHA-256 (for tools such as
+ * {@code sha256sum}), the CRC32C of each of its {@code partSize} parts (so parts fetched in parallel are
+ * verified as they arrive), and the facts of its {@code generation.properties}. A text file, one fact a
+ * line. Version 2; version 1 (a SHA-256 per part, never released) is refused with a message that says
+ * to publish again (ADR 0050).
  *
  * @param generation the generation's number in the store ({@code gen-<generation>/})
  * @param builtGeneration the number the builder gave it under its own index root
@@ -30,7 +32,7 @@ record Manifest(
         List<FileEntry> files) {
 
     static final String MAGIC = "cadastro-register-manifest";
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     /**
      * A file name the manifest may carry: relative segments (a generation has subfolders), none starting
      * with a dot, so nothing can leave the folder it is fetched into.
@@ -38,7 +40,10 @@ record Manifest(
     private static final Pattern NAME =
             Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]{0,254}(/[A-Za-z0-9_][A-Za-z0-9._-]{0,254}){0,8}");
 
-    /** One file of the generation; {@code parts} has one digest per {@code partSize} bytes (one for an empty file). */
+    /**
+     * One file of the generation; {@code parts} has one CRC32C (8 lower-case hex digits) per {@code
+     * partSize} bytes (one for an empty file).
+     */
     record FileEntry(String name, long size, String sha256, List<String> parts) {
         FileEntry {
             parts = List.copyOf(parts);
@@ -132,7 +137,13 @@ record Manifest(
                 }
                 switch (key) {
                     case MAGIC -> {
-                        if (Integer.parseInt(value) != VERSION) {
+                        int version = Integer.parseInt(value);
+                        if (version == 1) {
+                            throw new IOException(where + " is a version-1 manifest (a SHA-256 per part), which this"
+                                    + " server does not read: it reads version " + VERSION + " (a CRC32C per part);"
+                                    + " publish the generation again with this version (load --publish)");
+                        }
+                        if (version != VERSION) {
                             throw new IOException(where + " has version " + value + ", this code reads " + VERSION);
                         }
                         magic = true;
@@ -162,7 +173,7 @@ record Manifest(
                         if (name == null) {
                             throw new IOException(where + " line " + lineNo + " has a part before any file");
                         }
-                        parts.add(digest(value, where, lineNo));
+                        parts.add(crc(value, where, lineNo));
                     }
                     default -> throw new IOException(where + " line " + lineNo + " has an unknown key " + key);
                 }
@@ -197,6 +208,18 @@ record Manifest(
             throw new IOException(where + " line " + lineNo + " has a SHA-256 that is not 64 lower-case hex digits");
         }
         return hex;
+    }
+
+    private static String crc(String hex, String where, int lineNo) throws IOException {
+        if (hex.length() != 8 || !hex.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            throw new IOException(where + " line " + lineNo + " has a part CRC32C that is not 8 lower-case hex digits");
+        }
+        return hex;
+    }
+
+    /** A part's CRC32C as the manifest writes it: 8 lower-case hex digits. */
+    static String crcHex(long crc32c) {
+        return HexFormat.of().toHexDigits((int) crc32c);
     }
 
     static String hex(byte[] digest) {

@@ -39,7 +39,8 @@ public final class LoadCommand extends CliCommand {
             names = "--publish",
             paramLabel = "s3://BUCKET/PREFIX|DIR",
             description = "After the load, publish the new generation there for servers that follow it (serve"
-                    + " --index LOCATION --index-cache DIR): its files, then a manifest of their sizes and SHA-256,"
+                    + " --index LOCATION --index-cache DIR): its files, then a manifest of their sizes, SHA-256 and"
+                    + " part CRC32Cs,"
                     + " then the CURRENT pointer, last.")
     String publish;
 

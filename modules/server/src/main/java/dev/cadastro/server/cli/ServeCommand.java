@@ -41,7 +41,7 @@ public final class ServeCommand extends CliCommand {
             names = "--index-cache",
             paramLabel = "DIR",
             description = "Follow the register published at --index: download its current generation into DIR"
-                    + " (parallel ranged reads, every SHA-256 verified, an interrupted download resumed), serve"
+                    + " (parallel ranged reads, every part's CRC32C verified, an interrupted download resumed), serve"
                     + " it, and swap in each newer one; /health/ready answers 503 until the first is open.")
     String indexCache;
 
