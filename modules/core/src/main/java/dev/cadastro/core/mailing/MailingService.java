@@ -10,6 +10,8 @@ import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.register.CountResult;
+import dev.cadastro.core.register.DataReference;
+import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterSearch;
 import dev.cadastro.core.time.SaoPauloTime;
@@ -207,8 +209,18 @@ public final class MailingService {
         long bytes;
         try (FileStore.Upload upload = files.create(key)) {
             try (LeadFileWriter.LeadSink sink = writer.open(job.formato(), job.entryName(), upload.stream())) {
-                register.reference().ifPresent(sink::describe);
-                delivered = register.export(decode(job.filtros()), job.leadsLimit(), sink::add);
+                // The month the export itself read, handed over by the generation it acquired.
+                delivered = register.export(decode(job.filtros()), job.leadsLimit(), new RegisterSearch.RecordSink() {
+                    @Override
+                    public void accept(Empresa empresa) throws IOException {
+                        sink.add(empresa);
+                    }
+
+                    @Override
+                    public void describe(DataReference reference) {
+                        sink.describe(reference);
+                    }
+                });
             }
             bytes = upload.commit();
         } catch (IOException | RuntimeException e) {
