@@ -168,6 +168,15 @@ public final class LocalFolderFileStore implements FileStore {
     }
 
     @Override
+    public Optional<java.time.Instant> modifiedAt(String key) throws IOException {
+        try {
+            return Optional.of(Files.getLastModifiedTime(resolve(key)).toInstant());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
     public boolean delete(String key) throws IOException {
         return Files.deleteIfExists(resolve(key));
     }

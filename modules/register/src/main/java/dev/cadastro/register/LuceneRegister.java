@@ -268,6 +268,10 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         try {
             refuseDebtWithoutData(g, query);
             refuseNamesWithoutWords(g, query);
+            Optional<DataReference> reference = referenceOf(g);
+            if (reference.isPresent()) {
+                sink.describe(reference.get());
+            }
             return new QueryEngine(g, options).export(query, limit, sink);
         } finally {
             g.release();
@@ -305,6 +309,12 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     /** Every lookup from the one generation acquired for the call. */
     @Override
     public List<Optional<Empresa>> lookupAll(List<Cnpj> cnpjs) {
+        return lookupAllReferenced(cnpjs).found();
+    }
+
+    /** Every lookup, and the reference month, from the one generation acquired for the call. */
+    @Override
+    public Lookups lookupAllReferenced(List<Cnpj> cnpjs) {
         Objects.requireNonNull(cnpjs, "cnpjs");
         GenerationReader g = acquire();
         try {
@@ -312,7 +322,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
             for (Cnpj c : cnpjs) {
                 out.add(g.lookup(c));
             }
-            return out;
+            return new Lookups(out, referenceOf(g));
         } catch (IOException e) {
             throw failure(e);
         } finally {
@@ -323,9 +333,10 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     @Override
     public Optional<DataReference> reference() {
         GenerationReader g = current.get();
-        if (g == null) {
-            return Optional.empty();
-        }
+        return g == null ? Optional.empty() : referenceOf(g);
+    }
+
+    private static Optional<DataReference> referenceOf(GenerationReader g) {
         PublishedIndex meta = g.meta();
         return meta.referenceMonth().map(m -> new DataReference(m, meta.publishedAt()));
     }

@@ -535,6 +535,83 @@ class StorePublicationTest {
     }
 
     @Test
+    void thePublisherRefusesAFileNameAFollowerWouldRefuseBeforeUploadingAnything(@TempDir Path tmp) throws IOException {
+        Path build = tmp.resolve("build");
+        build(build, rows(5, 300), "one");
+        Path gen = build.resolve(Files.readString(build.resolve("CURRENT")).strip());
+        for (String bad : List.of(".hidden", "sub/.dot", "with space", "bell\u0007", "tab\tname", "sub/x y")) {
+            Path file = gen.resolve(bad);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "x");
+            LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket-" + Math.abs(bad.hashCode())));
+            IOException refused =
+                    assertThrows(IOException.class, () -> IndexPublisher.publish(build, store, "register", PUBLISH));
+            assertTrue(refused.getMessage().contains("a name a follower refuses"), refused.getMessage());
+            assertEquals(List.of(), store.list(""), "nothing uploaded, the pointer least of all, for " + bad);
+            Files.delete(file);
+        }
+        // Without the bad names the same generation publishes, and a follower takes it.
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(build, store, "register", PUBLISH);
+        try (IndexFollower follower = IndexFollower.start(tmp.resolve("cache"), store, "register", MANUAL, NO_TIMER)) {
+            assertEquals(1, follower.poll().orElseThrow().generation());
+        }
+    }
+
+    @Test
+    void thePublisherRefusesAGenerationNumberAFollowerCannotRead(@TempDir Path tmp) throws IOException {
+        Path build = tmp.resolve("build");
+        build(build, rows(6, 300), "one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        // The highest number a follower reads is taken: the next one would have 19 digits.
+        try (FileStore.Upload up = store.create("gen-999999999999999999.manifest")) {
+            up.stream().write(new byte[] {1});
+            up.commit();
+        }
+        IOException refused = assertThrows(IOException.class, () -> IndexPublisher.publish(build, store, "", PUBLISH));
+        assertTrue(refused.getMessage().contains("outside 1..999999999999999999"), refused.getMessage());
+        assertEquals(
+                List.of("gen-999999999999999999.manifest"),
+                store.list("").stream().map(FileStore.Entry::key).toList(),
+                "no file and no pointer uploaded");
+    }
+
+    @Test
+    void aFollowerRefusesAManifestNamingAFileOutsideItsGenerationFolder(@TempDir Path tmp) throws Exception {
+        build(tmp.resolve("build"), rows(7, 300), "one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(tmp.resolve("build"), store, "", PUBLISH);
+        String manifest = Files.readString(tmp.resolve("bucket/gen-1.manifest"));
+        String first = manifest.lines()
+                .filter(l -> l.startsWith("file="))
+                .findFirst()
+                .orElseThrow()
+                .substring("file=".length())
+                .split(" ")[0];
+        Path cache = tmp.resolve("cache");
+        for (String outside : List.of("../" + first, "../../escaped", "/etc/passwd", "sub/../../x", "", "a\u0001b")) {
+            String forged = manifest.replace("file=" + first + " ", "file=" + outside + " ");
+            byte[] bytes = forged.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            Files.write(tmp.resolve("bucket/gen-1.manifest"), bytes);
+            // The pointer vouches for the forged manifest: only the names can refuse it.
+            Files.writeString(
+                    tmp.resolve("bucket/CURRENT"),
+                    "generation=1\nmanifestSha256="
+                            + java.util.HexFormat.of()
+                                    .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                                            .digest(bytes))
+                            + "\n");
+            try (IndexFollower follower = IndexFollower.start(cache, store, "", MANUAL, NO_TIMER)) {
+                IOException refused = assertThrows(IOException.class, follower::poll, outside);
+                assertTrue(refused.getMessage().contains("gen-1.manifest"), refused.getMessage());
+            }
+            assertFalse(Files.exists(tmp.resolve("escaped")), outside);
+            assertFalse(Files.exists(cache.resolve("x")), outside);
+            assertFalse(Files.exists(cache.resolve("gen-1")), "never opened: " + outside);
+        }
+    }
+
+    @Test
     void aPublicationThatFailsHalfwayLeavesThePointerOnThePreviousGeneration(@TempDir Path tmp) throws IOException {
         Path build = tmp.resolve("build");
         List<Establishment> first = rows(1, 2_000);

@@ -159,6 +159,25 @@ public final class S3FileStore implements FileStore, AutoCloseable {
     }
 
     @Override
+    public Optional<java.time.Instant> modifiedAt(String key) {
+        String object = objectKey(key);
+        try {
+            return Optional.ofNullable(
+                    client.headObject(b -> b.bucket(location.bucket()).key(object))
+                            .lastModified());
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return Optional.empty();
+            }
+            throw unavailable("HEAD " + object, e);
+        } catch (SdkException e) {
+            throw unavailable("HEAD " + object, e);
+        }
+    }
+
+    @Override
     public boolean delete(String key) {
         String object = objectKey(key);
         if (head(object).isEmpty()) {

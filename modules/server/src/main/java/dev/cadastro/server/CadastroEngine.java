@@ -502,6 +502,12 @@ public final class CadastroEngine implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "removing expired export files failed; retrying later", e);
         }
         try {
+            // Files of uploads whose job never named them (its completion failed); one server of the fleet.
+            mailing.removeOrphanFiles();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "removing orphaned export files failed; retrying later", e);
+        }
+        try {
             // Personal data: a cached report is deleted as soon as no rule can serve it.
             int n = reports.purgeFetchedBefore(clock.instant().minus(CreditReportService.CACHE_TERM));
             LOG.log(System.Logger.Level.DEBUG, "forgot {0} cached credit reports past their term", n);

@@ -59,6 +59,9 @@ public final class Store implements AutoCloseable {
 
     private final Optional<EmbeddedDatabase> embedded;
     private final HikariDataSource pool;
+    /** Idempotency lease renewals only ({@link #LEASE_CONNECTIONS}): never starved by a saturated {@link #pool}. */
+    private final HikariDataSource leasePool;
+
     private final DatabaseWatch watch;
     private final DataSource dataSource;
     private final List<Integer> migrated;
@@ -84,6 +87,7 @@ public final class Store implements AutoCloseable {
     private Store(
             Optional<EmbeddedDatabase> embedded,
             HikariDataSource pool,
+            HikariDataSource leasePool,
             DatabaseWatch watch,
             Clock clock,
             int batchWorkers,
@@ -91,6 +95,7 @@ public final class Store implements AutoCloseable {
             int admissionWorkers) {
         this.embedded = embedded;
         this.pool = pool;
+        this.leasePool = leasePool;
         this.watch = watch;
         this.dataSource = watch.gated(pool);
         this.migrated = Migrations.apply(dataSource, clock);
@@ -98,7 +103,7 @@ public final class Store implements AutoCloseable {
         this.apiKeys = new PgApiKeys(dataSource);
         this.ledger = new PgLedger(dataSource, clock, batchWorkers, telemetry);
         this.admissionStore = new PgAdmissionStore(dataSource, admissionWorkers);
-        this.idempotency = new PgIdempotencyStore(dataSource);
+        this.idempotency = new PgIdempotencyStore(dataSource, watch.gated(leasePool));
         this.mailingJobs = new PgMailingJobs(dataSource, ledger);
         this.accountFunds = new PgAccountFunds(dataSource);
         this.otpStore = new PgOtpStore(dataSource, ledger);
@@ -135,6 +140,7 @@ public final class Store implements AutoCloseable {
         Optional<EmbeddedDatabase> embedded =
                 database.embeddedDir().map(dir -> EmbeddedDatabase.start(dir, database.durableCommits()));
         HikariDataSource pool = null;
+        HikariDataSource leasePool = null;
         DatabaseWatch watch = null;
         try {
             String url = embedded.map(EmbeddedDatabase::jdbcUrl)
@@ -165,10 +171,16 @@ public final class Store implements AutoCloseable {
             // the next one is opened through the URL (targetServerType=primary finds the new primary).
             config.setExceptionOverride(new EvictOnReadOnly());
             watch = DatabaseWatch.start(probe(url, database), Clock.systemUTC());
+            HikariConfig leaseConfig = new HikariConfig();
+            config.copyStateTo(leaseConfig); // before the main pool seals it
+            leaseConfig.setPoolName("cadastro-leases");
+            leaseConfig.setMaximumPoolSize(LEASE_CONNECTIONS);
+            leaseConfig.setMinimumIdle(0);
             pool = new HikariDataSource(config);
+            leasePool = new HikariDataSource(leaseConfig);
             int batchWorkers = database.groupCommitWorkers();
             int admissionWorkers = database.admissionGroupCommit() ? database.admissionQueues() : 0;
-            Store store = new Store(embedded, pool, watch, clock, batchWorkers, telemetry, admissionWorkers);
+            Store store = new Store(embedded, pool, leasePool, watch, clock, batchWorkers, telemetry, admissionWorkers);
             LOG.log(
                     store.migrated.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
                     "store open on {0}; migrations applied now: {1}",
@@ -179,6 +191,9 @@ public final class Store implements AutoCloseable {
             if (pool != null) {
                 pool.close();
             }
+            if (leasePool != null) {
+                leasePool.close();
+            }
             if (watch != null) {
                 watch.close();
             }
@@ -186,6 +201,13 @@ public final class Store implements AutoCloseable {
             throw e;
         }
     }
+
+    /**
+     * The connections of idempotency lease renewals, beside the main pool: a renewal is one short UPDATE
+     * every two seconds per running request, so two serve hundreds of requests, and a pool saturated by
+     * requests can no longer hold a renewal back until its lease runs out and a retry takes over.
+     */
+    public static final int LEASE_CONNECTIONS = 2;
 
     /** How long opening a connection may take, the pool's and the probe's (pgjdbc takes whole seconds). */
     private static final long CONNECT_TIMEOUT_SECONDS = 2;
@@ -339,6 +361,7 @@ public final class Store implements AutoCloseable {
             ledger.close();
             deliveryQueue.close();
             pool.close();
+            leasePool.close();
             watch.close();
         } finally {
             embedded.ifPresent(EmbeddedDatabase::close);

@@ -1,9 +1,11 @@
 package dev.cadastro.core.company;
 
 import dev.cadastro.core.document.Cnpj;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.Empresa;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A batch CNPJ lookup ({@code POST /v1/empresas/lote}): one item per position of the request, in order,
@@ -11,10 +13,13 @@ import java.util.Objects;
  *
  * @param creditsCharged the batch's total ({@code creditos_consumidos})
  * @param balanceAfter the posted balance after the batch
+ * @param reference the reference month of the register generation the records were read from
  */
-public record BatchLookupOutcome(List<Item> items, long creditsCharged, long balanceAfter) {
+public record BatchLookupOutcome(
+        List<Item> items, long creditsCharged, long balanceAfter, Optional<DataReference> reference) {
     public BatchLookupOutcome {
         items = List.copyOf(items);
+        Objects.requireNonNull(reference, "reference");
         if (creditsCharged < 0) {
             throw new IllegalArgumentException("credits charged " + creditsCharged + " must not be negative");
         }

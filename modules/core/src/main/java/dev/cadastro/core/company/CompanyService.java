@@ -144,7 +144,11 @@ public final class CompanyService {
                 }
             }
         }
-        List<Optional<Empresa>> found = distinct.isEmpty() ? List.of() : register.lookupAll(distinct);
+        // The month from the generation that answered, not from whichever is current when the answer is written.
+        RegisterSearch.Lookups lookups = distinct.isEmpty()
+                ? new RegisterSearch.Lookups(List.of(), register.reference())
+                : register.lookupAllReferenced(distinct);
+        List<Optional<Empresa>> found = lookups.found();
         List<ChargeRequest> charges = new ArrayList<>();
         List<Integer> charged = new ArrayList<>();
         for (int k = 0; k < distinct.size(); k++) {
@@ -180,7 +184,7 @@ public final class CompanyService {
                         .posted();
             }
         }
-        return new BatchLookupOutcome(List.of(items), total, balance);
+        return new BatchLookupOutcome(List.of(items), total, balance, lookups.reference());
     }
 
     /**

@@ -53,6 +53,14 @@ public interface FileStore {
     /** Deletes the file; returns whether there was one. */
     boolean delete(String key) throws IOException;
 
+    /**
+     * When the committed file under {@code key} was last written, as the store records it; empty when
+     * there is no such file, or the store cannot say (then a sweep by age leaves the file alone).
+     */
+    default Optional<java.time.Instant> modifiedAt(String key) throws IOException {
+        return Optional.empty();
+    }
+
     /** A committed file as {@link #list} gives it. */
     record Entry(String key, long size) {}
 

@@ -60,6 +60,13 @@ public interface IdempotencyStore {
     boolean renew(long id, Instant leaseUntil, Instant newLeaseUntil);
 
     /**
+     * The lease the key's attempt holds now ({@code leaseUntil} as the store has it), once any change of it
+     * still being written has committed or rolled back; empty when the request was answered, released or
+     * forgotten. A renewal whose outcome is unknown (its answer was lost) is resolved by this read.
+     */
+    java.util.Optional<Instant> leaseUntil(long id);
+
+    /**
      * Ends an acquired attempt without an answer: the next claim with the same request runs it again.
      * Only while the attempt still holds the key; a stale attempt cannot free a key another one holds.
      */

@@ -8,7 +8,9 @@ import dev.cadastro.core.time.SaoPauloTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -49,10 +51,21 @@ public final class IdempotentCalls {
 
     private static final System.Logger LOG = System.getLogger(IdempotentCalls.class.getName());
 
-    /** Renews the leases of running attempts; one thread for every instance, its work one UPDATE each. */
-    private static final java.util.concurrent.ScheduledExecutorService RENEWALS =
+    /**
+     * Times the renewals of running attempts; it never touches the database itself, so a renewal held up
+     * by it cannot delay the others'.
+     */
+    private static final java.util.concurrent.ScheduledExecutorService RENEWAL_TIMER =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-                    Thread.ofPlatform().daemon().name("idempotency-leases").factory());
+                    Thread.ofPlatform().daemon().name("idempotency-lease-timer").factory());
+
+    /**
+     * Runs the renewals, each on a thread of its own (at most one per running attempt at a time): a renewal
+     * waiting for a connection or a slow database holds back no other attempt's lease.
+     */
+    private static final java.util.concurrent.ExecutorService RENEWERS =
+            java.util.concurrent.Executors.newCachedThreadPool(
+                    Thread.ofPlatform().daemon().name("idempotency-lease-", 0).factory());
 
     private static final long POLL_MILLIS = 25;
 
@@ -135,8 +148,8 @@ public final class IdempotentCalls {
         long id = acquired.id();
         Lease held = new Lease(id, acquired.leaseUntil());
         long every = Math.max(1, lease.toMillis() / 3);
-        java.util.concurrent.ScheduledFuture<?> renewal =
-                RENEWALS.scheduleWithFixedDelay(held::renew, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+        java.util.concurrent.ScheduledFuture<?> renewal = RENEWAL_TIMER.scheduleWithFixedDelay(
+                held::renewInBackground, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
         T value;
         byte[] answer;
         try {
@@ -145,49 +158,123 @@ public final class IdempotentCalls {
         } catch (RuntimeException | Error e) {
             renewal.cancel(false);
             try {
-                store.release(id, held.end());
+                for (Instant fence : held.end()) {
+                    store.release(id, fence);
+                }
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
         }
         renewal.cancel(false);
-        store.complete(id, held.end(), answer, clock.instant());
+        for (Instant fence : held.end()) {
+            if (store.complete(id, fence, answer, clock.instant())) {
+                break;
+            }
+        }
         return new Outcome.Fresh<>(value);
     }
 
-    /** The lease of one running attempt: the fence its completion or release must name. */
+    /**
+     * The lease of one running attempt: the fence its completion or release must name. A renewal whose
+     * answer was lost (the database may have committed it) leaves the fence unknown between the old value
+     * and the new one; the next step re-reads the row ({@link IdempotencyStore#leaseUntil}) instead of
+     * guessing, so the attempt neither keeps a stale fence nor takes itself for lost.
+     */
     private final class Lease {
         private final long id;
+        private final java.util.concurrent.atomic.AtomicBoolean renewing =
+                new java.util.concurrent.atomic.AtomicBoolean();
         private Instant until;
+        /** The fence a renewal may have written, its outcome unknown; null when none is pending. */
+        private Instant unknown;
+
         private boolean ended;
+        private boolean lost;
 
         Lease(long id, Instant until) {
             this.id = id;
             this.until = until;
         }
 
-        synchronized void renew() {
-            if (ended) {
+        /** Hands one renewal to its own thread, unless the previous one of this lease still runs. */
+        void renewInBackground() {
+            if (!renewing.compareAndSet(false, true)) {
                 return;
             }
-            // Microseconds, as PostgreSQL keeps them: the value fences the attempt and must compare equal.
-            Instant next = clock.instant().plus(lease).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
             try {
-                if (next.isAfter(until) && store.renew(id, until, next)) {
-                    until = next;
-                }
-            } catch (RuntimeException e) {
-                // The database is away: the lease may run out and a retry take the key over, under the same
-                // reference, so nothing is charged twice.
-                LOG.log(System.Logger.Level.DEBUG, "renewing the lease of idempotency key " + id + " failed", e);
+                RENEWERS.execute(() -> {
+                    try {
+                        renew();
+                    } finally {
+                        renewing.set(false);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                renewing.set(false);
             }
         }
 
-        /** Stops the renewals; the fence as it stands. */
-        synchronized Instant end() {
+        synchronized void renew() {
+            if (ended || lost) {
+                return;
+            }
+            if (unknown != null && !resolve()) {
+                return; // still unknown: the database is away; the next renewal asks again
+            }
+            // Microseconds, as PostgreSQL keeps them: the value fences the attempt and must compare equal.
+            Instant next = clock.instant().plus(lease).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+            if (!next.isAfter(until)) {
+                return;
+            }
+            try {
+                if (store.renew(id, until, next)) {
+                    until = next;
+                } else {
+                    lost = true;
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "idempotency key {0} was taken over or ended while its attempt ran",
+                            id);
+                }
+            } catch (RuntimeException e) {
+                // The UPDATE may have committed and only its answer been lost: re-read rather than guess.
+                unknown = next;
+                LOG.log(System.Logger.Level.DEBUG, "renewing the lease of idempotency key " + id + " failed", e);
+                resolve();
+            }
+        }
+
+        /** Settles a pending unknown renewal from the row; false when the row could not be read either. */
+        private boolean resolve() {
+            Optional<Instant> held;
+            try {
+                held = store.leaseUntil(id);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "re-reading the lease of idempotency key " + id + " failed", e);
+                return false;
+            }
+            if (held.isPresent() && held.get().equals(unknown)) {
+                until = unknown;
+            } else if (held.isEmpty() || !held.get().equals(until)) {
+                lost = true;
+            }
+            unknown = null;
+            return true;
+        }
+
+        /**
+         * Stops the renewals; the fences to complete or release with, in order: the one held, then (when a
+         * renewal's outcome could not be settled, even by a last re-read) the one it may have written. Each
+         * write is conditional on the row's exact fence, so at most one of them takes effect, and only if it
+         * is this attempt's.
+         */
+        synchronized List<Instant> end() {
             ended = true;
-            return until;
+            if (unknown != null && !resolve()) {
+                return List.of(until, unknown);
+            }
+            return List.of(until);
         }
     }
 

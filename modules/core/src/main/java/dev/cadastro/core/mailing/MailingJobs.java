@@ -51,4 +51,17 @@ public interface MailingJobs extends WorkQueue<MailingJob> {
 
     /** Records that a job's file was removed. */
     void fileRemoved(String id, Instant now);
+
+    /**
+     * Of {@code keys} (export file keys, {@code mailing/<job>-<attempt>.zip}), those a job names as its
+     * file, and those of a job still processing (an attempt may yet complete with its file); the others
+     * belong to no job.
+     */
+    java.util.Set<String> filesInUse(java.util.Collection<String> keys);
+
+    /**
+     * Runs {@code work} unless another server of the fleet runs the same {@code task} now (a PostgreSQL
+     * advisory lock held for the work's duration); returns whether it ran.
+     */
+    boolean runAlone(String task, Runnable work);
 }

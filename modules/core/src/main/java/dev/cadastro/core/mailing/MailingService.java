@@ -10,6 +10,8 @@ import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.HoldRequest;
 import dev.cadastro.core.register.CountResult;
+import dev.cadastro.core.register.DataReference;
+import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterSearch;
 import dev.cadastro.core.time.SaoPauloTime;
@@ -22,6 +24,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.random.RandomGenerator;
 
 /**
@@ -207,8 +210,18 @@ public final class MailingService {
         long bytes;
         try (FileStore.Upload upload = files.create(key)) {
             try (LeadFileWriter.LeadSink sink = writer.open(job.formato(), job.entryName(), upload.stream())) {
-                register.reference().ifPresent(sink::describe);
-                delivered = register.export(decode(job.filtros()), job.leadsLimit(), sink::add);
+                // The month the export itself read, handed over by the generation it acquired.
+                delivered = register.export(decode(job.filtros()), job.leadsLimit(), new RegisterSearch.RecordSink() {
+                    @Override
+                    public void accept(Empresa empresa) throws IOException {
+                        sink.add(empresa);
+                    }
+
+                    @Override
+                    public void describe(DataReference reference) {
+                        sink.describe(reference);
+                    }
+                });
             }
             bytes = upload.commit();
         } catch (IOException | RuntimeException e) {
@@ -280,6 +293,59 @@ public final class MailingService {
             }
         }
         return removed;
+    }
+
+    /**
+     * How old a file under {@value #FILES} must be before the orphan sweep may delete it: far longer than
+     * an upload's commit takes to reach its job's completion.
+     */
+    public static final Duration ORPHAN_AGE = Duration.ofHours(1);
+
+    /** The prefix of every export file in the file store. */
+    public static final String FILES = "mailing/";
+
+    /**
+     * Deletes the export files no job names (an upload whose job's completion failed, or was never
+     * known to have committed: the file is never deleted on that error, since the completion may have
+     * committed) once they are older than {@link #ORPHAN_AGE}. One server of a fleet sweeps at a time.
+     *
+     * @return the keys deleted; empty when another server was sweeping
+     */
+    public Optional<List<String>> removeOrphanFiles() {
+        List<String> removed = new java.util.ArrayList<>();
+        boolean ran = jobs.runAlone("export-orphan-sweep", () -> {
+            try {
+                List<String> keys = new java.util.ArrayList<>();
+                for (FileStore.Entry e : files.list(FILES)) {
+                    keys.add(e.key());
+                }
+                java.util.Set<String> inUse = jobs.filesInUse(keys);
+                Instant cutoff = clock.instant().minus(ORPHAN_AGE);
+                for (String key : keys) {
+                    if (inUse.contains(key)) {
+                        continue;
+                    }
+                    Optional<Instant> modified = files.modifiedAt(key);
+                    if (modified.isPresent() && modified.get().isBefore(cutoff) && files.delete(key)) {
+                        removed.add(key);
+                    }
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        if (!ran) {
+            return Optional.empty();
+        }
+        if (!removed.isEmpty()) {
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "removed {0} orphaned export files (named by no job, older than {1}): {2}",
+                    removed.size(),
+                    ORPHAN_AGE,
+                    removed.size() <= 20 ? removed : removed.subList(0, 20) + "...");
+        }
+        return Optional.of(List.copyOf(removed));
     }
 
     private String newId() {

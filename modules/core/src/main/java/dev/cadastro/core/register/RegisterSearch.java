@@ -41,6 +41,22 @@ public interface RegisterSearch {
     }
 
     /**
+     * {@link #lookupAll} with the reference month of the generation that answered it, read from that same
+     * generation (a generation published between the two cannot mislabel the records).
+     */
+    default Lookups lookupAllReferenced(List<Cnpj> cnpjs) {
+        return new Lookups(lookupAll(cnpjs), reference());
+    }
+
+    /** The answers of {@link #lookupAllReferenced}, and the reference month of the generation that gave them. */
+    record Lookups(List<Optional<Empresa>> found, Optional<DataReference> reference) {
+        public Lookups {
+            found = List.copyOf(found);
+            java.util.Objects.requireNonNull(reference, "reference");
+        }
+    }
+
+    /**
      * The reference month of the dump the published generation was loaded from, and its publication
      * time; empty when the generation did not record one (built before it was recorded, or from a source
      * without a month).
@@ -68,5 +84,11 @@ public interface RegisterSearch {
     @FunctionalInterface
     interface RecordSink {
         void accept(Empresa empresa) throws IOException;
+
+        /**
+         * Before the first record: the reference month of the generation the export reads, when it recorded
+         * one (the export's own label, never the month of a generation published meanwhile).
+         */
+        default void describe(DataReference reference) throws IOException {}
     }
 }

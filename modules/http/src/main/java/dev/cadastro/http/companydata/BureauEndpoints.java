@@ -1,6 +1,7 @@
 package dev.cadastro.http.companydata;
 
 import dev.cadastro.core.account.Principal;
+import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.credit.CreditAnswers;
 import dev.cadastro.core.credit.CreditOutcome;
 import dev.cadastro.core.credit.CreditReportService;
@@ -48,11 +49,17 @@ final class BureauEndpoints {
     private static final String DOCUMENTO = "documento";
 
     private final EnrichmentService enrichment;
+    private final CompanyService companies;
     private final CreditReportService credit;
     private final IdempotentResponses idempotent;
 
-    BureauEndpoints(EnrichmentService enrichment, CreditReportService credit, IdempotentResponses idempotent) {
+    BureauEndpoints(
+            EnrichmentService enrichment,
+            CreditReportService credit,
+            IdempotentResponses idempotent,
+            CompanyService companies) {
         this.enrichment = Objects.requireNonNull(enrichment, "enrichment");
+        this.companies = Objects.requireNonNull(companies, "companies");
         this.credit = Objects.requireNonNull(credit, "credit");
         this.idempotent = Objects.requireNonNull(idempotent, "idempotent");
     }
@@ -72,8 +79,11 @@ final class BureauEndpoints {
                 g.writeNumberField("creditos_consumidos", outcome.creditsCharged());
                 g.writeEndObject();
             });
-            return Response.json(200, body)
-                    .withHeader(CompanyDataApi.BALANCE_HEADER, Long.toString(outcome.balanceAfter()));
+            // Inside the stored answer: a replay names the month of the first answer, not the one current then.
+            return CompanyDataApi.withReference(
+                    Response.json(200, body)
+                            .withHeader(CompanyDataApi.BALANCE_HEADER, Long.toString(outcome.balanceAfter())),
+                    companies);
         });
     }
 

@@ -9,6 +9,7 @@ import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.internal.Texts;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Request;
 import dev.cadastro.http.Response;
@@ -71,7 +72,9 @@ final class CompanyBatchEndpoint {
             Response response = Response.json(200, body(outcome, cnpjs))
                     .withHeader(CompanyDataApi.BALANCE_HEADER, Long.toString(outcome.balanceAfter()));
             // Inside the stored answer: a replay names the generation its records came from.
-            return CompanyDataApi.withReference(response, companies);
+            return outcome.reference()
+                    .map(r -> response.withHeader(DataReference.HEADER, r.wire()))
+                    .orElse(response);
         });
     }
 

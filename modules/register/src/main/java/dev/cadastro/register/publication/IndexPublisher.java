@@ -1,6 +1,7 @@
 package dev.cadastro.register.publication;
 
 import dev.cadastro.core.files.FileStore;
+import dev.cadastro.core.internal.Texts;
 import dev.cadastro.register.PublishedIndex;
 import dev.cadastro.register.internal.Generations;
 import java.io.IOException;
@@ -82,11 +83,25 @@ public final class IndexPublisher {
                 existing.isEmpty() ? 0 : existing.last(),
                 before.map(Pointer::generation).orElse(0L));
         long generation = Math.max(meta.generation(), highest + 1);
+        if (generation < 1 || generation > Pointer.MAX_GENERATION) {
+            throw new IOException("generation " + generation + " of " + dir + " is outside 1.." + Pointer.MAX_GENERATION
+                    + ", the numbers a follower reads; nothing was uploaded");
+        }
         long started = System.nanoTime();
 
         List<Path> files = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(dir)) {
             walk.filter(Files::isRegularFile).forEach(files::add);
+        }
+        // Every name before any upload: a follower refuses a manifest with one it does not accept, so the
+        // pointer must never move to it (and nothing may land outside the generation's folder).
+        for (Path f : files) {
+            String name = nameIn(dir, f);
+            if (!Manifest.acceptsName(name)) {
+                throw new IOException("the file " + Texts.quote(name) + " of " + dir
+                        + " has a name a follower refuses (relative segments of letters, digits, '.', '_' and"
+                        + " '-', none starting with '.'); nothing was uploaded");
+            }
         }
         // Largest first, so the parallel uploads end together.
         files.sort(Comparator.comparingLong(IndexPublisher::sizeOf).reversed());

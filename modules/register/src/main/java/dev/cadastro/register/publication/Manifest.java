@@ -40,6 +40,11 @@ record Manifest(
     private static final Pattern NAME =
             Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]{0,254}(/[A-Za-z0-9_][A-Za-z0-9._-]{0,254}){0,8}");
 
+    /** Whether a follower accepts {@code name} as a file of a generation ({@link #NAME}). */
+    static boolean acceptsName(String name) {
+        return NAME.matcher(name).matches();
+    }
+
     /**
      * One file of the generation; {@code parts} has one CRC32C (8 lower-case hex digits) per {@code
      * partSize} bytes (one for an empty file).

@@ -10,6 +10,9 @@ import java.util.regex.Pattern;
  * Written last by a publication, so it never names a generation whose files are not all in the store.
  */
 record Pointer(long generation, String manifestSha256) {
+    /** The largest generation number a follower reads (18 digits, as {@code gen-<n>} folders allow). */
+    static final long MAX_GENERATION = 999_999_999_999_999_999L;
+
     private static final Pattern TEXT = Pattern.compile("generation=(\\d{1,18})\nmanifestSha256=([0-9a-f]{64})\n?");
 
     String render() {

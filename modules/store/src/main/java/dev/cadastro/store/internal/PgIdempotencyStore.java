@@ -13,6 +13,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -25,9 +26,19 @@ public final class PgIdempotencyStore implements IdempotencyStore {
     private static final Timestamp RELEASED = Timestamp.from(Instant.EPOCH);
 
     private final DataSource dataSource;
+    private final DataSource leases;
 
     public PgIdempotencyStore(DataSource dataSource) {
+        this(dataSource, dataSource);
+    }
+
+    /**
+     * @param leases the connections of renewals and of their re-reads: a pool of their own, so a renewal
+     *     never queues behind the requests that saturate the main pool while its lease runs out
+     */
+    public PgIdempotencyStore(DataSource dataSource, DataSource leases) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.leases = Objects.requireNonNull(leases, "leases");
     }
 
     @Override
@@ -123,11 +134,32 @@ public final class PgIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean renew(long id, Instant leaseUntil, Instant newLeaseUntil) {
-        return Jdbc.autoCommit(dataSource, "renewal of an idempotency key", c -> {
+        return Jdbc.autoCommit(leases, "renewal of an idempotency key", c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests SET locked_until = ?"
                     + " WHERE id = ? AND answer IS NULL AND locked_until = ?")) {
                 Jdbc.set(ps, Jdbc.timestamp(newLeaseUntil), id, Jdbc.timestamp(leaseUntil));
                 return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public Optional<Instant> leaseUntil(long id) {
+        return Jdbc.autoCommit(leases, "re-read of an idempotency key's lease", c -> {
+            // FOR SHARE waits for a renewal still running on a connection whose client gave up on it: what
+            // is read is its outcome, committed or rolled back, never the value it is about to replace.
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT locked_until FROM idempotency_requests" + " WHERE id = ? AND answer IS NULL FOR SHARE")) {
+                Jdbc.set(ps, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.<Instant>empty();
+                    }
+                    Timestamp until = rs.getTimestamp(1);
+                    return until == null || !until.after(RELEASED)
+                            ? Optional.<Instant>empty()
+                            : Optional.of(until.toInstant());
+                }
             }
         });
     }

@@ -243,6 +243,73 @@ public final class PgMailingJobs implements MailingJobs {
         });
     }
 
+    @Override
+    public java.util.Set<String> filesInUse(java.util.Collection<String> keys) {
+        if (keys.isEmpty()) {
+            return java.util.Set.of();
+        }
+        // The job a key names: mailing/<public id>-<attempt>.zip.
+        List<String> jobs = new ArrayList<>();
+        for (String key : keys) {
+            int dash = key.lastIndexOf('-');
+            if (key.startsWith("mailing/") && dash > "mailing/".length()) {
+                jobs.add(key.substring("mailing/".length(), dash));
+            }
+        }
+        return Jdbc.autoCommit(dataSource, "export files in use", c -> {
+            Jdbc.allowLongStatements(c); // housekeeping, off the request path
+            java.util.Set<String> inUse = new java.util.HashSet<>();
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT file_key FROM mailing_jobs WHERE file_key = ANY (?)")) {
+                ps.setArray(1, c.createArrayOf("text", keys.toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        inUse.add(rs.getString(1));
+                    }
+                }
+            }
+            java.util.Set<String> processing = new java.util.HashSet<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT public_id FROM mailing_jobs WHERE public_id = ANY (?) AND state = 'processando'")) {
+                ps.setArray(1, c.createArrayOf("text", jobs.toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        processing.add(rs.getString(1));
+                    }
+                }
+            }
+            for (String key : keys) {
+                int dash = key.lastIndexOf('-');
+                if (dash > "mailing/".length()
+                        && key.startsWith("mailing/")
+                        && processing.contains(key.substring("mailing/".length(), dash))) {
+                    inUse.add(key);
+                }
+            }
+            return inUse;
+        });
+    }
+
+    @Override
+    public boolean runAlone(String task, Runnable work) {
+        Objects.requireNonNull(work, "work");
+        // A transaction-level lock: it ends with the transaction, whatever happens to the work or the connection.
+        return Jdbc.transaction(dataSource, "run " + task + " alone", c -> {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))")) {
+                Jdbc.set(ps, "cadastro:" + task);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (!rs.getBoolean(1)) {
+                        return false;
+                    }
+                }
+            }
+            work.run();
+            return true;
+        });
+    }
+
     private static Optional<MailingJob> one(PreparedStatement ps) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
             return rs.next() ? Optional.of(job(rs)) : Optional.empty();
