@@ -34,6 +34,7 @@ module dev.cadastro.core {
     // Shared text helpers: not API, for Cadastro's own modules only.
     exports dev.cadastro.core.internal to
             dev.cadastro.http,
+            dev.cadastro.providers,
             dev.cadastro.register,
             dev.cadastro.store,
             dev.cadastro.server,

@@ -1,5 +1,6 @@
 package dev.cadastro.benchmarks.exports;
 
+import dev.cadastro.benchmarks.RunTimes;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Plan;
@@ -27,7 +28,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
@@ -131,14 +131,14 @@ public final class MailingExportRun {
                 ExportWriterBenchmark.fastexcelFloor(pool);
                 floor[i] = System.nanoTime() - t0;
             }
-            report(out, "floor: fastexcel alone, " + leads + " rows x 30 text cells", floor);
+            RunTimes.report(out, "floor: fastexcel alone, " + leads + " rows x 30 text cells", floor);
             long[] single = null;
             for (String format : List.of("csv", "xlsx")) {
                 long[] times = new long[runs];
                 for (int i = 0; i < runs; i++) {
                     times[i] = client.export(bodies[i % bodies.length].formatted(format));
                 }
-                report(out, format + ": POST to concluido, " + leads + " leads", times);
+                RunTimes.report(out, format + ": POST to concluido, " + leads + " leads", times);
                 if (format.equals("csv")) {
                     single = times;
                 }
@@ -146,10 +146,10 @@ public final class MailingExportRun {
                 for (int i = 0; i < four.length; i++) {
                     four[i] = client.concurrently(4, bodies[i % bodies.length].formatted(format));
                 }
-                report(out, format + ": 4 concurrent exports, POST to the last concluido", four);
+                RunTimes.report(out, format + ": 4 concurrent exports, POST to the last concluido", four);
                 out.printf(
                         "  ratio 4 concurrent / one (medians): %.2f%n",
-                        (double) median(four) / median(format.equals("csv") ? single : times));
+                        (double) RunTimes.median(four) / RunTimes.median(format.equals("csv") ? single : times));
             }
             heap(out, client, bodies[0].formatted("xlsx"));
             heap(out, client, bodies[0].formatted("csv"));
@@ -189,20 +189,6 @@ public final class MailingExportRun {
                 peak.get() >> 20,
                 (peak.get() - idle) >> 20,
                 after >> 20);
-    }
-
-    private static void report(PrintStream out, String what, long[] nanos) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        out.printf(
-                "%s: median %.1f ms, min %.1f, max %.1f (n=%d)%n",
-                what, median(nanos) / 1e6, sorted[0] / 1e6, sorted[sorted.length - 1] / 1e6, nanos.length);
-    }
-
-    private static long median(long[] nanos) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 
     /** A client of the three mailing endpoints through java.net.http, polling every millisecond. */

@@ -1,5 +1,6 @@
 package dev.cadastro.benchmarks.files;
 
+import dev.cadastro.benchmarks.RunTimes;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.Plan;
@@ -32,7 +33,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -158,9 +158,10 @@ public final class ObjectStoreExportRun {
                         "round %d: folder %.1f ms, bucket %.1f ms, ratio %.2f%n",
                         i + 1, local[i] / 1e6, s3[i] / 1e6, (double) s3[i] / local[i]);
             }
-            report(out, "folder (LocalFolderFileStore)", local);
-            report(out, "bucket (S3FileStore, " + bytes + " bytes a file)", s3);
-            out.printf("ratio bucket / folder (medians): %.2f%n", (double) median(s3) / median(local));
+            RunTimes.report(out, "folder (LocalFolderFileStore)", local);
+            RunTimes.report(out, "bucket (S3FileStore, " + bytes + " bytes a file)", s3);
+            out.printf(
+                    "ratio bucket / folder (medians): %.2f%n", (double) RunTimes.median(s3) / RunTimes.median(local));
         }
     }
 
@@ -199,19 +200,5 @@ public final class ObjectStoreExportRun {
         long bytes = d.fileBytes();
         files.delete(d.fileKey());
         return new long[] {t, bytes};
-    }
-
-    private static void report(PrintStream out, String what, long[] nanos) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        out.printf(
-                "%s: median %.1f ms, min %.1f, max %.1f (n=%d)%n",
-                what, median(nanos) / 1e6, sorted[0] / 1e6, sorted[sorted.length - 1] / 1e6, nanos.length);
-    }
-
-    private static long median(long[] nanos) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 }

@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -126,9 +125,9 @@ public final class CallPagesLoad {
                         o.requests(),
                         o.errors(),
                         o.perSecond(),
-                        percentile(o.sorted(), 0.50) / 1000.0,
-                        percentile(o.sorted(), 0.90) / 1000.0,
-                        percentile(o.sorted(), 0.99) / 1000.0,
+                        Latencies.percentile(o.sorted(), 0.50) / 1000.0,
+                        Latencies.percentile(o.sorted(), 0.90) / 1000.0,
+                        Latencies.percentile(o.sorted(), 0.99) / 1000.0,
                         o.sorted().length == 0 ? 0 : o.sorted()[o.sorted().length - 1] / 1000.0);
             }
         }
@@ -194,8 +193,7 @@ public final class CallPagesLoad {
     private static Outcome run(int port, String auth, String scenario, List<String> deep, int connections, int seconds)
             throws InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        long[][] latencies = new long[connections][];
-        int[] counts = new int[connections];
+        Latencies[] latencies = new Latencies[connections];
         LongAdder errors = new LongAdder();
         Map<Integer, LongAdder> statuses = new ConcurrentSkipListMap<>();
         CountDownLatch done = new CountDownLatch(connections);
@@ -204,8 +202,7 @@ public final class CallPagesLoad {
                 int id = t;
                 threads.submit(() -> {
                     SplittableRandom random = new SplittableRandom(31L * id + 1);
-                    long[] lat = new long[1 << 16];
-                    int n = 0;
+                    Latencies lat = new Latencies();
                     String cursor = null;
                     RawHttpConnection raw = new RawHttpConnection(port);
                     try {
@@ -236,15 +233,11 @@ public final class CallPagesLoad {
                                 Matcher m = CURSOR.matcher(body);
                                 cursor = m.find() ? m.group(1) : null;
                             }
-                            if (n == lat.length) {
-                                lat = Arrays.copyOf(lat, n * 2);
-                            }
-                            lat[n++] = micros;
+                            lat.add(micros);
                         }
                     } finally {
                         raw.close();
                         latencies[id] = lat;
-                        counts[id] = n;
                         done.countDown();
                     }
                     return null;
@@ -252,32 +245,18 @@ public final class CallPagesLoad {
             }
             done.await();
         }
-        int total = Arrays.stream(counts).sum();
-        long[] all = new long[total];
-        int at = 0;
-        for (int t = 0; t < connections; t++) {
-            System.arraycopy(latencies[t], 0, all, at, counts[t]);
-            at += counts[t];
-        }
-        Arrays.sort(all);
+        long[] all = Latencies.sorted(latencies);
+        int total = all.length;
         Outcome o = new Outcome(scenario, total, errors.sum(), total / (double) seconds, all);
         System.out.printf(
                 "%-6s %8d requests %6.0f pages/s p50 %.2f ms p99 %.2f ms errors %d %s%n",
                 scenario,
                 total,
                 o.perSecond(),
-                percentile(all, 0.50) / 1000.0,
-                percentile(all, 0.99) / 1000.0,
+                Latencies.percentile(all, 0.50) / 1000.0,
+                Latencies.percentile(all, 0.99) / 1000.0,
                 o.errors(),
                 statuses);
         return o;
-    }
-
-    private static long percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int i = (int) Math.ceil(p * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
     }
 }

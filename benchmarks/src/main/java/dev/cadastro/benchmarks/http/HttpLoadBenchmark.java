@@ -34,7 +34,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -236,28 +235,20 @@ public final class HttpLoadBenchmark {
                         r.max() / 1000.0,
                         r.statuses());
             }
-            long mismatches = 0;
-            long totalCharged = 0;
-            for (Client c : clients) {
-                long expected = INITIAL_CREDITS - charged.get(c).sum();
-                long actual = server.store()
-                        .ledger()
-                        .balance(c.account().id(), CreditKind.CREDITS)
-                        .posted();
-                totalCharged += charged.get(c).sum();
-                if (expected != actual) {
-                    mismatches++;
-                    out.printf(
-                            "ledger MISMATCH account %s: expected %d, ledger %d%n",
-                            c.account().id(), expected, actual);
-                }
-            }
+            LedgerCrossCheck check = LedgerCrossCheck.of(
+                    server.store().ledger(),
+                    CreditKind.CREDITS,
+                    INITIAL_CREDITS,
+                    clients,
+                    c -> c.account().id(),
+                    c -> charged.get(c).sum(),
+                    out);
             out.printf(
                     "ledger: %d accounts, %d credits charged as the answers reported, %d mismatches%n",
-                    clients.size(), totalCharged, mismatches);
-            if (mismatches > 0) {
+                    clients.size(), check.charged(), check.mismatches());
+            if (check.mismatches() > 0) {
                 // A cross-check that differs fails the run (exit status 1), the server closed first.
-                throw new IllegalStateException("ledger cross-check: " + mismatches
+                throw new IllegalStateException("ledger cross-check: " + check.mismatches()
                         + " accounts' balances differ from what their answers reported (the MISMATCH lines above)");
             }
             if (scraper != null) {
@@ -307,8 +298,7 @@ public final class HttpLoadBenchmark {
             boolean measure)
             throws InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        long[][] latencies = new long[connections][];
-        int[] counts = new int[connections];
+        Latencies[] latencies = new Latencies[connections];
         LongAdder errors = new LongAdder();
         Map<Integer, LongAdder> statuses = new java.util.concurrent.ConcurrentSkipListMap<>();
         CountDownLatch done = new CountDownLatch(connections);
@@ -320,8 +310,7 @@ public final class HttpLoadBenchmark {
                 int id = t;
                 threads.submit(() -> {
                     SplittableRandom random = new SplittableRandom(seedSource.incrementAndGet() * 7919 + id);
-                    long[] lat = new long[1 << 16];
-                    int n = 0;
+                    Latencies lat = new Latencies();
                     RawHttpConnection raw = http == null ? new RawHttpConnection(port) : null;
                     try {
                         while (System.nanoTime() < end) {
@@ -371,10 +360,7 @@ public final class HttpLoadBenchmark {
                             } else {
                                 errors.increment();
                             }
-                            if (n == lat.length) {
-                                lat = Arrays.copyOf(lat, n * 2);
-                            }
-                            lat[n++] = micros;
+                            lat.add(micros);
                         }
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
@@ -383,7 +369,6 @@ public final class HttpLoadBenchmark {
                             raw.close();
                         }
                         latencies[id] = lat;
-                        counts[id] = n;
                         done.countDown();
                     }
                     return null;
@@ -391,17 +376,8 @@ public final class HttpLoadBenchmark {
             }
             done.await();
         }
-        int total = 0;
-        for (int c : counts) {
-            total += c;
-        }
-        long[] all = new long[total];
-        int at = 0;
-        for (int t = 0; t < connections; t++) {
-            System.arraycopy(latencies[t], 0, all, at, counts[t]);
-            at += counts[t];
-        }
-        Arrays.sort(all);
+        long[] all = Latencies.sorted(latencies);
+        int total = all.length;
         Map<Integer, Long> statusCounts = new java.util.TreeMap<>();
         statuses.forEach((k, v) -> statusCounts.put(k, v.sum()));
         Outcome outcome = new Outcome(
@@ -409,9 +385,9 @@ public final class HttpLoadBenchmark {
                 total,
                 errors.sum(),
                 total / (double) seconds,
-                percentile(all, 0.50),
-                percentile(all, 0.90),
-                percentile(all, 0.99),
+                Latencies.percentile(all, 0.50),
+                Latencies.percentile(all, 0.90),
+                Latencies.percentile(all, 0.99),
                 all.length == 0 ? 0 : all[all.length - 1],
                 statusCounts);
         System.out.printf(
@@ -489,14 +465,6 @@ public final class HttpLoadBenchmark {
             q.append("&abertura_de=").append(LocalDate.of(year, 1, 1));
         }
         return q.toString();
-    }
-
-    private static long percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int i = (int) Math.ceil(p * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
     }
 
     private static List<Client> clients(CadastroServer server, Clock clock, int accounts) {

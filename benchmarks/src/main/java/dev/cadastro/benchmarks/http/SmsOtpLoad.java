@@ -232,29 +232,22 @@ public final class SmsOtpLoad {
                         o.pair().length == 0 ? 0 : o.pair()[o.pair().length - 1] / 1000.0,
                         pct(o.send(), 0.99),
                         pct(o.check(), 0.99));
-                long mismatches = 0;
-                long total = 0;
-                for (Client c : clients) {
-                    long expected = INITIAL_SMS - sent.get(c).sum();
-                    long actual = server.store()
-                            .ledger()
-                            .balance(c.account().id(), CreditKind.SMS_CREDITS)
-                            .posted();
-                    total += sent.get(c).sum();
-                    if (expected != actual) {
-                        mismatches++;
-                        out.printf(
-                                "ledger MISMATCH account %s: expected %d, ledger %d%n",
-                                c.account().id(), expected, actual);
-                    }
-                }
+                LedgerCrossCheck check = LedgerCrossCheck.of(
+                        server.store().ledger(),
+                        CreditKind.SMS_CREDITS,
+                        INITIAL_SMS,
+                        clients,
+                        c -> c.account().id(),
+                        c -> sent.get(c).sum(),
+                        out);
                 out.printf(
                         "ledger: %d SMS credits charged for %d accepted sends, %d mismatches%n",
-                        total, total, mismatches);
-                if (mismatches > 0) {
+                        check.charged(), check.charged(), check.mismatches());
+                if (check.mismatches() > 0) {
                     // A cross-check that differs fails the run (exit status 1), the connections closed first.
-                    throw new IllegalStateException("ledger cross-check: " + mismatches + " accounts' SMS balances"
-                            + " differ from the sends they were answered (the MISMATCH lines above)");
+                    throw new IllegalStateException(
+                            "ledger cross-check: " + check.mismatches() + " accounts' SMS balances"
+                                    + " differ from the sends they were answered (the MISMATCH lines above)");
                 }
             } finally {
                 for (RawHttpConnection raw : raws) {

@@ -3,6 +3,7 @@ package dev.cadastro.providers;
 import dev.cadastro.core.calls.push.DestinationPolicy;
 import dev.cadastro.core.calls.push.WebhookSender;
 import dev.cadastro.core.calls.push.WebhookSender.Stamp;
+import dev.cadastro.core.internal.Texts;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -114,7 +115,7 @@ public final class JdkWebhookSender implements WebhookSender {
     public static void checkHeader(String name, String value) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(value, "value");
-        if (!isToken(name)) {
+        if (!Texts.isHttpToken(name)) {
             throw new IllegalArgumentException("header name '" + printable(name)
                     + "' must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)");
         }
@@ -125,23 +126,6 @@ public final class JdkWebhookSender implements WebhookSender {
             throw new IllegalArgumentException(
                     "the header value must be visible characters, spaces or tabs, without CR, LF or other controls");
         }
-    }
-
-    private static boolean isToken(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean validFieldValue(String s) {

@@ -49,6 +49,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Cadastro without a listener: the published Lucene register, the PostgreSQL store, the providers, the
@@ -409,28 +410,21 @@ public final class CadastroEngine implements AutoCloseable {
             LuceneRegister register,
             Store store) {
         List<Runnable> steps = new ArrayList<>();
-        if (housekeeping != null) {
-            steps.add(housekeeping::shutdownNow);
-        }
-        if (push != null) {
-            steps.add(push::close);
-        }
-        if (workers != null) {
-            steps.add(workers::close);
-        }
-        if (providers != null) {
-            steps.add(providers::close);
-        }
-        if (sms != null) {
-            steps.add(sms::close);
-        }
-        if (register != null) {
-            steps.add(register::close);
-        }
-        if (store != null) {
-            steps.add(store::close);
-        }
+        step(steps, housekeeping, ScheduledExecutorService::shutdownNow);
+        step(steps, push, PushService::close);
+        step(steps, workers, WorkerPool::close);
+        step(steps, providers, ProviderOptions.Providers::close);
+        step(steps, sms, SmsOptions.Sms::close);
+        step(steps, register, LuceneRegister::close);
+        step(steps, store, Store::close);
         return steps;
+    }
+
+    /** Adds the step that closes {@code part}, when it was opened. */
+    private static <T> void step(List<Runnable> steps, T part, Consumer<? super T> close) {
+        if (part != null) {
+            steps.add(() -> close.accept(part));
+        }
     }
 
     private List<Runnable> parts() {

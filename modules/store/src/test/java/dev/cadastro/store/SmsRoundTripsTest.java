@@ -34,18 +34,19 @@ import org.junit.jupiter.api.Test;
  * How many times the SMS paths exchange messages with PostgreSQL: the store talks to the server through a
  * proxy that counts the messages PostgreSQL answers with a ReadyForQuery, each answer sent on its own:
  * the Syncs that end pgjdbc's batches of extended-protocol messages, and simple queries, such as the
- * {@code BEGIN} pgjdbc sends ahead of the first batch of a connection out of auto-commit. A send is one
- * exchange to begin (the phone's lock, the reads, the hold, the dispatch and the commit, with their own
- * {@code BEGIN}) and one to accept; a check is one; a send the phone's limits refuse is one. pgjdbc sends
- * a statement whose answer row it cannot bound only after a Sync for what precedes it, and the next
- * statement after another: a text column added to the send's answer would make the begin three
- * exchanges again, and this test fail.
+ * {@code BEGIN} pgjdbc sends ahead of the first batch of a connection out of auto-commit (pipelined with
+ * that batch, not waited for) and the {@code COMMIT}. A send's begin is five (the {@code BEGIN}; the
+ * cached plans, the phone's lock and the reads in one batch; the ledger's hold; the dispatch; the {@code
+ * COMMIT}) and its acceptance one; a check is one; a send the phone's limits refuse is three (the {@code
+ * BEGIN}, the batch, the {@code COMMIT}). pgjdbc sends a statement whose answer row it cannot bound only
+ * after a Sync for what precedes it: a text column added to the reads' answer would make the batch two
+ * exchanges, and this test fail.
  */
 class SmsRoundTripsTest {
     private static final Pattern HOST_PORT = Pattern.compile("//(localhost|127\\.0\\.0\\.1):(\\d+)/");
 
     @Test
-    void aSendBeginsInOneRoundTripAcceptsInOneAndTheLimitsRefuseInOne() throws Exception {
+    void aSendBeginsInFiveExchangesAcceptsInOneAndTheLimitsRefuseInThree() throws Exception {
         String url = TestDatabase.freshDatabase();
         Matcher m = HOST_PORT.matcher(url);
         assertTrue(m.find(), url);
@@ -75,9 +76,9 @@ class SmsRoundTripsTest {
                     otp.verify(p, sent.id(), provider.code(sent.id()));
                     checks = Math.min(checks, proxy.exchanges() - before);
                 }
-                assertEquals(2, sends, "exchanges of a send");
+                assertEquals(6, sends, "exchanges of a send");
                 assertEquals(1, checks, "exchanges of a check: the write, which compares");
-                // The phone's limits refuse a second code within 30 seconds from the same round trip.
+                // The phone's limits refuse a second code within 30 seconds from the reads' round trip.
                 int throttled = Integer.MAX_VALUE;
                 for (int i = 0; i < 3; i++) {
                     int before = proxy.exchanges();
@@ -85,13 +86,13 @@ class SmsRoundTripsTest {
                             OtpLimitException.class, () -> otp.send(p, OtpRequest.parse("11988880000", 300L, null)));
                     throttled = Math.min(throttled, proxy.exchanges() - before);
                 }
-                assertEquals(1, throttled, "exchanges of a throttled send");
+                assertEquals(3, throttled, "exchanges of a throttled send");
             }
         }
     }
 
     @Test
-    void aSendWhoseBatchFailsRollsBackItsHoldAndLeavesTheConnectionUsable() throws Exception {
+    void aSendWhoseInsertFailsRollsBackItsHoldAndLeavesTheConnectionUsable() throws Exception {
         ManualClock clock = new ManualClock(Instant.parse("2026-11-25T03:00:00Z"));
         try (Store store = Store.open(
                 Database.builder().url(TestDatabase.freshDatabase()).poolSize(1).build(), Clock.systemUTC())) {
@@ -99,8 +100,8 @@ class SmsRoundTripsTest {
             OtpService otp = SmsFlows.service(store, provider, clock);
             Principal p = SmsFlows.principal(store, clock, 5);
             OtpSent sent = otp.send(p, OtpRequest.parse("11987650000", 300L, null));
-            // The batch's BEGIN, lock and reads pass, its hold is placed, then its insert fails: the
-            // dispatch id is taken. The transaction the batch opened must be rolled back.
+            // The lock and the reads pass, the hold is placed, then the insert fails: the dispatch id is
+            // taken. The transaction must be rolled back, the hold with it.
             OtpDispatch taken = OtpDispatch.sending(
                     sent.id(), p.accountId(), "(11) 9****-1111", 6, "k1", clock.instant(), Duration.ofSeconds(300));
             assertThrows(

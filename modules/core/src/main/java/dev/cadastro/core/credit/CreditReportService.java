@@ -13,7 +13,6 @@ import dev.cadastro.core.error.Message;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
 import dev.cadastro.core.ledger.CostRules;
-import dev.cadastro.core.ledger.InsufficientCreditsException;
 import dev.cadastro.core.ledger.Ledger;
 import java.time.Clock;
 import java.time.Duration;
@@ -83,13 +82,7 @@ public final class CreditReportService {
                     paid.charged(),
                     paid.balanceAfter());
         }
-        if (!ledger.affordable(charge)) {
-            throw new InsufficientCreditsException(
-                    principal.accountId(),
-                    charge.kind(),
-                    charge.amount(),
-                    ledger.balance(principal.accountId(), charge.kind()).available());
-        }
+        ledger.requireAffordable(charge);
         CreditReport report = bureau.report(document)
                 .orElseThrow(() -> new CadastroException(
                         ErrorCode.SEM_DADOS, Message.CREDIT_NO_DATA.with(kind(document), shown(document))));

@@ -11,7 +11,6 @@ import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
 import dev.cadastro.core.ledger.CostRules;
-import dev.cadastro.core.ledger.InsufficientCreditsException;
 import dev.cadastro.core.ledger.Ledger;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Partner;
@@ -66,13 +65,7 @@ public final class EnrichmentService {
         principal.require(Scope.ENRIQUECIMENTO_READ).requireAccreditation();
         Cnpj valid = parse(cnpj);
         ChargeRequest charge = costs.enrichment(principal.accountId(), valid);
-        if (!ledger.affordable(charge)) {
-            throw new InsufficientCreditsException(
-                    principal.accountId(),
-                    charge.kind(),
-                    charge.amount(),
-                    ledger.balance(principal.accountId(), charge.kind()).available());
-        }
+        ledger.requireAffordable(charge);
         Optional<BureauCompany> answer = bureau.company(valid);
         List<Partner> published = register.partners(valid.root());
         BureauCompany enrichment;

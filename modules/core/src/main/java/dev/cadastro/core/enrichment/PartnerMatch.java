@@ -11,19 +11,6 @@ import java.util.Locale;
  * and spacing are ignored; a company matches by CNPJ. Nothing else is taken from the bureau's partner.
  */
 final class PartnerMatch {
-    private static final String[] AGE_BANDS = {
-        null,
-        "0 a 12 anos",
-        "13 a 20 anos",
-        "21 a 30 anos",
-        "31 a 40 anos",
-        "41 a 50 anos",
-        "51 a 60 anos",
-        "61 a 70 anos",
-        "71 a 80 anos",
-        "maiores de 80 anos"
-    };
-
     private PartnerMatch() {}
 
     static BureauCompany.Socio complete(Partner published, List<BureauCompany.Socio> bureau) {
@@ -44,7 +31,7 @@ final class PartnerMatch {
                 published.qualification() != null ? published.qualification() : published.qualificationCode(),
                 published.entryDate(),
                 match == null ? null : match.participacao(),
-                ageBand(published.ageBand()),
+                Partner.ageBandText(published.ageBand()),
                 published.kind() == Partner.Kind.FOREIGNER ? blankToNull(published.countryCode()) : null,
                 representative(published));
     }
@@ -80,10 +67,6 @@ final class PartnerMatch {
     private static String fold(String name) {
         String decomposed = Normalizer.normalize(name, Normalizer.Form.NFD).replaceAll("\\p{M}", "");
         return decomposed.strip().replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
-    }
-
-    static String ageBand(Integer code) {
-        return code == null || code < 0 || code >= AGE_BANDS.length ? null : AGE_BANDS[code];
     }
 
     private static BureauCompany.Representante representative(Partner p) {

@@ -37,6 +37,22 @@ public interface Ledger {
     boolean affordable(ChargeRequest request);
 
     /**
+     * {@link #affordable}, or the refusal a use case gives before it pays an outside provider: the amount
+     * and what the balance has available now.
+     *
+     * @throws InsufficientCreditsException when the request is not affordable now
+     */
+    default void requireAffordable(ChargeRequest request) {
+        if (!affordable(request)) {
+            throw new InsufficientCreditsException(
+                    request.account(),
+                    request.kind(),
+                    request.amount(),
+                    balance(request.account(), request.kind()).available());
+        }
+    }
+
+    /**
      * Charges requests of one account's balance in their order, as {@link #charge} each: a request whose
      * key was charged before is a replay (free, whatever the balance); the others are charged while the
      * available balance covers them, and from the first one it does not cover no other new request is

@@ -115,16 +115,7 @@ public record MailingJob(
             throw new IllegalStateException(
                     "job " + id + " delivered " + delivered + " leads; it may deliver 0.." + leadsLimit);
         }
-        return new MailingJob(
-                id,
-                account,
-                filtros,
-                quantidade,
-                leadsLimit,
-                formato,
-                createdAt,
-                State.CONCLUIDO,
-                Optional.of(new Delivered(delivered, charged, fileKey, fileBytes, now, expiresAt)));
+        return ended(State.CONCLUIDO, new Delivered(delivered, charged, fileKey, fileBytes, now, expiresAt));
     }
 
     /**
@@ -134,16 +125,12 @@ public record MailingJob(
      */
     public MailingJob fail(ErrorCode code, LocalizedText message, Instant now) {
         requireProcessing("fail");
+        return ended(State.FALHOU, new Failed(code, message, now));
+    }
+
+    private MailingJob ended(State state, Outcome outcome) {
         return new MailingJob(
-                id,
-                account,
-                filtros,
-                quantidade,
-                leadsLimit,
-                formato,
-                createdAt,
-                State.FALHOU,
-                Optional.of(new Failed(code, message, now)));
+                id, account, filtros, quantidade, leadsLimit, formato, createdAt, state, Optional.of(outcome));
     }
 
     private void requireProcessing(String transition) {

@@ -91,31 +91,27 @@ public record PersonJob(
             }
         }
 
-        /** The lookup ran, was charged and handed to the read that ran it; the result is gone. */
-        record Delivered(Instant at) implements State {
+        /** A finished job, {@code concluido} on the wire, whatever its outcome. */
+        sealed interface Finished extends State {
+            /** When it finished. */
+            Instant at();
+
             @Override
-            public String wire() {
+            default String wire() {
                 return "concluido";
             }
 
             @Override
-            public boolean finished() {
+            default boolean finished() {
                 return true;
             }
         }
+
+        /** The lookup ran, was charged and handed to the read that ran it; the result is gone. */
+        record Delivered(Instant at) implements Finished {}
 
         /** The bureau had nothing under the purpose; nothing was charged. */
-        record NoData(Instant at) implements State {
-            @Override
-            public String wire() {
-                return "concluido";
-            }
-
-            @Override
-            public boolean finished() {
-                return true;
-            }
-        }
+        record NoData(Instant at) implements Finished {}
     }
 
     /** Whether an unfinished job passed its term unread. */

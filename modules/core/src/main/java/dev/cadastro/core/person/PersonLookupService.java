@@ -18,7 +18,6 @@ import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
-import dev.cadastro.core.ledger.InsufficientCreditsException;
 import dev.cadastro.core.ledger.Ledger;
 import dev.cadastro.core.provider.ProviderUnavailableException;
 import java.time.Clock;
@@ -102,7 +101,7 @@ public final class PersonLookupService {
     public PersonOutcome lookup(Principal principal, PersonRequest request, String reference, String requestId) {
         Checked checked = check(principal, request);
         ChargeRequest charge = costs.personLookup(principal.accountId(), reference);
-        requireAffordable(principal, charge);
+        ledger.requireAffordable(charge);
         Dossier dossier = bureau.lookup(checked.subject(), checked.purpose())
                 .orElseThrow(() -> noData(checked.subject(), checked.purpose()));
         return deliver(principal, checked, dossier, charge, requestId);
@@ -130,7 +129,7 @@ public final class PersonLookupService {
     public PersonJob createJob(Principal principal, PersonRequest request) {
         Checked checked = check(principal, request);
         String id = newJobId();
-        requireAffordable(principal, costs.personJob(principal.accountId(), id));
+        ledger.requireAffordable(costs.personJob(principal.accountId(), id));
         PersonJob job = PersonJob.create(
                 id,
                 principal.accountId(),
@@ -182,7 +181,7 @@ public final class PersonLookupService {
             Set<String> fields = principal.requirePersonLookup(job.purpose());
             Checked checked = new Checked(subject, job.purpose(), fields, job.justification());
             ChargeRequest charge = costs.personJob(principal.accountId(), job.id());
-            requireAffordable(principal, charge);
+            ledger.requireAffordable(charge);
             Optional<Dossier> dossier = bureau.lookup(subject, job.purpose());
             if (dossier.isEmpty()) {
                 jobs.finishWithoutData(job.noData(claim, clock.instant()), claim);
@@ -388,16 +387,6 @@ public final class PersonLookupService {
             case Parsed.Valid<Phone> v -> new Subject.ByPhone(v.value());
             case Parsed.Invalid<Phone> i -> throw new InvalidDocumentException(i.violation());
         };
-    }
-
-    private void requireAffordable(Principal principal, ChargeRequest charge) {
-        if (!ledger.affordable(charge)) {
-            throw new InsufficientCreditsException(
-                    principal.accountId(),
-                    charge.kind(),
-                    charge.amount(),
-                    ledger.balance(principal.accountId(), charge.kind()).available());
-        }
     }
 
     private AuditEntry entry(

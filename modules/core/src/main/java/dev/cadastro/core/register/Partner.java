@@ -1,6 +1,7 @@
 package dev.cadastro.core.register;
 
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -36,9 +37,29 @@ public record Partner(
         String representativeQualification,
         Integer ageBand) {
 
+    /** The dump's age bands, by {@code faixa_etaria} code from 1 (0 is "not applicable"). */
+    private static final List<String> AGE_BANDS = List.of(
+            "0 a 12 anos",
+            "13 a 20 anos",
+            "21 a 30 anos",
+            "31 a 40 anos",
+            "41 a 50 anos",
+            "51 a 60 anos",
+            "61 a 70 anos",
+            "71 a 80 anos",
+            "maiores de 80 anos");
+
     public Partner {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(name, "name");
+    }
+
+    /**
+     * The text of an {@link #ageBand} code ({@code 3} is "21 a 30 anos"); null for null, for 0 (not
+     * applicable) and for a code the dump does not define.
+     */
+    public static String ageBandText(Integer code) {
+        return code == null || code < 1 || code > AGE_BANDS.size() ? null : AGE_BANDS.get(code - 1);
     }
 
     /** The dump's {@code identificador_socio}. */

@@ -1,5 +1,6 @@
 package dev.cadastro.http.companydata;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
@@ -86,10 +87,7 @@ final class MailingEndpoints {
             MailingJob job = mailing.create(principal, body, reference);
             return Response.json(200, Json.bytes(g -> {
                 g.writeStartObject();
-                g.writeStringField("job_id", job.id());
-                g.writeStringField("status", job.state().wire());
-                g.writeNumberField("quantidade_solicitada", job.quantidade());
-                g.writeStringField("formato", job.formato().wire());
+                writeJob(g, job);
                 g.writeStringField("acompanhar_em", statusPath(job));
                 g.writeEndObject();
             }));
@@ -101,10 +99,7 @@ final class MailingEndpoints {
         MailingJob job = mailing.status(principal, jobId(request));
         return Response.json(200, Json.bytes(g -> {
             g.writeStartObject();
-            g.writeStringField("job_id", job.id());
-            g.writeStringField("status", job.state().wire());
-            g.writeNumberField("quantidade_solicitada", job.quantidade());
-            g.writeStringField("formato", job.formato().wire());
+            writeJob(g, job);
             g.writeStringField("criado_em", time(job.createdAt()));
             switch (job.outcome().orElse(null)) {
                 case null -> {}
@@ -156,6 +151,14 @@ final class MailingEndpoints {
 
     private static String jobId(Request request) {
         return request.pathParameter("job_id").orElse("");
+    }
+
+    /** The fields every answer about a job opens with. */
+    private static void writeJob(JsonGenerator g, MailingJob job) throws IOException {
+        g.writeStringField("job_id", job.id());
+        g.writeStringField("status", job.state().wire());
+        g.writeNumberField("quantidade_solicitada", job.quantidade());
+        g.writeStringField("formato", job.formato().wire());
     }
 
     private static String statusPath(MailingJob job) {

@@ -22,19 +22,6 @@ public final class PartnerStructure {
     /** The dump's placeholder for "no legal representative". */
     private static final String NO_REPRESENTATIVE = "***000000**";
 
-    private static final String[] AGE_BANDS = {
-        null,
-        "0 a 12 anos",
-        "13 a 20 anos",
-        "21 a 30 anos",
-        "31 a 40 anos",
-        "41 a 50 anos",
-        "51 a 60 anos",
-        "61 a 70 anos",
-        "71 a 80 anos",
-        "maiores de 80 anos"
-    };
-
     private PartnerStructure() {}
 
     /**
@@ -114,7 +101,7 @@ public final class PartnerStructure {
                             SimData.qualificacao(r),
                             entry,
                             null,
-                            AGE_BANDS[3 + r.nextInt(5)],
+                            Partner.ageBandText(3 + r.nextInt(5)),
                             null,
                             null,
                             null,
@@ -132,9 +119,7 @@ public final class PartnerStructure {
     private static SimPartner fromRegister(Partner published, CnpjRoot root, SplittableRandom r) {
         Partner p = published.name().isBlank() ? withName(published, "NAO INFORMADO") : published;
         String qualificacao = p.qualification() != null ? p.qualification() : p.qualificationCode();
-        String faixa = p.ageBand() != null && p.ageBand() > 0 && p.ageBand() < AGE_BANDS.length
-                ? AGE_BANDS[p.ageBand()]
-                : null;
+        String faixa = Partner.ageBandText(p.ageBand());
         boolean hasRepresentative = p.representativeName() != null
                         && !p.representativeName().isBlank()
                 || (p.representativeCpf() != null && !p.representativeCpf().equals(NO_REPRESENTATIVE));

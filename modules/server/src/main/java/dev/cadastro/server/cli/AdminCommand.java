@@ -19,16 +19,14 @@ import dev.cadastro.server.cli.admin.SetJustificationCommand;
 import dev.cadastro.server.cli.admin.SetPlanCommand;
 import dev.cadastro.server.cli.admin.ShowAccountCommand;
 import dev.cadastro.server.cli.admin.StatementCommand;
-import dev.cadastro.server.cli.admin.StoreOptions;
 import dev.cadastro.server.cli.admin.TopUpCommand;
 import java.time.Clock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
-import picocli.CommandLine.Mixin;
 
 /**
  * {@code ./cadastro admin}: the operator's commands on accounts, keys, credits and jobs, against the store
- * the server uses (see {@link StoreOptions}), also while that server runs. Keys are printed once, at
+ * the server uses (see {@link StoreGroupCommand}), also while that server runs. Keys are printed once, at
  * creation; afterwards only their prefixes are shown. An unknown account or key prefix is the same
  * one-line failure (exit status 3) in every subcommand. Each subcommand is a class of its own, in {@code
  * dev.cadastro.server.cli.admin} or, for the groups, beside this one.
@@ -68,33 +66,12 @@ import picocli.CommandLine.Mixin;
             CallsTokenCommand.class,
             CallsPushCommand.class
         })
-public final class AdminCommand extends CliCommand {
-    @Mixin
-    StoreOptions store;
-
-    private final Clock clock;
-
+public final class AdminCommand extends StoreGroupCommand {
     public AdminCommand() {
         this(Clock.systemUTC());
     }
 
     public AdminCommand(Clock clock) {
-        this.clock = clock;
-    }
-
-    @Override
-    public Integer call() {
-        Cli.usageOnError(spec.commandLine());
-        return Cli.USAGE;
-    }
-
-    /** The clock of entries and keys, for the subcommands. */
-    public Clock clock() {
-        return clock;
-    }
-
-    /** The store flags, given before or after the subcommand (they are inherited: see {@link StoreOptions}). */
-    public StoreOptions store() {
-        return store;
+        super(clock);
     }
 }

@@ -26,7 +26,7 @@ abstract class AdminGroup extends CliCommand {
 
     /** Opens the store admin's flags name, wherever on the command line they were given. */
     final Store open() {
-        return Store.open(admin.store().resolve(), clock());
+        return admin.open();
     }
 
     /** The clock of entries and tokens: admin's. */

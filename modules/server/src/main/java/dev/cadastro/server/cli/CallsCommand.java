@@ -33,27 +33,16 @@ import picocli.CommandLine.ParentCommand;
             "The store flags may come before or after the subcommand."
         },
         subcommands = {HelpCommand.class, CallsCommand.Import.class})
-public final class CallsCommand extends CliCommand {
+public final class CallsCommand extends StoreGroupCommand {
     /** Calls ingested per transaction. */
     static final int BATCH = 1_000;
-
-    @Mixin
-    StoreOptions store;
-
-    private final Clock clock;
 
     public CallsCommand() {
         this(Clock.systemUTC());
     }
 
     public CallsCommand(Clock clock) {
-        this.clock = clock;
-    }
-
-    @Override
-    public Integer call() {
-        Cli.usageOnError(spec.commandLine());
-        return Cli.USAGE;
+        super(clock);
     }
 
     @Command(
@@ -103,11 +92,11 @@ public final class CallsCommand extends CliCommand {
                 throw usage("--integration '" + integration
                         + "' must be 1 to 63 lower-case letters, digits, - or _, starting with a letter or digit");
             }
-            StoreOptions where = calls.store;
+            StoreOptions where = calls.store();
             java.util.Optional<dev.cadastro.s3.S3FileStore> bucket =
                     objectStore.fileStore("--files", files, this::usage);
             Path folder = bucket.isPresent() ? null : files != null ? path("--files", files) : where.filesFolder();
-            try (Store opened = Store.open(where.resolve(), calls.clock)) {
+            try (Store opened = calls.open()) {
                 Integration target = opened.callTokens()
                         .integration(integration)
                         .orElseThrow(() -> new CommandFailure("no integration '" + integration

@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -367,12 +368,8 @@ final class CallsPushCommand extends AdminGroup {
         @Option(names = "--state", paramLabel = "STATE", description = "Only pendente, entregue or falhou.")
         String state;
 
-        @Option(
-                names = "--limit",
-                paramLabel = "N",
-                defaultValue = "50",
-                description = "At most N (default ${DEFAULT-VALUE}).")
-        long limit;
+        @Mixin
+        ListLimit limit = new ListLimit(50, 10_000);
 
         @Override
         void run(Store store, Integration integration, PrintStream out) {
@@ -382,8 +379,7 @@ final class CallsPushCommand extends AdminGroup {
             } catch (IllegalArgumentException e) {
                 throw usage("--state " + e.getMessage());
             }
-            List<DeliveryStatus> all =
-                    store.deliveryQueue().list(integration.id(), s, (int) within("--limit", limit, 1, 10_000));
+            List<DeliveryStatus> all = store.deliveryQueue().list(integration.id(), s, limit.value());
             out.printf(
                     Locale.ROOT,
                     "%-8s %-24s %-10s %-14s %-9s %-25s %-25s %s%n",

@@ -40,19 +40,8 @@ public final class DemoCommand extends CliCommand {
             description = "Folder of the demo's data (default ${DEFAULT-VALUE}).")
     String home;
 
-    @Option(
-            names = "--port",
-            paramLabel = "P",
-            defaultValue = "8080",
-            description = "TCP port (default ${DEFAULT-VALUE}; 0 picks a free one).")
-    int port;
-
-    @Option(
-            names = "--bind",
-            paramLabel = "ADDR",
-            defaultValue = "127.0.0.1",
-            description = "Address to listen on (default ${DEFAULT-VALUE}).")
-    String bind;
+    @Mixin
+    ListenFlags listen = new ListenFlags("127.0.0.1");
 
     @Option(
             names = "--establishments",
@@ -100,9 +89,10 @@ public final class DemoCommand extends CliCommand {
         PrintStream out = out();
         DemoSetup demo = new DemoSetup(path("--home", home));
         long count = within("--establishments", establishments, 1, 100_000_000);
-        int listenPort = (int) within("--port", port, 0, 65535);
+        int listenPort = (int) within("--port", listen.port, 0, 65535);
         dev.cadastro.server.ProviderOptions providerOptions = providers.options(this::usage);
-        dev.cadastro.server.CallRecordsOptions callOptions = calls.options(bind, DEFAULT_CALLS_PORT, this::usage);
+        dev.cadastro.server.CallRecordsOptions callOptions =
+                calls.options(listen.bind, DEFAULT_CALLS_PORT, this::usage);
         java.time.Duration refresh = calls.refresh(DEMO_REFRESH, this::usage);
         // The demo always has metrics, on a free loopback port unless --metrics-port says.
         dev.cadastro.server.Observability observability = observe.options(0, this::usage);
@@ -115,7 +105,7 @@ public final class DemoCommand extends CliCommand {
         out.println("database: starting the embedded PostgreSQL in " + demo.database() + " ...");
         out.println("call records: a simulated exchange ingested every " + refresh.toSeconds()
                 + " s (the first pass reads the last " + DEMO_LOOK_BACK.toHours() + " hours) ...");
-        InetSocketAddress address = new InetSocketAddress(bind, listenPort);
+        InetSocketAddress address = new InetSocketAddress(listen.bind, listenPort);
         // Push (issue 19): a receiver on loopback, started first; its exact host and port are exempt
         // from the https and address checks, which stay on for every other destination.
         String pushSecret = dev.cadastro.core.calls.push.PushDestination.newSecret(new SecureRandom());

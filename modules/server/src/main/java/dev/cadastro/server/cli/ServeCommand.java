@@ -64,19 +64,8 @@ public final class ServeCommand extends CliCommand {
             defaultValue = ".cadastro/db")
     String embeddedDb;
 
-    @Option(
-            names = "--port",
-            paramLabel = "P",
-            defaultValue = "8080",
-            description = "TCP port (default ${DEFAULT-VALUE}; 0 picks a free one).")
-    int port;
-
-    @Option(
-            names = "--bind",
-            paramLabel = "ADDR",
-            defaultValue = "0.0.0.0",
-            description = "Address to listen on (default ${DEFAULT-VALUE}).")
-    String bind;
+    @Mixin
+    ListenFlags listen = new ListenFlags("0.0.0.0");
 
     @Option(
             names = "--drain-seconds",
@@ -188,7 +177,7 @@ public final class ServeCommand extends CliCommand {
                 database != null
                         ? Database.builder().url(database)
                         : Database.builder().embedded(path("--embedded-db", embeddedDb)));
-        InetSocketAddress address = new InetSocketAddress(bind, (int) within("--port", port, 0, 65535));
+        InetSocketAddress address = new InetSocketAddress(listen.bind, (int) within("--port", listen.port, 0, 65535));
         long perMinute = within("--requests-per-minute", requestsPerMinute, 1, Long.MAX_VALUE);
         RuntimeOptions runtime = edge.options(
                 java.time.Duration.ofSeconds(within("--drain-seconds", drainSeconds, 0, 3600)), this::usage);
@@ -196,7 +185,7 @@ public final class ServeCommand extends CliCommand {
                 .withWorkers((int) within("--mailing-workers", mailingWorkers, 1, 64))
                 .withRetention(java.time.Duration.ofDays(within("--export-retention-days", retentionDays, 1, 3650)));
         dev.cadastro.server.CallRecordsOptions callOptions =
-                calls.callsPortGiven() ? calls.options(bind, 0, this::usage) : null;
+                calls.callsPortGiven() ? calls.options(listen.bind, 0, this::usage) : null;
         java.time.Duration refresh =
                 calls.refresh(dev.cadastro.core.calls.CallIngestLoop.DEFAULT_INTERVAL, this::usage);
         dev.cadastro.server.Observability observability = observe.options(null, this::usage);

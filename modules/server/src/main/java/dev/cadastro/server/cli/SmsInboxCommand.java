@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -41,13 +42,9 @@ final class SmsInboxCommand extends CliCommand {
     @ParentCommand
     AdminCommand admin;
 
-    @Option(
-            names = "--limit",
-            paramLabel = "N",
-            defaultValue = "10",
-            converter = WholeNumber.LongConverter.class,
-            description = "How many of the latest messages to show (default ${DEFAULT-VALUE}).")
-    long limit;
+    /** How many of the latest messages to show. */
+    @Mixin
+    ListLimit limit = new ListLimit(10, 1000);
 
     @Override
     public Integer call() {
@@ -60,7 +57,7 @@ final class SmsInboxCommand extends CliCommand {
             throw new CommandFailure("no SMS inbox at " + file + ": no message was delivered under this home yet"
                     + " (give the --home of the running serve --sms-dir or demo --home)");
         }
-        List<SmsInbox.Message> messages = SmsInbox.at(file).read(to, (int) within("--limit", limit, 1, 1000));
+        List<SmsInbox.Message> messages = SmsInbox.at(file).read(to, limit.value());
         PrintStream out = out();
         if (messages.isEmpty()) {
             out.println("no message delivered to " + to.formatted());

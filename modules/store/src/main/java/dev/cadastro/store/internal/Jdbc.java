@@ -66,42 +66,6 @@ final class Jdbc {
         }
     }
 
-    /** Work on a prepared batch of statements. */
-    @FunctionalInterface
-    interface Batch<T> {
-        T run(PreparedStatement statements) throws SQLException;
-    }
-
-    /**
-     * Runs {@code statements} (several, separated by {@code ;}) in a transaction of their own: they are
-     * prepared between a {@code BEGIN} and a {@code COMMIT} and sent as one batch on a connection in
-     * auto-commit mode, which the work executes and reads. pgjdbc opens the transaction of a connection
-     * out of auto-commit with a {@code BEGIN} sent as a simple query, which PostgreSQL answers at once,
-     * apart from the batch's answers: one more packet each way and one more wake-up on each side. A batch
-     * with its own {@code BEGIN} is answered once, at its Sync.
-     *
-     * <p>The driver runs every statement of the batch, {@code COMMIT} included, before {@code execute}
-     * returns, or stops at the first that fails and throws: so the transaction is over when the work
-     * returns, and when it throws, a {@code ROLLBACK} ends the transaction a failed statement left open
-     * and aborted (after a commit it only draws a warning) before the connection goes back to the pool.
-     */
-    static <T> T ownTransaction(DataSource dataSource, String what, String statements, Batch<T> work) {
-        try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement ps = c.prepareStatement("BEGIN; " + statements + "; COMMIT")) {
-                return work.run(ps);
-            } catch (SQLException | RuntimeException | Error e) {
-                try (var rollback = c.createStatement()) {
-                    rollback.execute("ROLLBACK");
-                } catch (SQLException r) {
-                    e.addSuppressed(r);
-                }
-                throw e;
-            }
-        } catch (SQLException e) {
-            throw failure(what, e);
-        }
-    }
-
     /**
      * The failure a caller sees: {@link StoreUnavailableException} (a 503, nothing charged) when the
      * database could not be reached or stopped answering, {@link StoreException} (a 500) otherwise.

@@ -62,32 +62,26 @@ public final class PgLedger implements Ledger, AutoCloseable {
             + " SELECT ?, ?, ?, ?, ?, ?, ?, posted FROM credit RETURNING balance_after";
 
     /**
-     * A hold's reservation as two CTEs of a {@code WITH}, for this class and for a statement of another
-     * that places a hold with its own writes (the SMS send): {@code reserve} raises the balance's held
-     * sum when it covers the amount, the key is new and the CTE {@code may_hold}, which the statement
-     * defines before these, has a row; then {@code placed} inserts the hold and returns its key and
-     * creation time (no row when nothing was reserved). Its parameters are set by {@link #holdArgs}.
+     * A hold placed when the balance covers it and its key is new: {@code reserve} raises the balance's
+     * held sum, then {@code placed} inserts the hold; its creation time, or no row when nothing was
+     * reserved. Its parameters are set by {@link #holdArgs}.
      */
-    static final String HOLD_CTES = """
-            reserve AS (
+    private static final NamedSql RESERVE = NamedSql.of("""
+            WITH reserve AS (
                 UPDATE balances SET held = held + :hold_amount
                 WHERE account_id = :hold_account AND kind = :hold_kind AND posted - held >= :hold_amount
                   AND NOT EXISTS (SELECT 1 FROM holds WHERE account_id = :hold_account AND idem_key = :hold_key)
-                  AND EXISTS (SELECT 1 FROM may_hold)
                 RETURNING 1),
             placed AS (
                 INSERT INTO holds (account_id, idem_key, kind, amount, state, description, created_at)
                 SELECT :hold_account, :hold_key, :hold_kind, :hold_amount, 'HELD', :hold_description, :hold_at
                 FROM reserve
                 RETURNING idem_key, created_at)
-            """;
+            SELECT created_at FROM placed
+            """);
 
-    /** A hold placed when the balance covers it and its key is new: its creation time, or no row. */
-    private static final NamedSql RESERVE =
-            NamedSql.of("WITH may_hold AS (SELECT 1), " + HOLD_CTES + " SELECT created_at FROM placed");
-
-    /** The values of {@link #HOLD_CTES}'s parameters for the hold {@code r}. */
-    NamedSql.Args holdArgs(HoldRequest r) {
+    /** The values of {@link #RESERVE}'s parameters for the hold {@code r}. */
+    private NamedSql.Args holdArgs(HoldRequest r) {
         return NamedSql.args()
                 .set("hold_amount", r.amount())
                 .set("hold_account", r.account().value())

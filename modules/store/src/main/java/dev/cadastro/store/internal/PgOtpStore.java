@@ -115,59 +115,47 @@ public final class PgOtpStore implements OtpStore {
             FROM d
             """);
 
-    /** The request's earlier dispatch, locked. */
-    private static final String EARLIER = """
-            SELECT {dispatch}, hold_key FROM sms_dispatches
-            WHERE account_id = :account AND client_ref = :client_ref AND delivery <> 'indisponivel'
-            LIMIT 1 FOR UPDATE""";
-
-    /** The phone's counted sends of the window, newest first, at most as many as the throttle looks at. */
-    private static final String RECENT = """
-            SELECT array_agg(created_at ORDER BY created_at DESC) FROM (
-                SELECT created_at FROM sms_dispatches
-                WHERE account_id = :account AND phone_key = :phone_key AND delivery <> 'indisponivel'
-                  AND created_at > :window_start
-                ORDER BY created_at DESC LIMIT :per_hour) last_hour""";
-
-    /** The CTEs {@code earlier} ({@link #EARLIER}) and {@code recent} (one row, {@link #RECENT} as {@code times}). */
-    private static final String READS =
-            "WITH earlier AS (" + EARLIER + "), recent AS (SELECT (" + RECENT + ") AS times)";
-
-    /**
-     * {@link #SEND}'s throttle: a row when there is no earlier dispatch and no send in {@code times} is
-     * later than its bound in {@code :throttle_bounds}, which {@link #throttleBounds} builds from {@link
-     * OtpThrottle#LIMITS} (the newest at least 30 seconds old, the fifth newest outside the window): the
-     * rule lives in {@link OtpThrottle}; this only compares. {@code unnest} pairs the two arrays, padding
-     * the shorter with nulls, which compare as nothing.
-     */
-    private static final String GATE = """
-            SELECT 1 FROM recent
-            WHERE NOT EXISTS (SELECT 1 FROM earlier)
-              AND NOT EXISTS (
-                  SELECT 1 FROM unnest(times, :throttle_bounds::timestamptz[]) AS t(sent, latest) WHERE sent > latest)""";
-
     /** {@code recent_1} to {@code recent_5}: the elements of {@code times}, one column each (see {@link #recent}). */
     private static final String RECENT_COLUMNS = IntStream.rangeClosed(1, OtpThrottle.PER_HOUR)
             .mapToObj(i -> " times[" + i + "] AS recent_" + i)
             .collect(Collectors.joining(","));
 
     /**
-     * {@link #begin}'s general reads in one statement and one row: the request's earlier dispatch (all
-     * nulls when there is none) and the created times of the phone's counted sends of the last hour,
-     * newest first, in {@link #RECENT_COLUMNS}.
+     * {@link #begin}'s reads in one statement and one row, under the phone's lock: the request's earlier
+     * dispatch, locked ({@code earlier}, its row's {@code id}, null when there is none), and the created
+     * times of the phone's counted sends of the window, newest first, at most as many as the throttle
+     * looks at, one column each ({@code recent_1} to {@code recent_5}, nulls past the last). What they
+     * allow is decided in Java, by {@link OtpThrottle#wait}: the SQL only reads.
+     *
+     * <p>Only columns of fixed size: pgjdbc sends a statement whose row it cannot bound (a text column, an
+     * array) only after a Sync and the answers to everything sent before it, one more round trip; with
+     * this answer the plan setting, the lock and the reads go out together. A retry's earlier dispatch is
+     * then read by its id ({@link #EARLIER}).
      */
-    private static final NamedSql EARLIER_AND_RECENT =
-            sql(READS + " SELECT earlier.*," + RECENT_COLUMNS + " FROM recent LEFT JOIN earlier ON true");
+    private static final NamedSql EARLIER_AND_RECENT = sql(String.format(Locale.ROOT, """
+            WITH earlier AS (
+                SELECT id FROM sms_dispatches
+                WHERE account_id = :account AND client_ref = :client_ref AND delivery <> 'indisponivel'
+                LIMIT 1 FOR UPDATE),
+            recent AS (
+                SELECT array_agg(created_at ORDER BY created_at DESC) AS times FROM (
+                    SELECT created_at FROM sms_dispatches
+                    WHERE account_id = :account AND phone_key = :phone_key AND delivery <> 'indisponivel'
+                      AND created_at > :window_start
+                    ORDER BY created_at DESC LIMIT :per_hour) last_hour)
+            SELECT (SELECT id FROM earlier) AS earlier, %s FROM recent
+            """, RECENT_COLUMNS));
+
+    /** The request's earlier dispatch, which {@link #EARLIER_AND_RECENT} found and locked. */
+    private static final NamedSql EARLIER = sql("SELECT {dispatch} FROM sms_dispatches WHERE id = :earlier");
 
     /** Sends to one account and phone take turns on this transaction-scoped lock. */
     private static final NamedSql LOCK_PHONE = sql("SELECT pg_advisory_xact_lock(hashtextextended(:phone_lock, 7))");
 
     /**
-     * The send's statements run the plans their connection cached, for the rest of the transaction:
-     * {@link #SEND}, or, on the general path (when that wrote nothing and the phone's limits did not
-     * refuse it), the read ({@link #EARLIER_AND_RECENT}), the ledger's hold and {@link #INSERT}; each
-     * one's generic plan is the one {@code SmsPlanTest} checks, or, for the ledger's, one read by primary
-     * key. Left to choose,
+     * The send's statements run the plans their connection cached, for the rest of the transaction: the
+     * read ({@link #EARLIER_AND_RECENT}), the ledger's hold and {@link #INSERT}; the read's generic plan
+     * is the one {@code SmsPlanTest} checks, the hold's one read by primary key. Left to choose,
      * PostgreSQL kept the read's cached plan until autovacuum first analyzed a new home's tables, then
      * planned the read again at every execution for the rest of the connection's life: about 1,000
      * plannings a second at 1,000 pairs/s, roughly 0.1 ms of a backend's CPU each
@@ -175,55 +163,19 @@ public final class PgOtpStore implements OtpStore {
      */
     private static final NamedSql GENERIC_PLANS = sql("SET LOCAL plan_cache_mode = force_generic_plan");
 
-    private static final String INSERT_COLUMNS = "(public_id, account_id, phone_key, phone_masked, digits, key_id,"
-            + " code_mac, hold_key, client_ref, created_at, expires_at)";
-
-    private static final String INSERT_VALUES = "(:public_id, :account, :phone_key, :phone_masked, :digits, :key_id,"
-            + " :code_mac, :hold_key, :client_ref, :created_at, :expires_at)";
+    /** {@link #begin}'s first round trip: the cached plans, the phone's lock, then under it the reads. */
+    private static final NamedSql READ_UNDER_LOCK = NamedSql.join(GENERIC_PLANS, LOCK_PHONE, EARLIER_AND_RECENT);
 
     /** A new dispatch is sending: its row in sms_sending is written by the same statement. */
-    private static final NamedSql INSERT = sql("WITH dispatch AS (INSERT INTO sms_dispatches " + INSERT_COLUMNS
-            + " VALUES " + INSERT_VALUES + " RETURNING id, created_at)"
-            + " INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch");
-
-    /**
-     * The common send as one statement, run under the phone's lock: {@link #EARLIER_AND_RECENT}'s reads
-     * ({@code earlier}, {@code recent}); then, only when there is no earlier dispatch and the phone's
-     * limits allow a send ({@code may_hold}, {@link #GATE}), the ledger's hold ({@link
-     * PgLedger#HOLD_CTES}: {@code reserve}, {@code placed}), the dispatch and its row in sms_sending. One
-     * row: {@code started}, 1 when the dispatch was written; {@code earlier}, whether the request has an
-     * earlier dispatch; {@code recent_1} to {@code recent_5}, the phone's counted sends of the window,
-     * newest first (nulls past the last), enough for {@link OtpThrottle#wait} to answer a throttled send
-     * from this transaction.
-     *
-     * <p>Only columns of fixed size: pgjdbc sends a statement whose row it cannot bound (a text column,
-     * an array) only after a Sync and the answers to everything sent before it, and the next statement
-     * only after another, two more round trips; with this answer the lock, this statement and the commit
-     * go out together.
-     */
-    private static final NamedSql SEND = sql(READS + ",\nmay_hold AS (" + GATE + "),\n" + PgLedger.HOLD_CTES
-            + String.format(
-                    Locale.ROOT,
-                    """
-            ,
-            dispatch AS (
-                INSERT INTO sms_dispatches %s
-                SELECT %s FROM placed
-                RETURNING id, created_at),
-            sending AS (
-                INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch RETURNING 1)
-            SELECT (SELECT count(*) FROM sending) AS started, EXISTS (SELECT 1 FROM earlier) AS earlier, %s
-            FROM recent
-            """,
-                    INSERT_COLUMNS,
-                    INSERT_VALUES.substring(1, INSERT_VALUES.length() - 1),
-                    RECENT_COLUMNS));
-
-    /** {@link #begin}'s common transaction: the cached plans, the phone's lock and {@link #SEND}. */
-    private static final NamedSql SEND_UNDER_LOCK = NamedSql.join(GENERIC_PLANS, LOCK_PHONE, SEND);
-
-    /** {@link #begin}'s general transaction's first round trip: the cached plans, the lock and the reads. */
-    private static final NamedSql READ_UNDER_LOCK = NamedSql.join(GENERIC_PLANS, LOCK_PHONE, EARLIER_AND_RECENT);
+    private static final NamedSql INSERT = sql("""
+            WITH dispatch AS (
+                INSERT INTO sms_dispatches (public_id, account_id, phone_key, phone_masked, digits, key_id,
+                    code_mac, hold_key, client_ref, created_at, expires_at)
+                VALUES (:public_id, :account, :phone_key, :phone_masked, :digits, :key_id,
+                    :code_mac, :hold_key, :client_ref, :created_at, :expires_at)
+                RETURNING id, created_at)
+            INSERT INTO sms_sending (dispatch_id, since) SELECT id, created_at FROM dispatch
+            """);
 
     /** Dispatches the client may check, whatever their status. */
     private static final String CHECKABLE = "delivery IN ('aceito', 'falhou', 'incerto')";
@@ -319,10 +271,10 @@ public final class PgOtpStore implements OtpStore {
      */
     public static Map<String, String> planned() {
         return Map.of(
-                "send",
-                SEND.sql(),
                 "send read",
                 EARLIER_AND_RECENT.sql(),
+                "earlier",
+                EARLIER.sql(),
                 "accept",
                 ACCEPT_SENDING.sql(),
                 "count attempt",
@@ -340,85 +292,43 @@ public final class PgOtpStore implements OtpStore {
     }
 
     /**
-     * {@link #SEND}'s throttle, for a test that it agrees with {@link OtpThrottle#wait}: a row when a send
-     * is allowed, from the CTEs {@code earlier} (the request's earlier dispatch) and {@code recent} (one
-     * row, {@code times}: the phone's counted sends of the window, newest first, at most {@link
-     * OtpThrottle#PER_HOUR}), with one parameter, {@link #throttleBounds}.
+     * Begins a send in one transaction, under the phone's lock: the request's earlier dispatch, if any (so
+     * a retry racing its original sees the original's row), and the phone's counted sends of the window,
+     * in one round trip; then {@link OtpThrottle#wait} applies the phone's limits; then the ledger places
+     * the hold ({@link PgLedger#hold(Connection, HoldRequest)}: a new hold, the one its key already
+     * placed, or a refusal for short credit) and the dispatch is written. Every rule is stated once, where
+     * it belongs: the throttle in {@link OtpThrottle}, the hold's in the ledger.
      */
-    public static String sendGate() {
-        return NamedSql.of(GATE).sql();
-    }
-
     @Override
     public Begun begin(OtpDispatch d, String phoneKey, byte[] mac, HoldRequest hold, String clientRef) {
         if (d.delivery() != Delivery.ENVIANDO || d.attempts() != 0) {
             throw new IllegalArgumentException("a new dispatch is enviando with no attempt, not " + d);
         }
-        String what = "begin SMS dispatch " + d.id();
-        // The common case, a new request whose phone may receive a code, with credit enough and a new hold
-        // key, in one round trip: the lock, the reads, the hold, the dispatch and the commit; a send the
-        // phone's limits refuse is answered from the same round trip. When it wrote nothing for another
-        // reason (an earlier dispatch of the request, short of credit, or the hold's key taken), its COMMIT
-        // ended a transaction that wrote nothing and released the phone's lock, and the general path
-        // starts over and tells which.
-        Optional<Begun> common = Jdbc.ownTransaction(
-                dataSource, what, SEND_UNDER_LOCK.sql(), ps -> send(ps, d, phoneKey, mac, hold, clientRef));
-        return common.orElseGet(
-                () -> Jdbc.transaction(dataSource, what, c -> begin(c, d, phoneKey, mac, hold, clientRef)));
+        return Jdbc.transaction(
+                dataSource, "begin SMS dispatch " + d.id(), c -> begin(c, d, phoneKey, mac, hold, clientRef));
     }
 
-    /**
-     * {@link #begin}'s common transaction, prepared on a connection in auto-commit mode as {@code BEGIN},
-     * {@link #SEND_UNDER_LOCK} (the cached plans for it, the phone's lock, {@link #SEND}) and {@code
-     * COMMIT}, five statements sent in one round trip and answered at once (see {@link
-     * Jdbc#ownTransaction}). Each takes its own snapshot when it starts, so {@link #SEND} sees what the
-     * lock's previous holder committed.
-     *
-     * @return started, throttled, or empty when the general path must tell what the send is
-     */
-    private Optional<Begun> send(
-            PreparedStatement ps, OtpDispatch d, String phoneKey, byte[] mac, HoldRequest hold, String clientRef)
-            throws SQLException {
-        Instant now = d.createdAt();
-        SEND_UNDER_LOCK.bind(
-                ps,
-                lockAndReads(d, phoneKey, clientRef)
-                        .set("throttle_bounds", ps.getConnection().createArrayOf("timestamptz", throttleBounds(now)))
-                        .setAll(ledger.holdArgs(hold))
-                        .setAll(dispatchRow(d, mac)));
-        try (ResultSet rs = afterTheLock(ps, 2)) {
-            rs.next();
-            if (rs.getLong("started") == 1) {
-                return Optional.of(new Begun.Started(d));
-            }
-            if (rs.getBoolean("earlier")) {
-                return Optional.empty();
-            }
-            return OtpThrottle.wait(recent(rs), now).map(Begun.Throttled::new);
-        }
-    }
-
-    /**
-     * {@link #begin}'s general transaction, after {@link #send} wrote nothing and the phone's limits did
-     * not refuse it: the phone's lock, the reads (the request's earlier dispatch, the phone's limits),
-     * then the ledger's own path places the hold, finds the one its key already placed, or refuses it;
-     * then the dispatch. The caller commits.
-     */
     private Begun begin(Connection c, OtpDispatch d, String phoneKey, byte[] mac, HoldRequest hold, String clientRef)
             throws SQLException {
-        // The cached plans for this transaction, the phone's lock, then under it the request's earlier
-        // dispatch, if any (so a retry racing its original sees the original's row), and the phone's
-        // counted sends of the last hour, in one round trip.
         Instant now = d.createdAt();
         List<Instant> recent;
+        long earlier;
         try (PreparedStatement ps = READ_UNDER_LOCK.prepare(c)) {
             READ_UNDER_LOCK.bind(ps, lockAndReads(d, phoneKey, clientRef));
-            try (ResultSet rs = afterTheLock(ps, 1)) {
+            try (ResultSet rs = afterTheLock(ps)) {
                 rs.next();
-                if (rs.getString("public_id") != null) {
+                earlier = rs.getLong("earlier");
+                earlier = rs.wasNull() ? 0 : earlier;
+                recent = recent(rs);
+            }
+        }
+        if (earlier != 0) {
+            try (PreparedStatement ps = EARLIER.prepare(c)) {
+                EARLIER.bind(ps, NamedSql.args().set("earlier", earlier));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
                     return new Begun.Existing(dispatch(rs));
                 }
-                recent = recent(rs);
             }
         }
         Optional<Duration> wait = OtpThrottle.wait(recent, now);
@@ -440,9 +350,8 @@ public final class PgOtpStore implements OtpStore {
     }
 
     /**
-     * The new dispatch's columns for {@link #INSERT} and {@link #SEND} but those {@link #SEND} shares with
-     * its reads ({@code account}, {@code phone_key}, {@code client_ref}: {@link #lockAndReads}) and with
-     * the hold ({@code hold_key}: {@link PgLedger#holdArgs}).
+     * The new dispatch's columns for {@link #INSERT} but those it shares with the reads ({@code account},
+     * {@code phone_key}, {@code client_ref}) and with the hold ({@code hold_key}).
      */
     private static NamedSql.Args dispatchRow(OtpDispatch d, byte[] mac) {
         return NamedSql.args()
@@ -465,21 +374,8 @@ public final class PgOtpStore implements OtpStore {
     }
 
     /**
-     * {@link #GATE}'s bounds for a send at {@code now}, {@link OtpThrottle#latestAllowed} as an array by
-     * position among the newest sends (null where the rule sets none), each cut to the microsecond: a
-     * send's time, in microseconds, is later than the bound exactly when it is later than the exact one
-     * (the driver would round a bound with more than 500 ns to the next microsecond).
-     */
-    public static Timestamp[] throttleBounds(Instant now) {
-        Map<Integer, Instant> latest = OtpThrottle.latestAllowed(now);
-        Timestamp[] bounds = new Timestamp[OtpThrottle.PER_HOUR];
-        latest.forEach((nth, at) -> bounds[nth - 1] = Jdbc.timestamp(at.truncatedTo(ChronoUnit.MICROS)));
-        return bounds;
-    }
-
-    /**
-     * The values of the parameters that {@link #SEND} and {@link #EARLIER_AND_RECENT}, each after {@link
-     * #LOCK_PHONE}, begin with: the phone's lock, the request's earlier dispatch, the phone's recent sends.
+     * The values of {@link #READ_UNDER_LOCK}'s parameters: the phone's lock, the request's earlier
+     * dispatch, the phone's recent sends.
      */
     private static NamedSql.Args lockAndReads(OtpDispatch d, String phoneKey, String clientRef) {
         long account = d.account().value();
@@ -493,17 +389,13 @@ public final class PgOtpStore implements OtpStore {
     }
 
     /**
-     * Runs a batch of {@code counts} statements without rows ({@link #GENERIC_PLANS}, after a {@code
-     * BEGIN} or not), {@link #LOCK_PHONE} and the statement after them (and anything after that, such as
-     * a {@code COMMIT}): that statement's rows.
+     * Runs {@link #READ_UNDER_LOCK}, {@link #GENERIC_PLANS} and {@link #LOCK_PHONE} then the reads, in one
+     * batch: the reads' rows.
      */
-    private static ResultSet afterTheLock(PreparedStatement ps, int counts) throws SQLException {
-        ps.execute(); // the first statement's count
-        for (int i = 1; i < counts; i++) {
-            ps.getMoreResults();
-        }
+    private static ResultSet afterTheLock(PreparedStatement ps) throws SQLException {
+        ps.execute(); // the plan setting's count
         if (!ps.getMoreResults() || !ps.getMoreResults()) {
-            throw new IllegalStateException("the phone's lock or the statement after it did not answer");
+            throw new IllegalStateException("the phone's lock or the reads after it did not answer");
         }
         return ps.getResultSet();
     }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The store's named parameters, and batches that open and close their own transaction, against a real
- * PostgreSQL.
+ * The store's named parameters, and a statement that fails through {@code store_require} inside a
+ * transaction, against a real PostgreSQL.
  */
 class NamedSqlTest {
     private static EmbeddedDatabase server;
@@ -101,31 +101,37 @@ class NamedSqlTest {
     }
 
     @Test
-    void aFailedStatementOfAnOwnTransactionRollsBackTheOthersAndFreesTheConnection() throws SQLException {
-        NamedSql batch = NamedSql.of("""
-                INSERT INTO own VALUES (:id);
-                SELECT store_require(false, 'refused on purpose')
-                """);
+    void aStoreRequirementThatFailsRollsBackTheTransactionAndFreesTheConnection() throws SQLException {
+        NamedSql insert = NamedSql.of("INSERT INTO own VALUES (:id)");
+        NamedSql require = NamedSql.of("SELECT store_require(false, 'refused on purpose')");
         // One connection, as a pool of one would hand back: it must come back with no transaction open.
         try (Connection c = db.getConnection()) {
             javax.sql.DataSource single = single(c);
             StoreException e = assertThrows(
                     StoreException.class,
-                    () -> Jdbc.ownTransaction(single, "a batch that fails", batch.sql(), ps -> {
-                        batch.bind(ps, NamedSql.args().set("id", 1));
-                        return ps.execute();
+                    () -> Jdbc.transaction(single, "a transaction that fails", t -> {
+                        try (PreparedStatement ps = insert.prepare(t)) {
+                            insert.bind(ps, NamedSql.args().set("id", 1));
+                            ps.executeUpdate();
+                        }
+                        try (PreparedStatement ps = require.prepare(t)) {
+                            require.bind(ps, NamedSql.args());
+                            return ps.execute();
+                        }
                     }));
             assertTrue(e.getMessage().contains("ST001"), e.getMessage());
+            assertEquals(Jdbc.REQUIREMENT_FAILED, ((SQLException) e.getCause()).getSQLState());
             assertTrue(c.getAutoCommit());
-            NamedSql insert = NamedSql.of("INSERT INTO own VALUES (:id)");
-            Jdbc.ownTransaction(single, "a batch that commits", insert.sql(), ps -> {
-                insert.bind(ps, NamedSql.args().set("id", 2));
-                return ps.execute();
+            Jdbc.transaction(single, "a transaction that commits", t -> {
+                try (PreparedStatement ps = insert.prepare(t)) {
+                    insert.bind(ps, NamedSql.args().set("id", 2));
+                    return ps.executeUpdate();
+                }
             });
             try (Statement s = c.createStatement();
                     ResultSet rs = s.executeQuery("SELECT array_agg(id)::text, txid_current_if_assigned() FROM own")) {
                 rs.next();
-                assertEquals("{2}", rs.getString(1), "the failed batch's insert was rolled back");
+                assertEquals("{2}", rs.getString(1), "the failed transaction's insert was rolled back");
                 assertEquals(null, rs.getObject(2), "no transaction left open");
             }
         }

@@ -25,7 +25,7 @@ public abstract class AdminSubcommand extends CliCommand {
 
     @Override
     public final Integer call() {
-        try (Store opened = Store.open(admin.store().resolve(), admin.clock())) {
+        try (Store opened = admin.open()) {
             run(opened, out());
         }
         return Cli.DONE;

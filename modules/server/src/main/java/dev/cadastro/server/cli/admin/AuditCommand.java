@@ -3,6 +3,7 @@ package dev.cadastro.server.cli.admin;
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.person.AuditRecord;
+import dev.cadastro.server.cli.ListLimit;
 import dev.cadastro.store.Store;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,6 +17,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code admin audit}: the person-lookup audit trail of an account. */
@@ -50,12 +52,8 @@ public final class AuditCommand extends AccountSubcommand {
     @Option(names = "--out", paramLabel = "FILE", description = "Write to this file instead of the terminal.")
     Path file;
 
-    @Option(
-            names = "--limit",
-            paramLabel = "N",
-            defaultValue = "100000",
-            description = "Most rows, 1 to 10000000 (default ${DEFAULT-VALUE}).")
-    long limit;
+    @Mixin
+    ListLimit limit = new ListLimit(100_000, 10_000_000);
 
     @Override
     void run(Store store, PrintStream out) {
@@ -64,7 +62,7 @@ public final class AuditCommand extends AccountSubcommand {
         if (last.isBefore(first)) {
             throw usage("--to " + last + " is before --from " + first);
         }
-        int most = (int) within("--limit", limit, 1, 10_000_000);
+        int most = limit.value();
         AccountId id = account(store);
         Instant start = first.atStartOfDay(CostRules.ZONE).toInstant();
         Instant end = last.plusDays(1).atStartOfDay(CostRules.ZONE).toInstant();

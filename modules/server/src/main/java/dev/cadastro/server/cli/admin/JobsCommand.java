@@ -5,11 +5,12 @@ import dev.cadastro.core.error.NotFoundException;
 import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.server.cli.CommandFailure;
-import dev.cadastro.server.cli.WholeNumber;
+import dev.cadastro.server.cli.ListLimit;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code admin jobs}: the mailing export jobs, or one stuck job failed by the operator. */
@@ -23,13 +24,8 @@ public final class JobsCommand extends AdminSubcommand {
     @Option(names = "--account", paramLabel = "ID", description = "Only this account's jobs.")
     Long accountNumber;
 
-    @Option(
-            names = "--limit",
-            paramLabel = "N",
-            defaultValue = "50",
-            converter = WholeNumber.LongConverter.class,
-            description = "How many jobs to list (default ${DEFAULT-VALUE}).")
-    long limit;
+    @Mixin
+    ListLimit limit = new ListLimit(50, 10_000);
 
     @Option(
             names = "--fail",
@@ -67,7 +63,7 @@ public final class JobsCommand extends AdminSubcommand {
         out.printf(
                 "%-32s %-8s %-11s %-5s %9s %9s %9s %-25s %s%n",
                 "JOB", "ACCOUNT", "STATE", "FMT", "REQUESTED", "DELIVERED", "CHARGED", "CREATED", "ENDED");
-        for (MailingJob job : store.mailingJobs().list(account, (int) within("--limit", limit, 1, 10_000))) {
+        for (MailingJob job : store.mailingJobs().list(account, limit.value())) {
             String delivered = "-";
             String charged = "-";
             String ended = "-";

@@ -4,10 +4,12 @@ import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.ledger.Balance;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.StatementLine;
+import dev.cadastro.server.cli.ListLimit;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code admin statement}: an account's ledger entries with the running balance. */
@@ -32,16 +34,12 @@ public final class StatementCommand extends AccountSubcommand {
         }
     }
 
-    @Option(
-            names = "--limit",
-            paramLabel = "N",
-            defaultValue = "50",
-            description = "Most entries shown, 1 to 10000 (default ${DEFAULT-VALUE}).")
-    long limit;
+    @Mixin
+    ListLimit limit = new ListLimit(50, 10_000);
 
     @Override
     void run(Store store, PrintStream out) {
-        int most = (int) within("--limit", limit, 1, 10_000);
+        int most = limit.value();
         AccountId id = account(store);
         List<StatementLine> lines = store.ledger().statement(id, kind.kind, most);
         out.printf("%-8s %-25s %-10s %10s %10s  %s%n", "SEQ", "WHEN", "TYPE", "AMOUNT", "BALANCE", "DESCRIPTION [KEY]");
