@@ -64,6 +64,19 @@ public interface RegisterSearch {
      */
     long export(RegisterQuery query, int limit, RecordSink sink) throws IOException;
 
+    /**
+     * A page of the monthly change feed: the establishments that changed between the published
+     * generation and its predecessor, filtered by the query's filters on the new record. A register that
+     * holds no changes for the month asked refuses the {@code referencia} parameter.
+     */
+    default ChangePage changes(ChangeQuery query) {
+        throw dev.cadastro.core.error.InvalidParameterException.of(
+                "referencia",
+                "no-changes",
+                dev.cadastro.core.error.Message.REGISTER_NO_CHANGES.with(
+                        query.referencia().map(Object::toString).orElse("-"), "-"));
+    }
+
     /** Receives exported records one by one. */
     @FunctionalInterface
     interface RecordSink {
