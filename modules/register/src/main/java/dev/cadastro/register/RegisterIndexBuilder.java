@@ -577,9 +577,19 @@ public final class RegisterIndexBuilder implements AutoCloseable {
         }
     }
 
-    /** The changes the last publication computed against the previous generation, or empty. */
-    public Optional<ChangeSet.Stats> changes() {
-        return Optional.ofNullable(changes);
+    /** The changes the publication computed against the previous generation, or empty. */
+    public Optional<ChangeSummary> changes() {
+        ChangeSet.Stats c = changes;
+        if (c == null) {
+            return Optional.empty();
+        }
+        Map<dev.cadastro.core.register.ChangeType, Long> perType =
+                new java.util.EnumMap<>(dev.cadastro.core.register.ChangeType.class);
+        for (dev.cadastro.core.register.ChangeType t : dev.cadastro.core.register.ChangeType.values()) {
+            perType.put(t, c.count(t));
+        }
+        return Optional.of(
+                new ChangeSummary(c.entries(), perType, c.removed(), c.bytes(), java.time.Duration.ofNanos(c.nanos())));
     }
 
     private volatile ChangeSet.Stats changes;
