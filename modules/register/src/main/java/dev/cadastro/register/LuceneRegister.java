@@ -258,6 +258,21 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         }
     }
 
+    @Override
+    public long exportChanges(ChangeQuery query, int limit, RecordSink sink) throws IOException {
+        Objects.requireNonNull(query, "query");
+        Objects.requireNonNull(sink, "sink");
+        GenerationReader g = acquire();
+        try {
+            refuseDebtWithoutData(g, query.filtros());
+            refuseNamesWithoutWords(g, query.filtros());
+            refuseMonthWithoutChanges(g, query);
+            return new QueryEngine(g, options).exportChanges(query.filtros(), query.tipos(), limit, sink);
+        } finally {
+            g.release();
+        }
+    }
+
     /** Changes are kept for the current generation's month only: another month, or none kept, is refused. */
     private static void refuseMonthWithoutChanges(GenerationReader g, ChangeQuery query) {
         ChangeSet changes = g.changes();

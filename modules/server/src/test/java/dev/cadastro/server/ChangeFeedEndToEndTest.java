@@ -385,4 +385,58 @@ class ChangeFeedEndToEndTest {
         HttpResponse<String> noScope = feed("?apenas_total=true", key(account(10), Scope.MAILING_READ));
         assertEquals(403, noScope.statusCode(), noScope.body());
     }
+
+    @Test
+    void aMailingExportOfChangesDeliversOnlyTheChanges() throws Exception {
+        Account account = account(10_000);
+        String key = key(account, Scope.MAILING_EXPORT, Scope.MAILING_READ);
+        HttpRequest create = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/mailing"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"filtros\": {\"ufs\": \"SP\", \"alteracoes\": {\"tipos\": [\"abertura\", \"cnae\"]}},"
+                                + " \"quantidade\": 5000}"))
+                .build();
+        HttpResponse<String> created = CLIENT.send(create, HttpResponse.BodyHandlers.ofString());
+        contract.check("/v1/mailing", "post", created);
+        assertEquals(200, created.statusCode(), created.body());
+        String id = json(created).path("job_id").asText();
+        JsonNode done = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> st = get("/v1/mailing/" + id, key);
+            assertEquals(200, st.statusCode(), st.body());
+            done = json(st);
+            if (!done.path("status").asText().equals("processando")) {
+                break;
+            }
+            Thread.sleep(20);
+        }
+        assertEquals("concluido", done.path("status").asText(), done.toString());
+        List<String> expected = new ArrayList<>();
+        for (JsonNode item : everyItem("?ufs=SP&tipos=abertura&tipos=cnae", key(account(1_000_000)))) {
+            expected.add(item.path("empresa").path("cnpj").asText().replaceAll("[^0-9A-Z]", ""));
+        }
+        assertTrue(expected.size() > 5, "the test data has SP openings and CNAE changes: " + expected.size());
+        expected.forEach(c -> {
+            Set<String> types = expectedTypes(before.get(c), after.get(c));
+            assertTrue(types.contains("abertura") || types.contains("cnae"), c + " " + types);
+        });
+        assertEquals(expected.size(), done.path("quantidade_entregue").asInt());
+        assertEquals(expected.size(), done.path("creditos_consumidos").asInt());
+        assertEquals(10_000 - expected.size(), balance(account));
+        HttpResponse<byte[]> file = CLIENT.send(
+                HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + server.port() + "/v1/mailing/" + id + "/arquivo"))
+                        .header("Authorization", "Bearer " + key)
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, file.statusCode());
+        assertEquals(
+                expected,
+                MailingEndToEndTest.csvCnpjs(
+                        MailingEndToEndTest.onlyEntry(file.body()).getValue()),
+                "the export delivers the changes, in the feed's order, and nothing else");
+    }
 }

@@ -77,6 +77,18 @@ public interface RegisterSearch {
                         query.referencia().map(Object::toString).orElse("-"), "-"));
     }
 
+    /**
+     * {@link #export} of the monthly changes: the first {@code limit} changed establishments of the
+     * query's types whose new record matches its filters, in the order of its pages.
+     */
+    default long exportChanges(ChangeQuery query, int limit, RecordSink sink) throws IOException {
+        throw dev.cadastro.core.error.InvalidParameterException.of(
+                "referencia",
+                "no-changes",
+                dev.cadastro.core.error.Message.REGISTER_NO_CHANGES.with(
+                        query.referencia().map(Object::toString).orElse("-"), "-"));
+    }
+
     /** Receives exported records one by one. */
     @FunctionalInterface
     interface RecordSink {
