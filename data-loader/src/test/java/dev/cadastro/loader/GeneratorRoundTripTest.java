@@ -71,7 +71,10 @@ class GeneratorRoundTripTest {
                     .sorted()
                     .toList();
             assertEquals(
-                    39, names.size(), "the 37 ZIPs of the dump, the PGFN debt ZIP and the reference month: " + names);
+                    40,
+                    names.size(),
+                    "the 37 ZIPs of the dump, the PGFN debt ZIP, the reference month and the generator state: "
+                            + names);
             assertTrue(names.contains("debt/Dados_abertos_Nao_Previdenciario.zip"), names.toString());
             assertTrue(names.contains(LoadOptions.REFERENCE_FILE), names.toString());
             for (String name : names) {

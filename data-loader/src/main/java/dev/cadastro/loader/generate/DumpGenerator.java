@@ -119,8 +119,10 @@ public final class DumpGenerator {
                 Map<Quirk, Long> quirks = new EnumMap<>(Quirk.class);
                 List<Path> simples = new ArrayList<>();
                 List<Path> debt = new ArrayList<>();
+                long lastIndex = -1;
                 for (Future<PartResult> f : futures) {
                     PartResult r = f.get();
+                    lastIndex = Math.max(lastIndex, r.lastIndex);
                     establishments += r.establishments;
                     rows += r.rows;
                     companies += r.companies;
@@ -141,6 +143,7 @@ public final class DumpGenerator {
                 if (!debt.isEmpty()) {
                     PgfnRows.writeZip(out, options, debt, ENTRY_TIME);
                 }
+                DumpEvolver.writeState(out, options.seed(), nextIndexBase(-1, lastIndex));
                 return new GeneratedDump(
                         out,
                         date,
@@ -168,6 +171,18 @@ public final class DumpGenerator {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while writing the dump", e);
         }
+    }
+
+    /** The first company index of a later month: above {@code base} and every index used, a multiple of the parts. */
+    static long nextIndexBase(long base, long lastIndex) {
+        long next = Math.max(base, lastIndex + 1);
+        return (next + PARTS - 1) / PARTS * PARTS;
+    }
+
+    static final int PART_COUNT = PARTS;
+
+    static long mixSeed(long z) {
+        return Part.mix(z);
     }
 
     static ZipOutputStream openZip(Path out, Family family, int part, String date, GeneratorOptions options)
@@ -210,7 +225,8 @@ public final class DumpGenerator {
             Path simples,
             long debtCompanies,
             long debtRows,
-            Path debt) {}
+            Path debt,
+            long lastIndex) {}
 
     /** The fixed tables the distributions draw from. */
     static final class Model {
@@ -356,6 +372,10 @@ public final class DumpGenerator {
         private final SplittableRandom debtRng;
 
         private PgfnRows pgfn;
+        /** The first company index of this part's run: 0 for a dump, above every earlier one for an evolved month. */
+        long indexBase;
+        /** When set (an evolved month's openings), every establishment is active and opened in this month. */
+        java.time.YearMonth opening;
 
         Part(Path out, int part, long target, GeneratorOptions options, Model model, Consumer<Establishment> expected) {
             this.out = out;
@@ -370,7 +390,7 @@ public final class DumpGenerator {
             this.maxEpochDay = (int) options.extractionDate().toEpochDay();
         }
 
-        private static long mix(long z) {
+        static long mix(long z) {
             z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
             z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
             return z ^ (z >>> 31);
@@ -380,9 +400,7 @@ public final class DumpGenerator {
             Path simplesTemp = Files.createTempFile(out, "simples-part" + part + "-", ".tmp");
             Path debtTemp =
                     options.debtShare() > 0 ? Files.createTempFile(out, "debt-part" + part + "-", ".tmp") : null;
-            long written = 0;
-            long rows = 0;
-            long companies = 0;
+            long[] totals;
             try (ZipOutputStream empresas = openZip(out, Family.EMPRESAS, part, date, options);
                     ZipOutputStream estabelecimentos = openZip(out, Family.ESTABELECIMENTOS, part, date, options);
                     ZipOutputStream socios = openZip(out, Family.SOCIOS, part, date, options);
@@ -394,18 +412,7 @@ public final class DumpGenerator {
                 OutputStream emp = new BufferedOutputStream(empresas, 1 << 16);
                 OutputStream est = new BufferedOutputStream(estabelecimentos, 1 << 16);
                 OutputStream soc = new BufferedOutputStream(socios, 1 << 16);
-                long produced = 0;
-                for (long j = 0; produced < target; j++) {
-                    long index = part + PARTS * j;
-                    int branches =
-                            rng.nextDouble() < 0.88 ? 1 : 2 + (int) Math.min(30, -Math.log(rng.nextDouble()) * 1.5);
-                    branches = (int) Math.min(branches, target - produced);
-                    long[] counts = company(index, branches, emp, est, soc, simples);
-                    produced += branches;
-                    written += counts[0];
-                    rows += counts[1];
-                    companies += counts[2];
-                }
+                totals = produce(emp, est, soc, simples);
                 emp.flush();
                 est.flush();
                 soc.flush();
@@ -413,7 +420,46 @@ public final class DumpGenerator {
                 estabelecimentos.closeEntry();
                 socios.closeEntry();
             }
-            return new PartResult(written, rows, companies, quirks, simplesTemp, pgfn.companies, pgfn.rows, debtTemp);
+            return new PartResult(
+                    totals[0],
+                    totals[1],
+                    totals[2],
+                    quirks,
+                    simplesTemp,
+                    pgfn.companies,
+                    pgfn.rows,
+                    debtTemp,
+                    lastIndex);
+        }
+
+        /** Writes this part's companies into the given streams; {establishments to load, lines, companies}. */
+        long[] produce(OutputStream emp, OutputStream est, OutputStream soc, OutputStream simples) throws IOException {
+            if (pgfn == null) {
+                pgfn = new PgfnRows(debtRng, OutputStream.nullOutputStream(), options.extractionDate());
+            }
+            long written = 0;
+            long rows = 0;
+            long companies = 0;
+            long produced = 0;
+            for (long j = 0; produced < target; j++) {
+                long index = indexBase + part + PARTS * j;
+                int branches = rng.nextDouble() < 0.88 ? 1 : 2 + (int) Math.min(30, -Math.log(rng.nextDouble()) * 1.5);
+                branches = (int) Math.min(branches, target - produced);
+                long[] counts = company(index, branches, emp, est, soc, simples);
+                produced += branches;
+                written += counts[0];
+                rows += counts[1];
+                companies += counts[2];
+                lastIndex = index;
+            }
+            return new long[] {written, rows, companies};
+        }
+
+        /** The last company index {@link #produce} used (-1 before any). */
+        long lastIndex = -1;
+
+        Map<Quirk, Long> quirkCounts() {
+            return quirks;
         }
 
         private void count(Quirk q) {
@@ -693,6 +739,11 @@ public final class DumpGenerator {
             }
             String situacao = SITUACOES[Model.pick(SITUACAO_W, rng)];
             int abertura = rng.nextDouble() < 0.6 ? day(2015) : day(1960);
+            if (opening != null) {
+                situacao = "02";
+                int first = (int) opening.atDay(1).toEpochDay();
+                abertura = first + rng.nextInt(opening.lengthOfMonth());
+            }
             int dataSituacao = situacao.equals("02") ? abertura : Math.min(maxEpochDay, abertura + rng.nextInt(4000));
             String dataSituacaoText = yyyymmdd(dataSituacao);
             LocalDate dataSituacaoValue = LocalDate.ofEpochDay(dataSituacao);

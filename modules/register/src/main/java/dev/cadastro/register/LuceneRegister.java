@@ -6,6 +6,8 @@ import dev.cadastro.core.error.CadastroException;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
+import dev.cadastro.core.register.ChangePage;
+import dev.cadastro.core.register.ChangeQuery;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.Empresa;
@@ -13,6 +15,7 @@ import dev.cadastro.core.register.Partner;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterSearch;
 import dev.cadastro.core.register.SearchResult;
+import dev.cadastro.register.internal.ChangeSet;
 import dev.cadastro.register.internal.Durable;
 import dev.cadastro.register.internal.GenerationReader;
 import dev.cadastro.register.internal.Generations;
@@ -23,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -238,6 +242,59 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
             throw failure(e);
         } finally {
             g.release();
+        }
+    }
+
+    @Override
+    public ChangePage changes(ChangeQuery query) {
+        Objects.requireNonNull(query, "query");
+        GenerationReader g = acquire();
+        try {
+            refuseDebtWithoutData(g, query.filtros());
+            refuseNamesWithoutWords(g, query.filtros());
+            refuseMonthWithoutChanges(g, query);
+            return new QueryEngine(g, options).changes(query.filtros(), query.tipos());
+        } catch (IOException e) {
+            throw failure(e);
+        } finally {
+            g.release();
+        }
+    }
+
+    @Override
+    public long exportChanges(ChangeQuery query, int limit, RecordSink sink) throws IOException {
+        Objects.requireNonNull(query, "query");
+        Objects.requireNonNull(sink, "sink");
+        GenerationReader g = acquire();
+        try {
+            refuseDebtWithoutData(g, query.filtros());
+            refuseNamesWithoutWords(g, query.filtros());
+            refuseMonthWithoutChanges(g, query);
+            Optional<DataReference> reference = referenceOf(g);
+            if (reference.isPresent()) {
+                sink.describe(reference.get());
+            }
+            return new QueryEngine(g, options).exportChanges(query.filtros(), query.tipos(), limit, sink);
+        } finally {
+            g.release();
+        }
+    }
+
+    /** Changes are kept for the current generation's month only: another month, or none kept, is refused. */
+    private static void refuseMonthWithoutChanges(GenerationReader g, ChangeQuery query) {
+        ChangeSet changes = g.changes();
+        Optional<YearMonth> held = changes == null ? Optional.empty() : changes.month();
+        boolean refused = changes == null
+                || query.referencia().isPresent() && !query.referencia().equals(held);
+        if (refused) {
+            throw InvalidParameterException.of(
+                    "referencia",
+                    "no-changes",
+                    Message.REGISTER_NO_CHANGES.with(
+                            query.referencia().map(YearMonth::toString).orElse("-"),
+                            changes == null
+                                    ? "-"
+                                    : held.map(YearMonth::toString).orElse("-")));
         }
     }
 

@@ -4,6 +4,7 @@ import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.Partner;
+import dev.cadastro.register.internal.ChangeSet;
 import dev.cadastro.register.internal.CnpjMap;
 import dev.cadastro.register.internal.CnpjOrder;
 import dev.cadastro.register.internal.Durable;
@@ -380,6 +381,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                     rollup.tuples(),
                     rollup.bytes() / 1024,
                     (t5 - t4) / 1_000_000);
+            writeChanges(referenceMonth);
             Generations.writeMeta(
                     staging, generation, docs, sum, sourceLabel, clock.instant(), debtData, referenceMonth);
             Durable.syncDirectory(staging);
@@ -535,6 +537,62 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             return n;
         }
     }
+
+    /**
+     * When a generation is current under the root, writes this one's changes against it ({@link
+     * ChangeSet}); a current generation that cannot be read (an older format, a damaged file) leaves the
+     * new one without changes, with a warning, rather than failing the load.
+     */
+    private void writeChanges(Optional<YearMonth> referenceMonth) throws IOException {
+        Optional<Path> current = Generations.current(root);
+        if (current.isEmpty()) {
+            return;
+        }
+        GenerationReader previous;
+        try {
+            previous = GenerationReader.open(current.get(), 0, false, () -> {});
+        } catch (IOException | RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "generation {0}: the current generation {1} cannot be read ({2}); published without its changes",
+                    generation,
+                    current.get(),
+                    e.getMessage());
+            return;
+        }
+        try (FSDirectory dir = FSDirectory.open(staging);
+                DirectoryReader reader = DirectoryReader.open(dir)) {
+            changes = ChangeSet.compute(previous, reader, codec, referenceMonth, dir);
+            LOG.log(
+                    Level.INFO,
+                    "generation {0}: {1} changes against {2} ({3} bytes, {4} CNPJs removed) in {5} ms",
+                    generation,
+                    changes.entries(),
+                    current.get().getFileName(),
+                    changes.bytes(),
+                    changes.removed(),
+                    changes.nanos() / 1_000_000);
+        } finally {
+            previous.release();
+        }
+    }
+
+    /** The changes the publication computed against the previous generation, or empty. */
+    public Optional<ChangeSummary> changes() {
+        ChangeSet.Stats c = changes;
+        if (c == null) {
+            return Optional.empty();
+        }
+        Map<dev.cadastro.core.register.ChangeType, Long> perType =
+                new java.util.EnumMap<>(dev.cadastro.core.register.ChangeType.class);
+        for (dev.cadastro.core.register.ChangeType t : dev.cadastro.core.register.ChangeType.values()) {
+            perType.put(t, c.count(t));
+        }
+        return Optional.of(
+                new ChangeSummary(c.entries(), perType, c.removed(), c.bytes(), java.time.Duration.ofNanos(c.nanos())));
+    }
+
+    private volatile ChangeSet.Stats changes;
 
     /** Precomputes the generation's counts over its low-cardinality filters, beside the index. */
     private Rollup writeRollup() throws IOException {

@@ -82,7 +82,17 @@ public final class DumpLoader {
                     "generation " + published.generation() + " at " + published.path() + ", " + published.documents()
                             + " documents, " + partners + " partner rows, reference month "
                             + published.referenceMonth().map(Object::toString).orElse("none")
-                            + ", publication " + LoadSummary.format(publishing) + " of the load",
+                            + ", publication " + LoadSummary.format(publishing) + " of the load"
+                            + builder.changes()
+                                    .map(c -> String.format(
+                                            java.util.Locale.ROOT,
+                                            ", changes against the previous generation: %,d (%,d bytes, %,d CNPJs"
+                                                    + " removed) in %s of it",
+                                            c.entries(),
+                                            c.bytes(),
+                                            c.removed(),
+                                            LoadSummary.format(c.elapsed())))
+                                    .orElse(""),
                     summary.debt());
             return new Result(done, published);
         }

@@ -548,6 +548,7 @@ class CompanyDataEndToEndTest {
         assertEquals(
                 List.of(
                         "/v1/empresas",
+                        "/v1/empresas/alteracoes",
                         "/v1/empresas/{cnpj}",
                         "/v1/empresas/{cnpj}/{ordem}",
                         "/v1/empresas/lote",

@@ -13,6 +13,8 @@ import dev.cadastro.core.ledger.ChargeResult;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.Ledger;
+import dev.cadastro.core.register.ChangePage;
+import dev.cadastro.core.register.ChangeQuery;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.Empresa;
@@ -89,6 +91,23 @@ public final class CompanyService {
         // lease ran out). The page still cost what was charged then, once; say so rather than 0.
         long consumed = paid.replay() ? charge.amount() : paid.charged();
         return new SearchOutcome(page, false, consumed, OptionalLong.of(paid.balanceAfter()));
+    }
+
+    /**
+     * A page of the register's monthly changes ({@code GET /v1/empresas/alteracoes}), charged exactly as a
+     * search page: {@code retornados} credits under the call's reference, nothing for a count-only query
+     * or an empty page, the ledger's replay of a reference never charged twice.
+     */
+    public ChangeOutcome changes(Principal principal, ChangeQuery query, String reference) {
+        principal.require(Scope.EMPRESAS_READ);
+        ChangePage page = register.changes(query);
+        if (query.filtros().countOnly() || page.retornados() == 0) {
+            return new ChangeOutcome(page, query.filtros().countOnly(), 0, OptionalLong.empty());
+        }
+        ChargeRequest charge = costs.search(principal.accountId(), reference, page.retornados(), false);
+        ChargeResult paid = ledger.charge(charge);
+        long consumed = paid.replay() ? charge.amount() : paid.charged();
+        return new ChangeOutcome(page, false, consumed, OptionalLong.of(paid.balanceAfter()));
     }
 
     /**

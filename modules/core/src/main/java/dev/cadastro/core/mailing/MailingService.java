@@ -9,6 +9,9 @@ import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.internal.Texts;
 import dev.cadastro.core.ledger.CostRules;
 import dev.cadastro.core.ledger.HoldRequest;
+import dev.cadastro.core.register.ChangePage;
+import dev.cadastro.core.register.ChangeQuery;
+import dev.cadastro.core.register.ChangeType;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.Empresa;
@@ -109,12 +112,21 @@ public final class MailingService {
     public MailingJob create(Principal principal, MailingRequest request, String reference) {
         principal.require(Scope.MAILING_EXPORT);
         RegisterQuery filters = request.filtros();
-        CountResult count = register.count(filters);
+        CountResult count = count(request);
         int limit = leadsLimit(count, request.quantidade());
         String id = newId();
         Instant now = clock.instant();
         MailingJob job = MailingJob.create(
-                id, principal.accountId(), encode(filters), request.quantidade(), limit, request.formato(), now);
+                id,
+                principal.accountId(),
+                encode(filters)
+                        + request.alteracoes()
+                                .map(MailingService::encodeChanges)
+                                .orElse(""),
+                request.quantidade(),
+                limit,
+                request.formato(),
+                now);
         HoldRequest hold = hold(principal, reference, limit);
         MailingJob saved = jobs.create(job, hold);
         created.run();
@@ -131,7 +143,7 @@ public final class MailingService {
      */
     public MailingEstimate estimate(Principal principal, MailingRequest request) {
         principal.require(Scope.MAILING_READ);
-        CountResult count = register.count(request.filtros());
+        CountResult count = count(request);
         int limit = leadsLimit(count, request.quantidade());
         return new MailingEstimate(
                 count,
@@ -211,7 +223,7 @@ public final class MailingService {
         try (FileStore.Upload upload = files.create(key)) {
             try (LeadFileWriter.LeadSink sink = writer.open(job.formato(), job.entryName(), upload.stream())) {
                 // The month the export itself read, handed over by the generation it acquired.
-                delivered = register.export(decode(job.filtros()), job.leadsLimit(), new RegisterSearch.RecordSink() {
+                RegisterSearch.RecordSink records = new RegisterSearch.RecordSink() {
                     @Override
                     public void accept(Empresa empresa) throws IOException {
                         sink.add(empresa);
@@ -221,7 +233,11 @@ public final class MailingService {
                     public void describe(DataReference reference) {
                         sink.describe(reference);
                     }
-                });
+                };
+                Optional<ChangeQuery> changes = decodeChanges(job.filtros());
+                delivered = changes.isPresent()
+                        ? register.exportChanges(changes.get(), job.leadsLimit(), records)
+                        : register.export(decode(job.filtros()), job.leadsLimit(), records);
             }
             bytes = upload.commit();
         } catch (IOException | RuntimeException e) {
@@ -380,6 +396,60 @@ public final class MailingService {
     }
 
     private static final String COUNT_ONLY = "apenas_total";
+    private static final String CHANGES = "alteracoes";
+    private static final String CHANGE_TYPES = "tipos";
+    private static final String CHANGE_MONTH = "referencia";
+
+    /** The count an export of this request would deliver from: the search's, or the changes'. */
+    private CountResult count(MailingRequest request) {
+        if (request.alteracoes().isEmpty()) {
+            return register.count(request.filtros());
+        }
+        ChangeQuery q = request.alteracoes().get();
+        ChangePage page = register.changes(new ChangeQuery(
+                q.filtros().toBuilder().countOnly(true).buildWithoutFilterRule(), q.tipos(), q.referencia()));
+        // An estimated change count states no interval here: the export's limit is then its quantidade.
+        return page.aproximado()
+                ? CountResult.estimate(page.total(), 0, Long.MAX_VALUE)
+                : CountResult.exact(page.total());
+    }
+
+    /** The change selection as the job stores it, after the filters: {@code &alteracoes=true&tipos=...&referencia=...}. */
+    static String encodeChanges(ChangeQuery q) {
+        StringBuilder sb = new StringBuilder("x");
+        pair(sb, CHANGES, "true");
+        for (ChangeType t :
+                java.util.EnumSet.copyOf(q.tipos().isEmpty() ? java.util.EnumSet.allOf(ChangeType.class) : q.tipos())) {
+            pair(sb, CHANGE_TYPES, t.wire());
+        }
+        q.referencia().ifPresent(m -> pair(sb, CHANGE_MONTH, m.toString()));
+        return sb.substring(1);
+    }
+
+    /** The change selection a job stored with its filters, or empty for an export of a search. */
+    static Optional<ChangeQuery> decodeChanges(String filters) {
+        if (!filters.contains(CHANGES + "=true")) {
+            return Optional.empty();
+        }
+        java.util.Set<ChangeType> types = java.util.EnumSet.noneOf(ChangeType.class);
+        Optional<java.time.YearMonth> month = Optional.empty();
+        for (String pair : filters.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq < 0) {
+                continue;
+            }
+            String name = pair.substring(0, eq);
+            String value = java.net.URLDecoder.decode(pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8);
+            if (name.equals(CHANGE_TYPES)) {
+                types.add(ChangeType.ofWire(value)
+                        .orElseThrow(
+                                () -> new IllegalStateException("a stored job names the unknown change " + value)));
+            } else if (name.equals(CHANGE_MONTH)) {
+                month = Optional.of(java.time.YearMonth.parse(value));
+            }
+        }
+        return Optional.of(new ChangeQuery(decode(filters), types, month));
+    }
 
     private static void pair(StringBuilder sb, String name, String value) {
         if (!sb.isEmpty()) {
@@ -393,6 +463,7 @@ public final class MailingService {
     /** The filters {@link #encode} stored (by this release or an earlier one: the same text). */
     static RegisterQuery decode(String filters) {
         RegisterQuery.Builder b = RegisterQuery.builder();
+        boolean changes = false;
         for (String pair : filters.split("&")) {
             if (pair.isEmpty()) {
                 continue;
@@ -401,6 +472,9 @@ public final class MailingService {
             String name = java.net.URLDecoder.decode(pair.substring(0, eq), java.nio.charset.StandardCharsets.UTF_8);
             String value = java.net.URLDecoder.decode(pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8);
             switch (name) {
+                case CHANGES, CHANGE_TYPES, CHANGE_MONTH -> {
+                    changes = true;
+                }
                 case COUNT_ONLY -> b.countOnly(Boolean.parseBoolean(value));
                 case RegisterQuery.LIMITE -> b.limite(Long.parseLong(value));
                 case RegisterQuery.PAGINA -> b.pagina(Long.parseLong(value));
@@ -430,6 +504,7 @@ public final class MailingService {
                 }
             }
         }
-        return b.build();
+        // The changes are a job's filter of their own: the search's filters may then be none.
+        return changes ? b.buildWithoutFilterRule() : b.build();
     }
 }

@@ -879,6 +879,16 @@ public final class RegisterQuery {
         }
 
         /**
+         * {@link #build()} without the rule that a filter is required: for a query over rows another
+         * condition already narrows (the change feed, whose change types are its filter).
+         */
+        public RegisterQuery buildWithoutFilterRule() {
+            checkDates();
+            checkCapitals();
+            return new RegisterQuery(this);
+        }
+
+        /**
          * @throws InvalidParameterException ({@code filtro}, {@code filter-required}) when no filter is set
          */
         public RegisterQuery build() {

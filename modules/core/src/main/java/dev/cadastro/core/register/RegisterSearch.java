@@ -80,6 +80,31 @@ public interface RegisterSearch {
      */
     long export(RegisterQuery query, int limit, RecordSink sink) throws IOException;
 
+    /**
+     * A page of the monthly change feed: the establishments that changed between the published
+     * generation and its predecessor, filtered by the query's filters on the new record. A register that
+     * holds no changes for the month asked refuses the {@code referencia} parameter.
+     */
+    default ChangePage changes(ChangeQuery query) {
+        throw dev.cadastro.core.error.InvalidParameterException.of(
+                "referencia",
+                "no-changes",
+                dev.cadastro.core.error.Message.REGISTER_NO_CHANGES.with(
+                        query.referencia().map(Object::toString).orElse("-"), "-"));
+    }
+
+    /**
+     * {@link #export} of the monthly changes: the first {@code limit} changed establishments of the
+     * query's types whose new record matches its filters, in the order of its pages.
+     */
+    default long exportChanges(ChangeQuery query, int limit, RecordSink sink) throws IOException {
+        throw dev.cadastro.core.error.InvalidParameterException.of(
+                "referencia",
+                "no-changes",
+                dev.cadastro.core.error.Message.REGISTER_NO_CHANGES.with(
+                        query.referencia().map(Object::toString).orElse("-"), "-"));
+    }
+
     /** Receives exported records one by one. */
     @FunctionalInterface
     interface RecordSink {

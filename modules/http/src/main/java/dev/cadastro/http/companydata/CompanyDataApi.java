@@ -2,6 +2,7 @@ package dev.cadastro.http.companydata;
 
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.account.Scope;
+import dev.cadastro.core.company.ChangeOutcome;
 import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.company.LookupOutcome;
 import dev.cadastro.core.company.SearchOutcome;
@@ -18,6 +19,7 @@ import dev.cadastro.core.person.PersonLookupService;
 import dev.cadastro.core.ratelimit.Admission;
 import dev.cadastro.core.ratelimit.Admitted;
 import dev.cadastro.core.ratelimit.RateLimitExceededException;
+import dev.cadastro.core.register.ChangeQuery;
 import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.SearchResult;
@@ -139,6 +141,8 @@ public final class CompanyDataApi {
         return Router.builder(Service.COMPANY_DATA)
                 // Search pages, lookups and enrichment charge: no HEAD on them (see Router).
                 .getCharged("/v1/empresas", api::search)
+                // Before the lookup's template, which would take "alteracoes" for a CNPJ.
+                .getCharged("/v1/empresas/alteracoes", api::changes)
                 .getCharged("/v1/empresas/{cnpj}", api::lookup)
                 // NN.NNN.NNN/NNNN-NN sent with its slash unencoded arrives as two segments.
                 .getCharged("/v1/empresas/{cnpj}/{ordem}", api::lookup)
@@ -201,6 +205,29 @@ public final class CompanyDataApi {
                 SearchOutcome outcome = companies.search(principal, query, reference);
                 SearchResult page = outcome.page();
                 byte[] body = CompanyDataJson.searchResponse(page, outcome.countOnly(), outcome.creditsCharged());
+                Response response = withReference(Response.json(200, body), companies);
+                return outcome.balanceAfter().isPresent()
+                        ? response.withHeader(
+                                BALANCE_HEADER,
+                                Long.toString(outcome.balanceAfter().getAsLong()))
+                        : response;
+            });
+        });
+    }
+
+    /**
+     * {@code GET /v1/empresas/alteracoes}, an addition beyond the contract: the register's monthly changes,
+     * filtered as a search, charged as a search page through the same path and Idempotency-Key replay.
+     */
+    private Response changes(Request request) throws Exception {
+        return guarded(request, Scope.EMPRESAS_READ, principal -> {
+            ChangeQuery query = SearchParameters.parseChanges(request.query().asMap());
+            RequestFingerprint fingerprint =
+                    RequestFingerprint.of("GET /v1/empresas/alteracoes", SearchParameters.toParameters(query));
+            return idempotent.run(request, principal.accountId(), fingerprint, reference -> {
+                ChangeOutcome outcome = companies.changes(principal, query, reference);
+                byte[] body =
+                        CompanyDataJson.changesResponse(outcome.page(), outcome.countOnly(), outcome.creditsCharged());
                 Response response = withReference(Response.json(200, body), companies);
                 return outcome.balanceAfter().isPresent()
                         ? response.withHeader(

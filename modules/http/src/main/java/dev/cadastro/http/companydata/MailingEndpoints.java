@@ -11,6 +11,7 @@ import dev.cadastro.core.mailing.MailingEstimate;
 import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingRequest;
 import dev.cadastro.core.mailing.MailingService;
+import dev.cadastro.core.register.ChangeQuery;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Request;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -79,7 +81,9 @@ final class MailingEndpoints {
     Response create(Request request, Principal principal) {
         refuseQuery(request, "POST /v1/mailing");
         MailingRequest body = parse(JsonBody.object(request.body()));
-        Map<String, List<String>> fingerprinted = new TreeMap<>(SearchParameters.toParameters(body.filtros()));
+        Map<String, List<String>> fingerprinted = new TreeMap<>(body.alteracoes()
+                .map(SearchParameters::toParameters)
+                .orElseGet(() -> SearchParameters.toParameters(body.filtros())));
         fingerprinted.put("$quantidade", List.of(Integer.toString(body.quantidade())));
         fingerprinted.put("$formato", List.of(body.formato().wire()));
         RequestFingerprint fingerprint = RequestFingerprint.of("POST /v1/mailing", fingerprinted);
@@ -246,15 +250,87 @@ final class MailingEndpoints {
         } else {
             throw InvalidParameterException.of("formato", "type", Message.MAILING_FORMAT_TYPE.with());
         }
-        return new MailingRequest(filters(filters), quantity.intValue(), format);
+        Map<String, List<String>> params = filterParameters(filters);
+        if (params.containsKey(SearchParameters.REFERENCIA) || params.containsKey(SearchParameters.TIPOS)) {
+            ChangeQuery changes;
+            try {
+                changes = SearchParameters.parseChanges(params);
+            } catch (InvalidParameterException e) {
+                throw InvalidParameterException.of(
+                        "filtros." + e.violation().field(),
+                        e.violation().rule(),
+                        e.violation().text());
+            }
+            return new MailingRequest(changes.filtros(), quantity.intValue(), format, Optional.of(changes));
+        }
+        return new MailingRequest(filters(params), quantity.intValue(), format);
     }
 
-    private static RegisterQuery filters(Map<?, ?> filters) {
+    /** The name of the change selection inside {@code filtros}: an object of {@code referencia} and {@code tipos}. */
+    static final String ALTERACOES = "alteracoes";
+
+    /**
+     * {@code filtros.alteracoes}: {@code {}} for every change of the current month, {@code referencia} a
+     * string, {@code tipos} a string or an array of strings, as in {@code GET /v1/empresas/alteracoes}.
+     */
+    private static void changes(Object value, Map<String, List<String>> params) {
+        String field = "filtros." + ALTERACOES;
+        if (!(value instanceof Map<?, ?> map)) {
+            throw InvalidParameterException.of(field, "type", Message.MUST_BE_OBJECT.with(field));
+        }
+        // Present even when empty: the marker that this is an export of changes.
+        params.put(SearchParameters.TIPOS, new ArrayList<>());
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            String name = (String) e.getKey();
+            Object v = e.getValue();
+            String sub = field + "." + name;
+            if (name.equals(SearchParameters.REFERENCIA)) {
+                if (!(v instanceof String s)) {
+                    throw InvalidParameterException.of(sub, "type", Message.MUST_BE_STRING.with(sub));
+                }
+                params.put(SearchParameters.REFERENCIA, List.of(s));
+            } else if (name.equals(SearchParameters.TIPOS)) {
+                List<?> list = v instanceof String one ? List.of(one) : v instanceof List<?> l ? l : null;
+                if (list == null) {
+                    throw InvalidParameterException.of(sub, "type", Message.MUST_BE_STRING.with(sub));
+                }
+                for (Object t : list) {
+                    if (!(t instanceof String s)) {
+                        throw InvalidParameterException.of(sub, "type", Message.MUST_BE_STRING.with(sub));
+                    }
+                    params.get(SearchParameters.TIPOS).add(s);
+                }
+            } else {
+                throw InvalidParameterException.of(
+                        sub, "unknown-field", Message.UNKNOWN_FIELD.with(Texts.quote(name), "[referencia, tipos]"));
+            }
+        }
+    }
+
+    private static RegisterQuery filters(Map<String, List<String>> params) {
+        if (params.isEmpty()) {
+            throw InvalidParameterException.of("filtros", "required", Message.MAILING_FILTER_REQUIRED.with());
+        }
+        try {
+            return SearchParameters.parse(params);
+        } catch (InvalidParameterException e) {
+            throw InvalidParameterException.of(
+                    "filtros." + e.violation().field(),
+                    e.violation().rule(),
+                    e.violation().text());
+        }
+    }
+
+    private static Map<String, List<String>> filterParameters(Map<?, ?> filters) {
         Map<String, List<String>> params = new LinkedHashMap<>();
         for (Map.Entry<?, ?> e : filters.entrySet()) {
             String name = (String) e.getKey();
             String field = "filtros." + name;
             Object value = e.getValue();
+            if (name.equals(ALTERACOES)) {
+                changes(value, params);
+                continue;
+            }
             if (NOT_FILTERS.contains(name)) {
                 throw InvalidParameterException.of(field, "not-a-filter", Message.MAILING_NOT_A_FILTER.with(name));
             }
@@ -316,16 +392,6 @@ final class MailingEndpoints {
                         field, "unknown-filter", Message.MAILING_UNKNOWN_FILTER.with(Texts.quote(name)));
             }
         }
-        if (params.isEmpty()) {
-            throw InvalidParameterException.of("filtros", "required", Message.MAILING_FILTER_REQUIRED.with());
-        }
-        try {
-            return SearchParameters.parse(params);
-        } catch (InvalidParameterException e) {
-            throw InvalidParameterException.of(
-                    "filtros." + e.violation().field(),
-                    e.violation().rule(),
-                    e.violation().text());
-        }
+        return params;
     }
 }

@@ -3,16 +3,21 @@ package dev.cadastro.http.companydata;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.internal.Texts;
+import dev.cadastro.core.register.ChangeQuery;
+import dev.cadastro.core.register.ChangeType;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterQuery.Filter;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import java.time.format.DateTimeParseException;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -53,16 +58,110 @@ public final class SearchParameters {
      * @throws InvalidParameterException naming the parameter, the value and the rule
      */
     public static RegisterQuery parse(Map<String, List<String>> params) {
+        return parse(params, PARAMETERS, true);
+    }
+
+    /** The change feed's month ({@code GET /v1/empresas/alteracoes}, and {@code alteracoes} in a mailing). */
+    public static final String REFERENCIA = "referencia";
+    /** The change feed's types, repeatable. */
+    public static final String TIPOS = "tipos";
+
+    /** Every parameter of the change feed: its own two, then those of the search, in the contract's order. */
+    public static final List<String> CHANGE_PARAMETERS =
+            Stream.concat(Stream.of(REFERENCIA, TIPOS), PARAMETERS.stream()).toList();
+
+    /**
+     * Reads a change-feed query ({@code GET /v1/empresas/alteracoes}): {@code referencia} ({@code
+     * YYYY-MM}, once), {@code tipos} (repeatable: {@code abertura}, {@code baixa}, {@code situacao},
+     * {@code endereco}, {@code contato}, {@code cnae}, {@code porte}, {@code capital}), and every search
+     * parameter by the search's own rules, except that no filter is required (the change is one).
+     *
+     * @throws InvalidParameterException naming the parameter, the value and the rule
+     */
+    public static ChangeQuery parseChanges(Map<String, List<String>> params) {
+        Objects.requireNonNull(params, "params");
+        Map<String, List<String>> rest = new LinkedHashMap<>(params);
+        List<String> months = rest.remove(REFERENCIA);
+        List<String> types = rest.remove(TIPOS);
+        for (String name : rest.keySet()) {
+            if (name == null || !PARAMETERS.contains(name)) {
+                throw unknown(name, CHANGE_PARAMETERS);
+            }
+        }
+        Optional<YearMonth> month = Optional.empty();
+        if (months != null && !months.isEmpty()) {
+            if (months.size() > 1) {
+                throw InvalidParameterException.of(
+                        REFERENCIA, "single-value", Message.SINGLE_VALUE.with(REFERENCIA, months.size()));
+            }
+            String m = months.get(0) == null ? "" : months.get(0);
+            if (m.isBlank()) {
+                throw InvalidParameterException.of(REFERENCIA, "empty-value", Message.EMPTY_VALUE.with(REFERENCIA));
+            }
+            try {
+                if (m.length() != 7) {
+                    throw new DateTimeParseException("length", m, 0);
+                }
+                month = Optional.of(YearMonth.parse(m));
+            } catch (DateTimeParseException e) {
+                throw InvalidParameterException.of(
+                        REFERENCIA, "month", Message.QUERY_MONTH.with(REFERENCIA, Texts.quote(m)));
+            }
+        }
+        EnumSet<ChangeType> tipos = EnumSet.noneOf(ChangeType.class);
+        if (types != null) {
+            if (types.size() > ChangeType.values().length) {
+                throw InvalidParameterException.of(
+                        TIPOS,
+                        "too-many-values",
+                        Message.TOO_MANY_VALUES.with(TIPOS, types.size(), ChangeType.values().length));
+            }
+            for (String t : types) {
+                if (t == null || t.isBlank()) {
+                    throw InvalidParameterException.of(TIPOS, "empty-value", Message.EMPTY_VALUE.with(TIPOS));
+                }
+                tipos.add(ChangeType.ofWire(t)
+                        .orElseThrow(() -> InvalidParameterException.of(
+                                TIPOS,
+                                "code",
+                                Message.QUERY_CHANGE_TYPE.with(
+                                        Texts.quote(t),
+                                        Stream.of(ChangeType.values())
+                                                .map(ChangeType::wire)
+                                                .collect(Collectors.joining(", "))))));
+            }
+        }
+        return new ChangeQuery(parse(rest, PARAMETERS, false), tipos, month);
+    }
+
+    /** A change query back in its HTTP form (what a request fingerprint is taken of). */
+    public static Map<String, List<String>> toParameters(ChangeQuery q) {
+        Map<String, List<String>> p = new LinkedHashMap<>();
+        q.referencia().ifPresent(m -> p.put(REFERENCIA, List.of(m.toString())));
+        if (!q.tipos().isEmpty()) {
+            p.put(
+                    TIPOS,
+                    EnumSet.copyOf(q.tipos()).stream().map(ChangeType::wire).toList());
+        }
+        p.putAll(toParameters(q.filtros()));
+        return Collections.unmodifiableMap(p);
+    }
+
+    private static InvalidParameterException unknown(String name, List<String> accepted) {
+        return InvalidParameterException.of(
+                name == null ? "parametro" : name,
+                "unknown-parameter",
+                Message.UNKNOWN_PARAMETER.with(Texts.quote(String.valueOf(name)), String.join(", ", accepted)));
+    }
+
+    private static RegisterQuery parse(
+            Map<String, List<String>> params, List<String> accepted, boolean filterRequired) {
         Objects.requireNonNull(params, "params");
         Map<String, List<String>> p = new LinkedHashMap<>();
         for (Map.Entry<String, List<String>> e : params.entrySet()) {
             String name = e.getKey();
-            if (name == null || !PARAMETERS.contains(name)) {
-                throw InvalidParameterException.of(
-                        name == null ? "parametro" : name,
-                        "unknown-parameter",
-                        Message.UNKNOWN_PARAMETER.with(
-                                Texts.quote(String.valueOf(name)), String.join(", ", PARAMETERS)));
+            if (name == null || !accepted.contains(name)) {
+                throw unknown(name, accepted);
             }
             List<String> values = e.getValue() == null ? List.of() : e.getValue();
             if (values.isEmpty()) {
@@ -119,7 +218,7 @@ public final class SearchParameters {
         if (p.containsKey(RegisterQuery.PAGINA)) {
             b.pagina(whole(RegisterQuery.PAGINA, p.get(RegisterQuery.PAGINA).get(0)));
         }
-        return b.build();
+        return filterRequired ? b.build() : b.buildWithoutFilterRule();
     }
 
     /** The query back in its HTTP form (normalized values; the defaults of limite and pagina included). */

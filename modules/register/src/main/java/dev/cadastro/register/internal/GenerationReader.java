@@ -58,6 +58,8 @@ public final class GenerationReader {
 
     private final PartnerIndex partners;
     private final CnpjMap cnpjs;
+    /** The changes against the previous generation ({@code changes.bin}), or null. */
+    private final ChangeSet changes;
     /** Each segment's first document, for {@link org.apache.lucene.index.ReaderUtil#subIndex(int, int[])}. */
     private final int[] docBases;
     /** Each segment's lookup cursors. */
@@ -106,6 +108,7 @@ public final class GenerationReader {
         this.municipalities = new Municipalities(lookups, geoKeysByMunicipio::containsKey);
         this.cache = new BitsetCache(cacheBytes);
         this.onClose = onClose;
+        this.changes = ChangeSet.read(directory, reader);
     }
 
     /** Opens a published generation directory, with its precomputed counts. */
@@ -310,6 +313,31 @@ public final class GenerationReader {
             Empresa e = lookupRecord(doc);
             return e.cnpj().equals(cnpj.value()) ? e : null;
         }));
+    }
+
+    /** A copy of the encoded record of a top-level document, read through the segment's cursors. */
+    BytesRef rawRecord(int doc) throws IOException {
+        int leaf = org.apache.lucene.index.ReaderUtil.subIndex(doc, docBases);
+        int local = doc - docBases[leaf];
+        BinaryDocValues values = cursors[leaf].take(local);
+        try {
+            if (!values.advanceExact(local)) {
+                throw new IOException("document " + doc + " has no record");
+            }
+            return BytesRef.deepCopyOf(values.binaryValue());
+        } finally {
+            cursors[leaf].give(values);
+        }
+    }
+
+    /** The codec of this generation's records. */
+    RecordCodec codec() {
+        return codec;
+    }
+
+    /** The generation's changes against its predecessor, or null when it holds none. */
+    public ChangeSet changes() {
+        return changes;
     }
 
     /** The record of a document of segment {@code leaf} (its ordinal in the reader). */

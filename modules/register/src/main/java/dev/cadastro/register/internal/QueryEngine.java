@@ -1,5 +1,8 @@
 package dev.cadastro.register.internal;
 
+import dev.cadastro.core.register.Change;
+import dev.cadastro.core.register.ChangePage;
+import dev.cadastro.core.register.ChangeType;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
@@ -114,6 +117,84 @@ public final class QueryEngine {
         List<Empresa> page = new ArrayList<>(hits.size());
         readRecords(hits, page::add);
         return new SearchResult(page, q.pagina(), q.limite(), page.size(), total, approximate);
+    }
+
+    /**
+     * A page of the generation's changes of {@code types} (empty: every type) whose new record matches
+     * the query's filters: never from the precomputed counts, which know nothing of changes.
+     */
+    public ChangePage changes(RegisterQuery q, Set<ChangeType> types) throws IOException {
+        ChangeSet changes = gen.changes();
+        Set<ChangeType> wanted = types.isEmpty() ? java.util.EnumSet.allOf(ChangeType.class) : types;
+        Plan plan = plan(q, wanted);
+        List<int[]> hits = new ArrayList<>();
+        long total;
+        boolean approximate = false;
+        int limit = q.countOnly() ? 0 : q.limite();
+        long offset = q.countOnly() ? 0 : q.offset();
+        Long direct = plan.candidates == 0 ? null : plan.directCount();
+        if (plan.candidates == 0) {
+            total = 0;
+        } else if (direct != null) {
+            total = direct;
+            if (limit > 0) {
+                scan(plan, offset, limit, hits, true);
+            }
+        } else if (worthSampling(plan)) {
+            CountResult estimate = estimate(plan, seed(q) ^ wanted.hashCode());
+            plan = plan(q, wanted);
+            if (estimate != null) {
+                total = estimate.total();
+                approximate = true;
+                if (limit > 0) {
+                    long seen = scan(plan, offset, limit, hits, true);
+                    if (hits.size() < limit) {
+                        total = seen;
+                        approximate = false;
+                    }
+                }
+            } else {
+                total = scan(plan, offset, limit, hits, false);
+            }
+        } else {
+            total = scan(plan, offset, limit, hits, false);
+        }
+        List<Change> items = new ArrayList<>(hits.size());
+        List<Empresa> records = new ArrayList<>(hits.size());
+        readRecords(hits, records::add);
+        List<LeafReaderContext> leaves = gen.reader().leaves();
+        for (int i = 0; i < hits.size(); i++) {
+            int doc = leaves.get(hits.get(i)[0]).docBase + hits.get(i)[1];
+            items.add(new Change(records.get(i), changes.types(doc), changes.previous(doc)));
+        }
+        return new ChangePage(
+                items,
+                q.pagina(),
+                q.limite(),
+                total,
+                approximate,
+                changes == null ? java.util.Optional.empty() : changes.month(),
+                changes == null ? java.util.Optional.empty() : changes.previousMonth());
+    }
+
+    /**
+     * The first {@code limit} changes of {@code types} matching the query's filters, in index order,
+     * handed one by one to {@code sink}; returns how many.
+     */
+    public long exportChanges(
+            RegisterQuery q,
+            Set<ChangeType> types,
+            int limit,
+            dev.cadastro.core.register.RegisterSearch.RecordSink sink)
+            throws IOException {
+        Set<ChangeType> wanted = types.isEmpty() ? java.util.EnumSet.allOf(ChangeType.class) : types;
+        Plan plan = plan(q, wanted);
+        List<int[]> hits = new ArrayList<>(Math.min(limit, 1 << 16));
+        if (plan.candidates > 0 && limit > 0) {
+            scan(plan, 0, limit, hits, true);
+        }
+        readRecords(hits, sink);
+        return hits.size();
     }
 
     /**
@@ -273,6 +354,15 @@ public final class QueryEngine {
     }
 
     Plan plan(RegisterQuery q) throws IOException {
+        return plan(q, null);
+    }
+
+    /** {@link #plan(RegisterQuery)}, restricted to the generation's changes of {@code changeTypes} when not null. */
+    Plan plan(RegisterQuery q, Set<ChangeType> changeTypes) throws IOException {
+        ChangeSet changes = changeTypes == null ? null : gen.changes();
+        if (changeTypes != null && changes == null) {
+            return new Plan();
+        }
         long[][] geo = gen.selectGeo(q);
         Plan plan = new Plan();
         for (LeafReaderContext ctx : gen.reader().leaves()) {
@@ -312,6 +402,14 @@ public final class QueryEngine {
             }
             if (q.buscaTextual().isPresent()) {
                 empty |= names(clauses, ctx, q.buscaTextual().get());
+            }
+            if (changes != null) {
+                Clause c = changes.clause(ctx.ord, changeTypes);
+                if (c == null) {
+                    empty = true;
+                } else {
+                    clauses.add(c);
+                }
             }
             if (empty) {
                 continue;

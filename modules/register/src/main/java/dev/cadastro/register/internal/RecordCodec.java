@@ -185,6 +185,15 @@ public final class RecordCodec {
         return in.vlong() == VERSION_FIRST_COPY ? 0 : in.vlong();
     }
 
+    /** Where an encoded record's fields start, after its version and add sequence. */
+    public static int bodyOffset(byte[] bytes, int offset) {
+        In in = new In(bytes, offset);
+        if (in.vlong() == VERSION) {
+            in.vlong();
+        }
+        return in.p;
+    }
+
     /** Decodes a record, with this generation's descriptions. */
     public Empresa decode(byte[] bytes, int offset) {
         In in = new In(bytes, offset);

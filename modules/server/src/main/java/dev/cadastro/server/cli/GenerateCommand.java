@@ -1,5 +1,6 @@
 package dev.cadastro.server.cli;
 
+import dev.cadastro.loader.generate.DumpEvolver;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -18,9 +19,21 @@ public final class GenerateCommand extends CliCommand {
     @Option(
             names = "--establishments",
             paramLabel = "N",
-            required = true,
-            description = "Establishments to generate, 1 to 100_000_000.")
-    long establishments;
+            description = "Establishments to generate, 1 to 100_000_000 (required unless --evolve-from).")
+    Long establishments;
+
+    @Option(
+            names = "--evolve-from",
+            paramLabel = "DIR",
+            description = "Write the month after the dump in DIR (its rows changed at monthly rates, the month's"
+                    + " openings added) instead of a new dump; needs --reference.")
+    String evolveFrom;
+
+    @Option(
+            names = "--reference",
+            paramLabel = "YYYY-MM",
+            description = "With --evolve-from: the new dump's reference month, after DIR's.")
+    String reference;
 
     @Option(
             names = "--seed",
@@ -40,8 +53,19 @@ public final class GenerateCommand extends CliCommand {
     @Override
     public Integer call() {
         var dir = path("--out", out);
+        var from = path("--evolve-from", evolveFrom);
+        if (from != null && establishments != null) {
+            throw usage(
+                    "--establishments and --evolve-from exclude each other (an evolved month's size follows from DIR)");
+        }
+        if (from == null && establishments == null) {
+            throw usage("--establishments N is required (or --evolve-from DIR --reference YYYY-MM)");
+        }
+        if ((from == null) != (reference == null)) {
+            throw usage("--evolve-from and --reference go together");
+        }
         GeneratorOptions.Builder builder =
-                GeneratorOptions.builder(within("--establishments", establishments, 1, 100_000_000));
+                GeneratorOptions.builder(from != null ? 1 : within("--establishments", establishments, 1, 100_000_000));
         if (seed != null) {
             builder.seed(seed);
         }
@@ -56,6 +80,9 @@ public final class GenerateCommand extends CliCommand {
             options = builder.build();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
+        }
+        if (from != null) {
+            return evolve(from, dir, options);
         }
         GeneratedDump dump = DumpGenerator.generate(dir, options);
         long quirks = dump.quirks().values().stream().mapToLong(Long::longValue).sum();
@@ -79,6 +106,40 @@ public final class GenerateCommand extends CliCommand {
                     dump.debtRows(),
                     dir));
         }
+        return Cli.DONE;
+    }
+
+    private Integer evolve(java.nio.file.Path from, java.nio.file.Path dir, GeneratorOptions options) {
+        java.time.YearMonth month;
+        try {
+            month = java.time.YearMonth.parse(reference);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw usage("--reference " + reference + " is not a month (YYYY-MM)");
+        }
+        DumpEvolver.EvolvedDump evolved;
+        try {
+            evolved = DumpEvolver.evolve(from, dir, month, options);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        GeneratedDump dump = evolved.dump();
+        StringBuilder applied = new StringBuilder();
+        evolved.applied()
+                .forEach((kind, n) -> applied.append(applied.isEmpty() ? "" : ", ")
+                        .append(kind.name().toLowerCase(Locale.ROOT))
+                        .append(' ')
+                        .append(String.format(Locale.ROOT, "%,d", n)));
+        out().println(String.format(
+                Locale.ROOT,
+                "wrote %s: dump %s (%s, after %s), %,d establishments (%,d lines), in %s; changed rows: %s",
+                dir,
+                dump.dateCode(),
+                evolved.reference(),
+                evolved.from(),
+                dump.establishments(),
+                dump.establishmentRows(),
+                LoadCommand.duration(dump.elapsed()),
+                applied));
         return Cli.DONE;
     }
 }

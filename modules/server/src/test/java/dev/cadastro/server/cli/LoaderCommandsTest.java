@@ -208,6 +208,7 @@ class LoaderCommandsTest {
     void generateRequiresTheEstablishmentCount() {
         Run r = run("generate", "--out", tmp.resolve("x").toString());
         assertEquals(2, r.status());
-        assertTrue(r.err().contains("Missing required option: '--establishments=N'"), r.err());
+        assertTrue(
+                r.err().contains("--establishments N is required (or --evolve-from DIR --reference YYYY-MM)"), r.err());
     }
 }
