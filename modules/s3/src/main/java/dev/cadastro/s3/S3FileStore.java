@@ -463,13 +463,17 @@ public final class S3FileStore implements FileStore, AutoCloseable {
                 return null;
             }
             Future<String> f = inFlight;
-            inFlight = null;
             try {
+                String etag = f.get();
+                // Cleared only once the part is in: interrupted before, close() still waits for it, so no part
+                // lands after the abort.
+                inFlight = null;
                 parts.add(CompletedPart.builder()
                         .partNumber(sendingNumber)
-                        .eTag(f.get())
+                        .eTag(etag)
                         .build());
             } catch (ExecutionException e) {
+                inFlight = null;
                 throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -99,6 +99,24 @@ class S3FileStoreContractTest extends FileStoreContract {
      * every byte), the writer still hands a second part over and goes on; the commit waits for both, and
      * the object is whole.
      */
+    /**
+     * The parts the store lists for the upload; none while s3proxy's file backend answers 400 for a part
+     * still being written (seen on a loaded machine), which the caller's wait reads as not there yet.
+     */
+    private static java.util.List<software.amazon.awssdk.services.s3.model.Part> partsOf(S3Client direct, String id) {
+        try {
+            return direct.listParts(b -> b.bucket("contract")
+                            .key("files/multipart/overlapped.bin")
+                            .uploadId(id))
+                    .parts();
+        } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+            if (e.statusCode() == 400) {
+                return java.util.List.of();
+            }
+            throw e;
+        }
+    }
+
     @Test
     void aFullPartIsSentWhileTheWriterFillsTheNext() throws Exception {
         byte[] content = bytes(2 * PART + 777, 23);
@@ -115,11 +133,7 @@ class S3FileStoreContractTest extends FileStoreContract {
             OutputStream out = upload.stream();
             out.write(content, 0, PART + 1); // the first part is full: handed to the sender
             String id = awaitUploadOf(direct, "files/multipart/overlapped.bin");
-            while (direct.listParts(b -> b.bucket("contract")
-                            .key("files/multipart/overlapped.bin")
-                            .uploadId(id))
-                    .parts()
-                    .isEmpty()) {
+            while (partsOf(direct, id).isEmpty()) {
                 Thread.onSpinWait();
             }
             relay.hold();

@@ -16,6 +16,7 @@ import dev.cadastro.core.files.FileStore;
 import dev.cadastro.core.ledger.CreditKind;
 import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.loader.LoadOptions;
+import dev.cadastro.loader.generate.DumpEvolver;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
@@ -35,6 +36,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -136,7 +138,51 @@ public final class DemoSetup {
         DumpLoader.Result result =
                 DumpLoader.load(options, index(), DumpLoader.buildOptionsFor(options, establishments));
         out.println("register: " + result.published().documents() + " establishments indexed in " + seconds(t1));
+        loadNextMonth(dump, establishments, out);
         out.println(options.debt() != null ? SYNTHETIC_DEBT : noDebt());
+    }
+
+    /** The second month's dump, evolved from the first: the demo's register has a month of changes. */
+    public Path nextDump() {
+        return home.resolve("dump-next");
+    }
+
+    /**
+     * Evolves the next month from {@code first} and loads it over the first month's generation, so
+     * {@code GET /v1/empresas/alteracoes} has a month of changes to serve.
+     */
+    private void loadNextMonth(Path first, long establishments, PrintStream out) {
+        long t0 = System.nanoTime();
+        Path next = nextDump();
+        Path marker = next.resolve(".complete");
+        if (!Files.exists(marker)) {
+            deleteTree(next);
+            YearMonth month;
+            try {
+                month = YearMonth.parse(
+                                Files.readString(first.resolve(LoadOptions.REFERENCE_FILE), StandardCharsets.US_ASCII)
+                                        .strip())
+                        .plusMonths(1);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the month of " + first, e);
+            }
+            DumpEvolver.evolve(
+                    first, next, month, GeneratorOptions.builder(1).seed(SEED).build());
+            touch(marker);
+        }
+        LoadOptions options = LoadOptions.builder(next)
+                .debt(
+                        Files.isDirectory(next.resolve(GeneratedDump.DEBT_FOLDER))
+                                ? next.resolve(GeneratedDump.DEBT_FOLDER)
+                                : null)
+                .build();
+        DumpLoader.Result result =
+                DumpLoader.load(options, index(), DumpLoader.buildOptionsFor(options, establishments));
+        out.println("register: the next month ("
+                + options.reference().map(Object::toString).orElse("?")
+                + ") evolved and loaded over it in " + seconds(t0) + ", "
+                + result.published().documents()
+                + " establishments; GET /v1/empresas/alteracoes serves the changes between the two");
     }
 
     /** For a demo home whose dump was generated before the generator wrote debt files. */

@@ -137,6 +137,77 @@ class CallFeedTest {
                         .asText());
     }
 
+    /**
+     * A ready call the exchange sends again with its queue corrected (same classification) moves in the
+     * feed, so a client following it, or filtering it by the new queue, sees the change; the same call
+     * sent again unchanged does not move.
+     */
+    @Test
+    void aReadyCallWhoseQueueChangesComesAgainAndAnUnchangedResendDoesNot() {
+        CallTokens.Issued issued = stack.integration();
+        long i = issued.integration().id();
+        Instant t = NOW.minusSeconds(1_800);
+        CallRecord sold = call(i, "Q", t, t.plusSeconds(200), "Venda");
+        stack.store.calls().ingest(List.of(sold));
+        JsonNode first = ok(stack.get("/v1/ligacoes?ordem=disponibilidade", issued.token()));
+        assertEquals(List.of("Q"), ids(first));
+        String cursor = first.at("/paginacao/proximo_cursor").asText();
+
+        stack.store.calls().ingest(List.of(sold));
+        assertEquals(
+                List.of(),
+                ids(ok(stack.get("/v1/ligacoes?ordem=disponibilidade&cursor=" + cursor, issued.token()))),
+                "an unchanged resend is not a change");
+
+        CallRecord moved = new CallRecord(
+                sold.integrationId(),
+                sold.id(),
+                sold.occurrenceId(),
+                sold.agentId(),
+                sold.agentLogin(),
+                sold.agentName(),
+                "suporte",
+                sold.resultCode(),
+                sold.resultDescription(),
+                sold.classifiedAt(),
+                sold.startedAt(),
+                sold.durationSeconds(),
+                sold.archivedAt(),
+                sold.recordingKey());
+        // A client following queue suporte has already read a later call of it.
+        CallRecord later = new CallRecord(
+                i,
+                "S",
+                "S",
+                "F1",
+                "agente.a",
+                "Agente A",
+                "suporte",
+                "R1",
+                "Venda",
+                t.plusSeconds(60),
+                t.minusSeconds(30),
+                60,
+                t.plusSeconds(300),
+                "calls/" + i + "/S.wav");
+        stack.store.calls().ingest(List.of(later));
+        JsonNode support = ok(stack.get("/v1/ligacoes?ordem=disponibilidade&fila=suporte", issued.token()));
+        assertEquals(List.of("S"), ids(support));
+        String supportCursor = support.at("/paginacao/proximo_cursor").asText();
+        String afterS = ok(stack.get("/v1/ligacoes?ordem=disponibilidade&cursor=" + cursor, issued.token()))
+                .at("/paginacao/proximo_cursor")
+                .asText();
+
+        stack.store.calls().ingest(List.of(moved));
+        JsonNode again = ok(stack.get("/v1/ligacoes?ordem=disponibilidade&cursor=" + afterS, issued.token()));
+        assertEquals(List.of("Q"), ids(again), "the queue change comes to the client holding the cursor");
+        assertEquals(
+                List.of("Q"),
+                ids(ok(stack.get(
+                        "/v1/ligacoes?ordem=disponibilidade&fila=suporte&cursor=" + supportCursor, issued.token()))),
+                "and to one following the new queue");
+    }
+
     @Test
     void pagesFollowTheCursorAndResumeFromAtualizadoEmWithTheIdAsTieBreak() {
         CallTokens.Issued issued = stack.integration();

@@ -64,6 +64,7 @@ class ChangeFeedEndToEndTest {
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
     private static Map<String, Establishment> before;
     private static Map<String, Establishment> after;
+    private static ManualClock clock;
 
     @BeforeAll
     static void start() throws IOException {
@@ -90,7 +91,7 @@ class ChangeFeedEndToEndTest {
                 .embedded(dir.resolve("db"))
                 .durableCommits(false)
                 .build();
-        ManualClock clock = new ManualClock(ServerFixture.START);
+        clock = new ManualClock(ServerFixture.START);
         server = CadastroServer.start(EngineConfig.builder(index, database)
                 .address(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                 .runtime(RuntimeOptions.defaults())
@@ -106,6 +107,37 @@ class ChangeFeedEndToEndTest {
         if (server != null) {
             server.close();
         }
+    }
+
+    /**
+     * The change lines {@code ./cadastro demo} prints answer 200 on a register of two months, as the
+     * demo's is (DemoCurlLinesTest sends every other printed line, to a register of one month).
+     */
+    @Test
+    void theDemosChangeLinesAnswerOnTwoMonths() throws Exception {
+        Path home = Files.createTempDirectory(Path.of("target"), "demo-changes-");
+        java.io.PrintStream quiet =
+                new java.io.PrintStream(new java.io.ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        Map<Scope, String> keys = new DemoSetup(home).ensureAccount(server.store(), clock, new SecureRandom(), quiet);
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        dev.cadastro.server.cli.DemoCommand.printCurlLines(
+                new java.io.PrintStream(printed, true, StandardCharsets.UTF_8), server, keys, home);
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile(
+                "curl -s -H 'Authorization: Bearer ([^']+)' '(http[^']*/v1/empresas/alteracoes[^']*)'");
+        List<String> sent = new ArrayList<>();
+        for (String l : printed.toString(StandardCharsets.UTF_8).lines().toList()) {
+            java.util.regex.Matcher m = line.matcher(l.strip());
+            if (m.matches()) {
+                HttpResponse<String> r = CLIENT.send(
+                        HttpRequest.newBuilder(URI.create(m.group(2)))
+                                .header("Authorization", "Bearer " + m.group(1))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), l + "\n" + r.body());
+                sent.add(m.group(2));
+            }
+        }
+        assertEquals(2, sent.size(), "the demo prints a count and a page of the changes: " + printed);
     }
 
     /** The establishments a load keeps, read from the dump's files by the loader's reader alone. */

@@ -106,6 +106,58 @@ class CallIngestTest {
                 "the survivor advanced and released the source");
     }
 
+    /**
+     * A slice slower than the lease keeps its source: the tick renews its lease every third of it while
+     * it runs, so another server cannot take the source over and re-read the same slice (which, slow too,
+     * would lose it back, and the checkpoint would never move).
+     */
+    @Test
+    void aSliceSlowerThanTheLeaseKeepsItsSource() throws Exception {
+        Integration i = CallFixtures.integration();
+        java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        ListSource source = new ListSource() {
+            @Override
+            public List<CallRecord> changes(Instant from, Instant to) {
+                reading.countDown();
+                try {
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.changes(from, to);
+            }
+        };
+        Instant now = Instant.now();
+        source.calls.add(CallFixtures.ready(i, "slow", now.minusSeconds(30)));
+        CallIngest slow = new CallIngest(
+                store.calls(),
+                checkpoints,
+                CallIngest.Options.defaults("slow")
+                        .withLease(Duration.ofSeconds(1))
+                        .withFirstLookBack(Duration.ofHours(1)),
+                java.time.Clock.systemUTC());
+        var tick = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return slow.runOnce(source, now);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertTrue(reading.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        // Three leases long, the other server asks every 200 ms: the source is never free.
+        long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        while (System.nanoTime() < until) {
+            assertEquals(
+                    Optional.empty(),
+                    checkpoints.claim(source.name(), "other", Instant.now(), Duration.ofSeconds(1), now),
+                    "the slow tick's lease was renewed");
+            Thread.sleep(200);
+        }
+        done.countDown();
+        assertEquals(Optional.of(new IngestResult(1, 0, 0, 0, 0)), tick.get(10, java.util.concurrent.TimeUnit.SECONDS));
+    }
+
     @Test
     void aReleasedSourceIsTakenAtOnceAndTheCheckpointNeverMovesBack() {
         String s = source();

@@ -79,6 +79,35 @@ class LedgerBalanceChecksTest {
         }
     }
 
+    /**
+     * At REPEATABLE READ the delete's check would read the transaction's first snapshot and miss an entry
+     * committed since (a foreign key would not): such a session is refused outright (V18).
+     */
+    @Test
+    void aBalanceIsDeletedOnlyAtReadCommittedSoAnEntryCommittedAfterTheSnapshotIsNeverMissed() throws SQLException {
+        long a = TestDatabase.fundedAccount(0, 0).id().value();
+        try (Connection operator = TestDatabase.store().dataSource().getConnection();
+                Connection writer = TestDatabase.store().dataSource().getConnection();
+                Statement o = operator.createStatement();
+                Statement w = writer.createStatement()) {
+            operator.setAutoCommit(false);
+            try {
+                o.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                o.executeQuery("SELECT 1").close(); // the snapshot is taken here
+                w.executeUpdate(ENTRY + row(a, "SMS_CREDITS", "after-the-snapshot"));
+                SQLException refused = assertThrows(
+                        SQLException.class,
+                        () -> o.executeUpdate(
+                                "DELETE FROM balances WHERE account_id = " + a + " AND kind = 'SMS_CREDITS'"));
+                assertEquals("23503", refused.getSQLState(), refused.getMessage());
+            } finally {
+                operator.rollback();
+                operator.setAutoCommit(true);
+            }
+            assertEquals(1, entries(w, a), "the entry and its balance are both there");
+        }
+    }
+
     @Test
     void anEntryBeingWrittenLocksItsBalanceAgainstDeletion() throws SQLException {
         long a = TestDatabase.fundedAccount(0, 0).id().value();

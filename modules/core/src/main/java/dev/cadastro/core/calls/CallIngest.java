@@ -283,6 +283,10 @@ public final class CallIngest {
             return Optional.empty();
         }
         Tally tally = new Tally();
+        // The lease is renewed every third of it while the tick runs, not only between slices: a slice
+        // slower than the lease (a source catching up after an outage) would otherwise lose the source to
+        // another server, whose own slice would run over too, and the checkpoint would never move.
+        Thread heartbeat = Thread.ofVirtual().name("ingest-lease-" + name).start(() -> renewWhileRunning(name));
         try {
             Instant from = claimed.get();
             while (from.isBefore(end)) {
@@ -320,7 +324,40 @@ public final class CallIngest {
             }
             return Optional.of(tally.result);
         } finally {
+            heartbeat.interrupt();
+            try {
+                heartbeat.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             checkpoints.release(name, options.owner());
+        }
+    }
+
+    /**
+     * Renews this server's lease on {@code source} every third of the lease until interrupted; stops when
+     * the lease was lost (the tick then finds out at its next advance). A renewal that fails (the database
+     * away) is tried again at the next beat.
+     */
+    private void renewWhileRunning(String source) {
+        long every = Math.max(1, options.lease().toMillis() / 3);
+        while (true) {
+            try {
+                Thread.sleep(every);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                // The checkpoint is only read here (the claim returns it); an unknown source is never created,
+                // since the tick's own claim made it.
+                if (checkpoints
+                        .claim(source, options.owner(), clock.instant(), options.lease(), clock.instant())
+                        .isEmpty()) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "renewing the ingest lease of " + source + " failed", e);
+            }
         }
     }
 

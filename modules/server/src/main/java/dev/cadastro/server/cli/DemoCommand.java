@@ -194,6 +194,13 @@ public final class DemoCommand extends CliCommand {
                         + " (5 credits)");
         out.println("  curl -s -H 'Authorization: Bearer " + key + "' '" + base
                 + "/v1/empresas?busca_textual=padaria%20sao&ufs=SP&situacao_cadastral=02&limite=5'");
+        out.println(
+                "  # this month's changes, beyond the contract: companies opened in SP since last month (count, free)");
+        out.println("  curl -s -H 'Authorization: Bearer " + key + "' '" + base
+                + "/v1/empresas/alteracoes?tipos=abertura&ufs=SP&apenas_total=true'");
+        out.println("  # the status changes with the old status beside the new (3 credits)");
+        out.println("  curl -s -H 'Authorization: Bearer " + key + "' '" + base
+                + "/v1/empresas/alteracoes?tipos=situacao&limite=3'");
         if (cnpj != null) {
             out.println("  # one company by CNPJ (1 credit; again today: 0)");
             out.println("  curl -s -H 'X-API-Key: " + key + "' '" + base + "/v1/empresas/" + cnpj + "'");

@@ -342,8 +342,10 @@ public final class PgCallStore implements CallStore {
                 if (!m.merged().equals(before)) {
                     changed.add(m.merged());
                 }
-                // A known call enters the feed when it becomes ready, and enters it again when reclassified.
-                if (m.becameReady() || (m.reclassified() && before.ready())) {
+                // A known call enters the feed when it becomes ready, and again whenever a ready call
+                // changes (a reclassification, or the exchange correcting its agent, queue or recording):
+                // a client following the feed, or filtering it by queue, must see every change.
+                if (m.becameReady() || (before.ready() && !m.merged().equals(before))) {
                     moved.add(Key.of(incoming));
                 }
                 Boolean resend = destinations.get(incoming.integrationId());

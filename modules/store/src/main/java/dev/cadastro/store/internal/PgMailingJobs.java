@@ -258,23 +258,19 @@ public final class PgMailingJobs implements MailingJobs {
         }
         return Jdbc.autoCommit(dataSource, "export files in use", c -> {
             Jdbc.allowLongStatements(c); // housekeeping, off the request path
+            // One statement, so one snapshot: read apart, a job completing between the two reads would be
+            // in neither (not yet naming its file, no longer processing) and its paid file swept.
             java.util.Set<String> inUse = new java.util.HashSet<>();
-            try (PreparedStatement ps =
-                    c.prepareStatement("SELECT file_key FROM mailing_jobs WHERE file_key = ANY (?)")) {
-                ps.setArray(1, c.createArrayOf("text", keys.toArray()));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        inUse.add(rs.getString(1));
-                    }
-                }
-            }
             java.util.Set<String> processing = new java.util.HashSet<>();
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT public_id FROM mailing_jobs WHERE public_id = ANY (?) AND state = 'processando'")) {
-                ps.setArray(1, c.createArrayOf("text", jobs.toArray()));
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT 'file', file_key FROM mailing_jobs WHERE file_key = ANY (?)"
+                            + " UNION ALL SELECT 'job', public_id FROM mailing_jobs"
+                            + " WHERE public_id = ANY (?) AND state = 'processando'")) {
+                ps.setArray(1, c.createArrayOf("text", keys.toArray()));
+                ps.setArray(2, c.createArrayOf("text", jobs.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        processing.add(rs.getString(1));
+                        (rs.getString(1).equals("file") ? inUse : processing).add(rs.getString(2));
                     }
                 }
             }
