@@ -208,6 +208,24 @@ class CallFeedTest {
                 "and to one following the new queue");
     }
 
+    /** One integration's token never reads another's feed, neither from the start nor with its cursor. */
+    @Test
+    void anIntegrationReadsOnlyItsOwnFeedAndAnothersCursorIsRefused() {
+        CallTokens.Issued a = stack.integration();
+        CallTokens.Issued b = stack.integration();
+        Instant t = NOW.minusSeconds(5_400);
+        stack.store
+                .calls()
+                .ingest(List.of(
+                        call(a.integration().id(), "A-only", t, t.plusSeconds(200), "Venda"),
+                        call(b.integration().id(), "B-only", t, t.plusSeconds(200), "Venda")));
+        JsonNode ofA = ok(stack.get("/v1/ligacoes?ordem=disponibilidade", a.token()));
+        assertEquals(List.of("A-only"), ids(ofA));
+        assertEquals(List.of("B-only"), ids(ok(stack.get("/v1/ligacoes?ordem=disponibilidade", b.token()))));
+        String cursorOfA = ofA.at("/paginacao/proximo_cursor").asText();
+        assertRefused(stack.get("/v1/ligacoes?ordem=disponibilidade&cursor=" + cursorOfA, b.token()), "cursor");
+    }
+
     @Test
     void pagesFollowTheCursorAndResumeFromAtualizadoEmWithTheIdAsTieBreak() {
         CallTokens.Issued issued = stack.integration();
