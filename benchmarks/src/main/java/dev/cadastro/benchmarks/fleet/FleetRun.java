@@ -671,10 +671,7 @@ public final class FleetRun {
                             + scalar(s, "SELECT count(*) FROM sms_sending")
                             + scalar(s, "SELECT count(*) FROM holds WHERE state = 'HELD'")
                             + scalar(s, "SELECT count(*) FROM call_deliveries WHERE state = 'pendente'");
-                    long lag = scalar(
-                            s,
-                            "SELECT coalesce(max(extract(epoch FROM now() - ingested_until))::bigint,"
-                                    + " 999999) FROM call_ingest_sources");
+                    long lag = ingestLag(s);
                     busy += lag > INGEST_LAG_SECONDS ? 1 : 0;
                     if (busy == 0) {
                         return;
@@ -686,6 +683,14 @@ public final class FleetRun {
                 }
                 sleep(3_000);
             }
+        }
+
+        /** Seconds the least recent call-ingest checkpoint trails the database's clock (999999 when none). */
+        private static long ingestLag(Statement s) throws java.sql.SQLException {
+            return scalar(
+                    s,
+                    "SELECT coalesce(max(extract(epoch FROM now() - ingested_until))::bigint, 999999)"
+                            + " FROM call_ingest_sources");
         }
 
         private static long scalar(Statement s, String sql) throws java.sql.SQLException {
@@ -818,10 +823,7 @@ public final class FleetRun {
                     // Ingest must outlive the faults: a server killed (or a database lost) in the middle
                     // of a tick leaves its lease behind, and another server takes the source only when
                     // that lease has run out. A checkpoint far behind the clock means the feed stopped.
-                    long lag = scalar(
-                            s,
-                            "SELECT coalesce(max(extract(epoch FROM now() - ingested_until))::bigint,"
-                                    + " 999999) FROM call_ingest_sources");
+                    long lag = ingestLag(s);
                     System.out.println("  call ingest checkpoint " + lag + " s behind the database's clock");
                     if (lag > INGEST_LAG_SECONDS) {
                         failures.add("the call ingest stopped: its checkpoint is " + lag + " s behind (at most "

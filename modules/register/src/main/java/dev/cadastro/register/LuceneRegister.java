@@ -270,13 +270,18 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
             refuseDebtWithoutData(g, query.filtros());
             refuseNamesWithoutWords(g, query.filtros());
             refuseMonthWithoutChanges(g, query);
-            Optional<DataReference> reference = referenceOf(g);
-            if (reference.isPresent()) {
-                sink.describe(reference.get());
-            }
+            describe(g, sink);
             return new QueryEngine(g, options).exportChanges(query.filtros(), query.tipos(), limit, sink);
         } finally {
             g.release();
+        }
+    }
+
+    /** Tells {@code sink} the month of the generation {@code g} an export reads, before its first record. */
+    private static void describe(GenerationReader g, RecordSink sink) throws IOException {
+        Optional<DataReference> reference = referenceOf(g);
+        if (reference.isPresent()) {
+            sink.describe(reference.get());
         }
     }
 
@@ -325,10 +330,7 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         try {
             refuseDebtWithoutData(g, query);
             refuseNamesWithoutWords(g, query);
-            Optional<DataReference> reference = referenceOf(g);
-            if (reference.isPresent()) {
-                sink.describe(reference.get());
-            }
+            describe(g, sink);
             return new QueryEngine(g, options).export(query, limit, sink);
         } finally {
             g.release();

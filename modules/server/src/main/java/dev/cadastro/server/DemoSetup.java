@@ -132,14 +132,20 @@ public final class DemoSetup {
         }
         long t1 = System.nanoTime();
         out.println("register: loading the dump into " + index() + " ...");
-        LoadOptions options = LoadOptions.builder(dump)
-                .debt(Files.isDirectory(debt) ? debt : null)
-                .build();
+        LoadOptions options = loadOptions(dump);
         DumpLoader.Result result =
                 DumpLoader.load(options, index(), DumpLoader.buildOptionsFor(options, establishments));
         out.println("register: " + result.published().documents() + " establishments indexed in " + seconds(t1));
         loadNextMonth(dump, establishments, out);
         out.println(options.debt() != null ? SYNTHETIC_DEBT : noDebt());
+    }
+
+    /** How the demo loads a generated dump: with its synthetic debt files when it has them. */
+    private static LoadOptions loadOptions(Path dump) {
+        Path debt = dump.resolve(GeneratedDump.DEBT_FOLDER);
+        return LoadOptions.builder(dump)
+                .debt(Files.isDirectory(debt) ? debt : null)
+                .build();
     }
 
     /** The second month's dump, evolved from the first: the demo's register has a month of changes. */
@@ -157,25 +163,14 @@ public final class DemoSetup {
         Path marker = next.resolve(".complete");
         if (!Files.exists(marker)) {
             deleteTree(next);
-            YearMonth month;
-            try {
-                month = YearMonth.parse(
-                                Files.readString(first.resolve(LoadOptions.REFERENCE_FILE), StandardCharsets.US_ASCII)
-                                        .strip())
-                        .plusMonths(1);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the month of " + first, e);
-            }
+            YearMonth month = LoadOptions.referenceOf(first)
+                    .orElseThrow(() -> new IllegalStateException(first + " states no reference month"))
+                    .plusMonths(1);
             DumpEvolver.evolve(
                     first, next, month, GeneratorOptions.builder(1).seed(SEED).build());
             touch(marker);
         }
-        LoadOptions options = LoadOptions.builder(next)
-                .debt(
-                        Files.isDirectory(next.resolve(GeneratedDump.DEBT_FOLDER))
-                                ? next.resolve(GeneratedDump.DEBT_FOLDER)
-                                : null)
-                .build();
+        LoadOptions options = loadOptions(next);
         DumpLoader.Result result =
                 DumpLoader.load(options, index(), DumpLoader.buildOptionsFor(options, establishments));
         out.println("register: the next month ("

@@ -506,18 +506,47 @@ public final class PgCallStore implements CallStore {
         if (limit < 1) {
             throw new IllegalArgumentException("limit " + limit + " must be at least 1");
         }
-        PageQuery q = pageQuery(integrationId, filter, after, windowStart, limit);
-        return Jdbc.autoCommit(dataSource, "page calls of integration " + integrationId, c -> {
+        return rows(
+                "page calls of integration " + integrationId,
+                pageQuery(integrationId, filter, after, windowStart, limit),
+                limit,
+                PgCallStore::record);
+    }
+
+    /** Reads one row of a page. */
+    private interface Row<T> {
+        T read(ResultSet rs) throws java.sql.SQLException;
+    }
+
+    /** Runs {@code q} as one auto-committed statement (one snapshot) and reads its rows with {@code row}. */
+    private <T> List<T> rows(String what, PageQuery q, int limit, Row<T> row) {
+        return Jdbc.autoCommit(dataSource, what, c -> {
             try (PreparedStatement ps = c.prepareStatement(q.sql())) {
                 Jdbc.set(ps, q.params().toArray());
-                List<CallRecord> out = new ArrayList<>(Math.min(limit, 1024));
+                List<T> out = new ArrayList<>(Math.min(limit, 1024));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.add(record(rs));
+                        out.add(row.read(rs));
                     }
                 }
                 return out;
             }
+        });
+    }
+
+    /** The filters both listings apply as equalities: agent, queue, result. */
+    private static void equalityFilters(CallFilter filter, StringBuilder sql, List<Object> params) {
+        filter.agent().ifPresent(a -> {
+            sql.append(" AND agent_login = ?");
+            params.add(a);
+        });
+        filter.queue().ifPresent(q -> {
+            sql.append(" AND queue = ?");
+            params.add(q);
+        });
+        filter.result().ifPresent(r -> {
+            sql.append(" AND result_description = ?");
+            params.add(r);
         });
     }
 
@@ -541,18 +570,7 @@ public final class PgCallStore implements CallStore {
             sql.append(" AND classified_at <= ?");
             params.add(time(u));
         });
-        filter.agent().ifPresent(a -> {
-            sql.append(" AND agent_login = ?");
-            params.add(a);
-        });
-        filter.queue().ifPresent(q -> {
-            sql.append(" AND queue = ?");
-            params.add(q);
-        });
-        filter.result().ifPresent(r -> {
-            sql.append(" AND result_description = ?");
-            params.add(r);
-        });
+        equalityFilters(filter, sql, params);
         after.ifPresent(p -> {
             // A row comparison, which the btree takes as the start of its range scan.
             sql.append(" AND (classified_at, id) < (?, ?)");
@@ -579,24 +597,15 @@ public final class PgCallStore implements CallStore {
         if (limit < 1) {
             throw new IllegalArgumentException("limit " + limit + " must be at least 1");
         }
-        PageQuery q = feedQuery(integrationId, filter, availableSince, after, windowStart, limit);
         // One statement, one snapshot: what it sees of the feed is a prefix of the feed's final order (see
         // feedPositions), so the page ends at a position nothing committed later can come before.
-        return Jdbc.autoCommit(dataSource, "feed calls of integration " + integrationId, c -> {
-            try (PreparedStatement ps = c.prepareStatement(q.sql())) {
-                Jdbc.set(ps, q.params().toArray());
-                List<FeedEntry> out = new ArrayList<>(Math.min(limit, 1024));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(new FeedEntry(
-                                record(rs),
-                                rs.getObject("available_at", OffsetDateTime.class)
-                                        .toInstant()));
-                    }
-                }
-                return out;
-            }
-        });
+        return rows(
+                "feed calls of integration " + integrationId,
+                feedQuery(integrationId, filter, availableSince, after, windowStart, limit),
+                limit,
+                rs -> new FeedEntry(
+                        record(rs),
+                        rs.getObject("available_at", OffsetDateTime.class).toInstant()));
     }
 
     /** The statement {@link #feed} runs: one range scan of {@code calls_feed}. */
@@ -620,18 +629,7 @@ public final class PgCallStore implements CallStore {
             sql.append(" AND available_at >= ?");
             params.add(time(s));
         });
-        filter.agent().ifPresent(a -> {
-            sql.append(" AND agent_login = ?");
-            params.add(a);
-        });
-        filter.queue().ifPresent(q -> {
-            sql.append(" AND queue = ?");
-            params.add(q);
-        });
-        filter.result().ifPresent(r -> {
-            sql.append(" AND result_description = ?");
-            params.add(r);
-        });
+        equalityFilters(filter, sql, params);
         after.ifPresent(p -> {
             sql.append(" AND (available_at, id) > (?, ?)");
             params.add(time(p.availableAt()));
