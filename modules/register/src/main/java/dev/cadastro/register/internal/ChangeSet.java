@@ -76,6 +76,11 @@ public final class ChangeSet {
     private final byte[] values;
     /** [type][leaf]; null where a segment holds none of the type. */
     private final FixedBitSet[][] bits;
+    /**
+     * [type][leaf]: each bitset's cardinality, counted once here rather than by every query (a popcount
+     * of the whole segment's bitset: 8 types and 4 segments at 70 M are 8.8 million words a query).
+     */
+    private final int[][] cardinalities;
 
     private ChangeSet(
             long previousGeneration,
@@ -98,6 +103,13 @@ public final class ChangeSet {
         this.offsets = offsets;
         this.values = values;
         this.bits = bits;
+        this.cardinalities = new int[bits.length][];
+        for (int t = 0; t < bits.length; t++) {
+            cardinalities[t] = new int[bits[t].length];
+            for (int leaf = 0; leaf < bits[t].length; leaf++) {
+                cardinalities[t][leaf] = bits[t][leaf] == null ? 0 : bits[t][leaf].cardinality();
+            }
+        }
     }
 
     /** What {@link #compute} found and wrote. */
@@ -155,7 +167,7 @@ public final class ChangeSet {
         for (ChangeType t : types.isEmpty() ? EnumSet.allOf(ChangeType.class) : types) {
             FixedBitSet b = bits[t.ordinal()][leaf];
             if (b != null) {
-                c.addBitset(b, b.cardinality());
+                c.addBitset(b, cardinalities[t.ordinal()][leaf]);
             }
         }
         return c.isEmpty() ? null : c;
