@@ -12,7 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -81,19 +80,12 @@ public final class PgApiKeys implements ApiKeys {
 
     @Override
     public List<ApiKey> list(AccountId account) {
-        return Jdbc.autoCommit(dataSource, "list keys of " + account, c -> {
-            List<ApiKey> keys = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + Rows.KEY
-                    + " FROM api_keys k WHERE k.account_id = ? ORDER BY k.created_at DESC, k.prefix")) {
-                ps.setLong(1, account.value());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        keys.add(Rows.key(rs));
-                    }
-                }
-            }
-            return keys;
-        });
+        return Jdbc.list(
+                dataSource,
+                "list keys of " + account,
+                "SELECT " + Rows.KEY + " FROM api_keys k WHERE k.account_id = ? ORDER BY k.created_at DESC, k.prefix",
+                Rows::key,
+                account.value());
     }
 
     @Override
