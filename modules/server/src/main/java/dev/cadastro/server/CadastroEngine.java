@@ -483,43 +483,39 @@ public final class CadastroEngine implements AutoCloseable {
             OtpService otp,
             PersonJobs personJobs,
             Clock clock) {
+        // Each task alone: one that fails is logged and retried at the next pass, the others still run.
+        housekeep("purging idempotency keys", "forgot {0} idempotency keys past their retention", keys::purge);
+        housekeep(
+                "removing expired export files",
+                "removed {0} export files past their retention",
+                mailing::removeExpiredFiles);
+        // Files of uploads whose job never named them (its completion failed); one server of the fleet.
+        housekeep("removing orphaned export files", mailing::removeOrphanFiles);
+        // Personal data: a cached report is deleted as soon as no rule can serve it.
+        housekeep(
+                "purging cached credit reports",
+                "forgot {0} cached credit reports past their term",
+                () -> reports.purgeFetchedBefore(clock.instant().minus(CreditReportService.CACHE_TERM)));
+        // A server that stopped between an SMS hold and the provider's answer: release the hold.
+        housekeep("releasing stuck SMS holds", otp::releaseStuck);
+        // Personal data: an unread job's CPF or phone goes once the job expired (24 h).
+        housekeep(
+                "purging person jobs",
+                "forgot {0} person jobs past their term",
+                () -> personJobs.purge(clock.instant()));
+    }
+
+    /** One housekeeping task that counts what it removed: the count logged at DEBUG with {@code removed}. */
+    private static void housekeep(String what, String removed, java.util.function.LongSupplier task) {
+        housekeep(what, () -> LOG.log(System.Logger.Level.DEBUG, removed, task.getAsLong()));
+    }
+
+    /** One housekeeping task: a failure is logged at WARNING and the task is left to the next pass. */
+    private static void housekeep(String what, Runnable task) {
         try {
-            long n = keys.purge();
-            LOG.log(System.Logger.Level.DEBUG, "forgot {0} idempotency keys past their retention", n);
+            task.run();
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "purging idempotency keys failed; retrying later", e);
-        }
-        try {
-            int n = mailing.removeExpiredFiles();
-            LOG.log(System.Logger.Level.DEBUG, "removed {0} export files past their retention", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "removing expired export files failed; retrying later", e);
-        }
-        try {
-            // Files of uploads whose job never named them (its completion failed); one server of the fleet.
-            mailing.removeOrphanFiles();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "removing orphaned export files failed; retrying later", e);
-        }
-        try {
-            // Personal data: a cached report is deleted as soon as no rule can serve it.
-            int n = reports.purgeFetchedBefore(clock.instant().minus(CreditReportService.CACHE_TERM));
-            LOG.log(System.Logger.Level.DEBUG, "forgot {0} cached credit reports past their term", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "purging cached credit reports failed; retrying later", e);
-        }
-        try {
-            // A server that stopped between an SMS hold and the provider's answer: release the hold.
-            otp.releaseStuck();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "releasing stuck SMS holds failed; retrying later", e);
-        }
-        try {
-            // Personal data: an unread job's CPF or phone goes once the job expired (24 h).
-            int n = personJobs.purge(clock.instant());
-            LOG.log(System.Logger.Level.DEBUG, "forgot {0} person jobs past their term", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "purging person jobs failed; retrying later", e);
+            LOG.log(System.Logger.Level.WARNING, what + " failed; retrying later", e);
         }
     }
 
