@@ -221,29 +221,27 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
 
     @Override
     public boolean retryAt(long id, String owner, Instant next, Optional<Integer> status, String error) {
-        return Jdbc.updateOne(
-                dataSource,
-                "record a failed attempt",
-                "UPDATE call_deliveries SET"
-                        + " next_attempt_at = ?, last_status = ?, last_error = ?, lease_owner = NULL,"
-                        + " lease_until = NULL WHERE id = ? AND lease_owner = ? AND state = 'pendente'",
-                Jdbc.timestamp(next),
-                status.orElse(null),
-                error,
-                id,
-                owner);
+        return endAttempt("record a failed attempt", "", next, status, error, id, owner);
     }
 
     @Override
     public boolean failed(long id, String owner, Instant now, Optional<Integer> status, String error) {
+        return endAttempt("record a failed delivery", "state = 'falhou', ", now, status, error, id, owner);
+    }
+
+    /**
+     * Ends the attempt the lease covered, with its answer or error, the lease dropped: the delivery is due
+     * again at {@code next} or, with {@code newState} ({@code "state = 'falhou', "}), done.
+     */
+    private boolean endAttempt(
+            String what, String newState, Instant next, Optional<Integer> status, String error, long id, String owner) {
         return Jdbc.updateOne(
                 dataSource,
-                "record a failed delivery",
-                "UPDATE call_deliveries SET state = 'falhou',"
-                        + " next_attempt_at = ?, last_status = ?, last_error = ?,"
-                        + " lease_owner = NULL, lease_until = NULL"
+                what,
+                "UPDATE call_deliveries SET " + newState
+                        + "next_attempt_at = ?, last_status = ?, last_error = ?, lease_owner = NULL, lease_until = NULL"
                         + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'",
-                Jdbc.timestamp(now),
+                Jdbc.timestamp(next),
                 status.orElse(null),
                 error,
                 id,

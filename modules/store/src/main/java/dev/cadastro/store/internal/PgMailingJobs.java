@@ -103,28 +103,21 @@ public final class PgMailingJobs implements MailingJobs {
         if (!(done.outcome().orElse(null) instanceof MailingJob.Delivered d)) {
             throw new IllegalArgumentException("job " + done.id() + " is not done: " + done.state());
         }
-        return Jdbc.transaction(dataSource, "complete mailing job " + done.id(), c -> {
-            Optional<String> holdKey = lockProcessing(c, done.id(), owner);
-            if (holdKey.isEmpty()) {
-                return false;
-            }
-            ledger.post(c, done.account(), IdempotencyKey.of(holdKey.get()), d.charged());
-            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET state = 'concluido',"
-                    + " delivered = ?, charged = ?, file_key = ?, file_bytes = ?, expires_at = ?, finished_at = ?,"
-                    + " lease_owner = NULL, lease_until = NULL WHERE public_id = ?")) {
-                Jdbc.set(
-                        ps,
-                        d.delivered(),
-                        d.charged(),
-                        d.fileKey(),
-                        d.fileBytes(),
-                        Jdbc.timestamp(d.expiresAt()),
-                        Jdbc.timestamp(d.finishedAt()),
-                        done.id());
-                ps.executeUpdate();
-            }
-            return true;
-        });
+        return finish(
+                "complete mailing job " + done.id(),
+                done.id(),
+                owner,
+                (c, holdKey) -> ledger.post(c, done.account(), holdKey, d.charged()),
+                "UPDATE mailing_jobs SET state = 'concluido',"
+                        + " delivered = ?, charged = ?, file_key = ?, file_bytes = ?, expires_at = ?, finished_at = ?,"
+                        + " lease_owner = NULL, lease_until = NULL WHERE public_id = ?",
+                d.delivered(),
+                d.charged(),
+                d.fileKey(),
+                d.fileBytes(),
+                Jdbc.timestamp(d.expiresAt()),
+                Jdbc.timestamp(d.finishedAt()),
+                done.id());
     }
 
     @Override
@@ -132,16 +125,40 @@ public final class PgMailingJobs implements MailingJobs {
         if (!(failed.outcome().orElse(null) instanceof MailingJob.Failed f)) {
             throw new IllegalArgumentException("job " + failed.id() + " did not fail: " + failed.state());
         }
-        return Jdbc.transaction(dataSource, "fail mailing job " + failed.id(), c -> {
-            Optional<String> holdKey = lockProcessing(c, failed.id(), owner);
+        return finish(
+                "fail mailing job " + failed.id(),
+                failed.id(),
+                owner,
+                (c, holdKey) -> ledger.release(c, failed.account(), holdKey),
+                "UPDATE mailing_jobs SET state = 'falhou',"
+                        + " error_code = ?, error_message = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL"
+                        + " WHERE public_id = ?",
+                f.code().name(),
+                f.message().encode(),
+                Jdbc.timestamp(f.finishedAt()),
+                failed.id());
+    }
+
+    /** What ends a job's hold, in the transaction that ends the job: posted (charged) or released. */
+    @FunctionalInterface
+    private interface Settle {
+        void hold(Connection c, IdempotencyKey holdKey) throws SQLException;
+    }
+
+    /**
+     * Ends a processing job (of {@code owner}, unless null) in one transaction: locks it, settles its hold,
+     * then writes its outcome with {@code update} and {@code values}; false when the job is not processing
+     * (any more) under that owner, and then nothing is written.
+     */
+    private boolean finish(String what, String id, String owner, Settle settle, String update, Object... values) {
+        return Jdbc.transaction(dataSource, what, c -> {
+            Optional<String> holdKey = lockProcessing(c, id, owner);
             if (holdKey.isEmpty()) {
                 return false;
             }
-            ledger.release(c, failed.account(), IdempotencyKey.of(holdKey.get()));
-            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET state = 'falhou',"
-                    + " error_code = ?, error_message = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL"
-                    + " WHERE public_id = ?")) {
-                Jdbc.set(ps, f.code().name(), f.message().encode(), Jdbc.timestamp(f.finishedAt()), failed.id());
+            settle.hold(c, IdempotencyKey.of(holdKey.get()));
+            try (PreparedStatement ps = c.prepareStatement(update)) {
+                Jdbc.set(ps, values);
                 ps.executeUpdate();
             }
             return true;

@@ -41,25 +41,21 @@ public final class PgPersonJobs implements PersonJobs {
     @Override
     public void create(PersonJob job) {
         Subject subject = job.subject().orElseThrow();
-        Jdbc.autoCommit(dataSource, "create person job", c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO person_jobs (" + COLUMNS + ")"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PENDENTE', NULL, NULL, NULL, ?, ?)")) {
-                Jdbc.set(
-                        ps,
-                        job.id(),
-                        job.account().value(),
-                        subject.kind(),
-                        subject.canonical(),
-                        job.purpose().name(),
-                        job.justification().text(),
-                        job.justification().source().name(),
-                        job.justification().discarded().map(Enum::name).orElse(null),
-                        Jdbc.timestamp(job.createdAt()),
-                        Jdbc.timestamp(job.expiresAt()));
-                ps.executeUpdate();
-            }
-            return null;
-        });
+        Jdbc.update(
+                dataSource,
+                "create person job",
+                "INSERT INTO person_jobs (" + COLUMNS + ")"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PENDENTE', NULL, NULL, NULL, ?, ?)",
+                job.id(),
+                job.account().value(),
+                subject.kind(),
+                subject.canonical(),
+                job.purpose().name(),
+                job.justification().text(),
+                job.justification().source().name(),
+                job.justification().discarded().map(Enum::name).orElse(null),
+                Jdbc.timestamp(job.createdAt()),
+                Jdbc.timestamp(job.expiresAt()));
     }
 
     @Override
