@@ -148,7 +148,8 @@ public final class CadastroEngine implements AutoCloseable {
         this.sms = parts.sms;
         this.clock = config.clock();
         this.otp = sms.service(store.otpStore(), clock);
-        this.mailing = mailingService(config, parts.files);
+        this.mailing = mailingService(
+                register, store, parts.files, clock, config.mailing().retention(), this::nudgeMailingWorkers);
         this.companyDataRouter =
                 CompanyDataRoutes.router(register, store, admission(config), clock, mailing, providers, sms);
         this.companyData = Observed.around(
@@ -238,8 +239,18 @@ public final class CadastroEngine implements AutoCloseable {
         }
     }
 
-    /** The mailing use case; it wakes the export workers when a job is added. */
-    private MailingService mailingService(EngineConfig config, FileStore files) {
+    /**
+     * The mailing use case as the server runs it (ZIP files, the cost rules, secure job ids), its files in
+     * {@code files} for {@code retention}; {@code jobAdded} runs when a job is added (the server wakes its
+     * export workers).
+     */
+    public static MailingService mailingService(
+            LuceneRegister register,
+            Store store,
+            FileStore files,
+            Clock clock,
+            java.time.Duration retention,
+            Runnable jobAdded) {
         return new MailingService(
                 register,
                 store.mailingJobs(),
@@ -248,8 +259,8 @@ public final class CadastroEngine implements AutoCloseable {
                 new CostRules(clock),
                 clock,
                 new SecureRandom(),
-                config.mailing().retention(),
-                this::nudgeMailingWorkers);
+                retention,
+                jobAdded);
     }
 
     /** Tells the export workers a job was added; before they start, they find it at their first claim. */
@@ -314,39 +325,22 @@ public final class CadastroEngine implements AutoCloseable {
         CallRecords records = new CallRecords(store.calls(), new CallCursors(keys), links, clock, files);
         RecordingHost host = new RecordingHost(links, files);
         String basePath = basePath(setup.recordingsBaseUrl());
+        java.util.function.UnaryOperator<Handler> observed =
+                h -> Observed.around(h, Service.CALL_RECORDS, telemetry, requests, accessLog);
+        // The recording host, given each request as {@code seen} maps it.
+        java.util.function.Function<java.util.function.UnaryOperator<Request>, Handler> recordings =
+                seen -> Health.around(
+                        r -> {
+                            // Recording links carry signed tokens in their paths: one fixed label.
+                            r.facts().route(RECORDING_ROUTE);
+                            return host.handle(seen.apply(r));
+                        },
+                        this::readinessProblems);
         return new CallRecordsPart(
-                Observed.around(
-                        Health.around(
-                                CallRecordsApi.router(store.callTokens(), records),
-                                this::readinessProblems,
-                                this::alive),
-                        Service.CALL_RECORDS,
-                        telemetry,
-                        requests,
-                        accessLog),
-                Observed.around(
-                        Health.around(
-                                r -> {
-                                    // Recording links carry signed tokens in their paths: one fixed label.
-                                    r.facts().route(RECORDING_ROUTE);
-                                    return host.handle(r);
-                                },
-                                this::readinessProblems),
-                        Service.CALL_RECORDS,
-                        telemetry,
-                        requests,
-                        accessLog),
-                Observed.around(
-                        Health.around(
-                                r -> {
-                                    r.facts().route(RECORDING_ROUTE);
-                                    return host.handle(under(basePath, r));
-                                },
-                                this::readinessProblems),
-                        Service.CALL_RECORDS,
-                        telemetry,
-                        requests,
-                        accessLog),
+                observed.apply(Health.around(
+                        CallRecordsApi.router(store.callTokens(), records), this::readinessProblems, this::alive)),
+                observed.apply(recordings.apply(r -> r)),
+                observed.apply(recordings.apply(r -> under(basePath, r))),
                 records,
                 links,
                 files);
