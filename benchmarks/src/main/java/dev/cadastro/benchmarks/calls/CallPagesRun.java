@@ -1,5 +1,6 @@
 package dev.cadastro.benchmarks.calls;
 
+import dev.cadastro.benchmarks.Flags;
 import dev.cadastro.core.calls.CallFilter;
 import dev.cadastro.core.calls.CallPosition;
 import dev.cadastro.core.calls.CallRecord;
@@ -55,12 +56,12 @@ public final class CallPagesRun {
     private CallPagesRun() {}
 
     public static void main(String[] args) throws Exception {
-        int calls = Integer.parseInt(flag(args, "calls", "2000000"));
-        int deepPage = Integer.parseInt(flag(args, "page", "10000"));
-        int limit = Integer.parseInt(flag(args, "limit", "50"));
-        int samples = Integer.parseInt(flag(args, "samples", "2000"));
-        int offsetSamples = Integer.parseInt(flag(args, "offset-samples", "40"));
-        Path dir = Path.of(flag(args, "dir", "target/call-pages-bench"));
+        int calls = Integer.parseInt(Flags.value(args, "calls", "2000000"));
+        int deepPage = Integer.parseInt(Flags.value(args, "page", "10000"));
+        int limit = Integer.parseInt(Flags.value(args, "limit", "50"));
+        int samples = Integer.parseInt(Flags.value(args, "samples", "2000"));
+        int offsetSamples = Integer.parseInt(Flags.value(args, "offset-samples", "40"));
+        Path dir = Path.of(Flags.value(args, "dir", "target/call-pages-bench"));
         if ((long) deepPage * limit > calls) {
             throw new IllegalArgumentException(
                     "--page " + deepPage + " of " + limit + " needs more than " + calls + " calls");
@@ -316,14 +317,5 @@ public final class CallPagesRun {
             System.out.println("ANOMALY: " + what);
             System.exit(1);
         }
-    }
-
-    private static String flag(String[] args, String name, String defaultValue) {
-        for (int i = 0; i + 1 < args.length; i++) {
-            if (args[i].equals("--" + name)) {
-                return args[i + 1];
-            }
-        }
-        return defaultValue;
     }
 }

@@ -1,12 +1,7 @@
 package dev.cadastro.benchmarks.exports;
 
+import dev.cadastro.benchmarks.MailingAccount;
 import dev.cadastro.benchmarks.RunTimes;
-import dev.cadastro.core.account.Account;
-import dev.cadastro.core.account.ApiKeyIssuer;
-import dev.cadastro.core.account.Plan;
-import dev.cadastro.core.account.Scope;
-import dev.cadastro.core.ledger.CreditKind;
-import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.server.CadastroServer;
 import dev.cadastro.server.EngineConfig;
@@ -24,11 +19,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
@@ -97,20 +90,7 @@ public final class MailingExportRun {
                     Runtime.version(),
                     Runtime.getRuntime().maxMemory() >> 20,
                     Runtime.getRuntime().availableProcessors());
-            Account account =
-                    server.store().accounts().create("bench " + System.nanoTime(), new Plan("bench", 1_000_000));
-            server.store()
-                    .ledger()
-                    .topUp(
-                            account.id(),
-                            CreditKind.CREDITS,
-                            1_000_000_000L,
-                            IdempotencyKey.of("bench:" + System.nanoTime()),
-                            "bench");
-            String key = new ApiKeyIssuer(
-                            server.store().accounts(), server.store().apiKeys(), clock, new SecureRandom())
-                    .issue(account.id(), "bench", EnumSet.of(Scope.MAILING_EXPORT, Scope.MAILING_READ))
-                    .secret();
+            String key = MailingAccount.create(server.store(), clock).key().secret();
             Client client = new Client(server.port(), key);
             String[] bodies = {
                 "{\"filtros\": {\"situacao_cadastral\": [\"02\"]}, \"quantidade\": " + leads + ", \"formato\": \"%s\"}",

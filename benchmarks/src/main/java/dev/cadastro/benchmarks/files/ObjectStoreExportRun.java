@@ -1,20 +1,13 @@
 package dev.cadastro.benchmarks.files;
 
+import dev.cadastro.benchmarks.MailingAccount;
 import dev.cadastro.benchmarks.RunTimes;
-import dev.cadastro.core.account.Account;
-import dev.cadastro.core.account.ApiKeyIssuer;
-import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Principal;
-import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.files.FileStore;
-import dev.cadastro.core.ledger.CostRules;
-import dev.cadastro.core.ledger.CreditKind;
-import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.mailing.ExportFormat;
 import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingRequest;
 import dev.cadastro.core.mailing.MailingService;
-import dev.cadastro.exports.ZipLeadFileWriter;
 import dev.cadastro.files.LocalFolderFileStore;
 import dev.cadastro.http.companydata.SearchParameters;
 import dev.cadastro.loader.LoadOptions;
@@ -24,16 +17,15 @@ import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.s3.S3Connection;
 import dev.cadastro.s3.S3FileStore;
 import dev.cadastro.s3.S3Location;
+import dev.cadastro.server.CadastroEngine;
 import dev.cadastro.server.DumpLoader;
 import dev.cadastro.store.Database;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 
@@ -108,19 +100,8 @@ public final class ObjectStoreExportRun {
             FileStore folder = new LocalFolderFileStore(work.resolve("files"));
             MailingService toFolder = service(register, store, folder, clock);
             MailingService toBucket = service(register, store, bucketFiles, clock);
-            Account account = store.accounts().create("bench " + System.nanoTime(), new Plan("bench", 1_000_000));
-            store.ledger()
-                    .topUp(
-                            account.id(),
-                            CreditKind.CREDITS,
-                            1_000_000_000L,
-                            IdempotencyKey.of("b:" + System.nanoTime()),
-                            "b");
-            Principal principal = new Principal(
-                    new ApiKeyIssuer(store.accounts(), store.apiKeys(), clock, new SecureRandom())
-                            .issue(account.id(), "bench", EnumSet.of(Scope.MAILING_EXPORT, Scope.MAILING_READ))
-                            .key(),
-                    account);
+            MailingAccount bench = MailingAccount.create(store, clock);
+            Principal principal = new Principal(bench.key().key(), bench.account());
             MailingRequest request = new MailingRequest(
                     SearchParameters.parse(Map.of("situacao_cadastral", List.of("01", "02", "03", "04", "08"))),
                     leads,
@@ -166,16 +147,7 @@ public final class ObjectStoreExportRun {
     }
 
     private static MailingService service(LuceneRegister register, Store store, FileStore files, Clock clock) {
-        return new MailingService(
-                register,
-                store.mailingJobs(),
-                files,
-                ZipLeadFileWriter.standard(),
-                new CostRules(clock),
-                clock,
-                new SecureRandom(),
-                Duration.ofDays(7),
-                () -> {});
+        return CadastroEngine.mailingService(register, store, files, clock, Duration.ofDays(7), () -> {});
     }
 
     /** One export, created then processed here: nanoseconds of {@code process}, and the file's bytes. */

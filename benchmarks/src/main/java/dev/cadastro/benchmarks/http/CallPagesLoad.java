@@ -18,15 +18,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -60,28 +54,13 @@ public final class CallPagesLoad {
     private record Outcome(String scenario, long requests, long errors, double perSecond, long[] sorted) {}
 
     public static void main(String[] args) throws Exception {
-        Path home = Path.of("benchmarks", "data", "http");
-        int connections = 64;
-        int seconds = 20;
-        int warmup = 5;
-        int calls = 200_000;
-        List<String> scenarios = List.of("first", "deep", "walk");
-        for (int i = 0; i < args.length; i += 2) {
-            String v = args[i + 1];
-            switch (args[i]) {
-                case "--home" -> home = Path.of(v);
-                case "--connections" -> connections = Integer.parseInt(v);
-                case "--seconds" -> seconds = Integer.parseInt(v);
-                case "--warmup" -> warmup = Integer.parseInt(v);
-                case "--calls" -> calls = Integer.parseInt(v);
-                case "--scenarios" -> scenarios = List.of(v.split(","));
-                default ->
-                    throw new IllegalArgumentException("unknown flag " + args[i]
-                            + "; accepted: --home, --connections, --seconds, --warmup, --calls, --scenarios");
-            }
-        }
+        LoadRun load =
+                LoadRun.parse(args, Path.of("benchmarks", "data", "http"), 20, 5, List.of("--calls", "--scenarios"));
+        int calls = load.integer("--calls", 200_000);
+        List<String> scenarios =
+                List.of(load.text("--scenarios", "first,deep,walk").split(","));
         PrintStream out = System.out;
-        DemoSetup data = new DemoSetup(home);
+        DemoSetup data = new DemoSetup(load.home());
         data.ensureIndex(DemoSetup.DEFAULT_ESTABLISHMENTS, out);
         Clock clock = Clock.systemUTC();
         InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
@@ -104,16 +83,16 @@ public final class CallPagesLoad {
             List<String> deep = deepCursors(port, auth);
             out.printf(
                     "call pages: %d connections, %d s per scenario after %d s warm-up, %d CPUs, JDK %s; %d deep cursors%n",
-                    connections,
-                    seconds,
-                    warmup,
+                    load.connections(),
+                    load.seconds(),
+                    load.warmup(),
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version(),
                     deep.size());
             List<Outcome> outcomes = new ArrayList<>();
             for (String scenario : scenarios) {
-                run(port, auth, scenario, deep, connections, warmup);
-                outcomes.add(run(port, auth, scenario, deep, connections, seconds));
+                run(port, auth, scenario, deep, load.connections(), load.warmup());
+                outcomes.add(run(port, auth, scenario, deep, load.connections(), load.seconds()));
             }
             out.println();
             out.println("| scenario | requests | errors | pages/s | p50 ms | p90 ms | p99 ms | max ms |");
@@ -192,62 +171,11 @@ public final class CallPagesLoad {
 
     private static Outcome run(int port, String auth, String scenario, List<String> deep, int connections, int seconds)
             throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        Latencies[] latencies = new Latencies[connections];
-        LongAdder errors = new LongAdder();
-        Map<Integer, LongAdder> statuses = new ConcurrentSkipListMap<>();
-        CountDownLatch done = new CountDownLatch(connections);
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int t = 0; t < connections; t++) {
-                int id = t;
-                threads.submit(() -> {
-                    SplittableRandom random = new SplittableRandom(31L * id + 1);
-                    Latencies lat = new Latencies();
-                    String cursor = null;
-                    RawHttpConnection raw = new RawHttpConnection(port);
-                    try {
-                        while (System.nanoTime() < end) {
-                            String path = switch (scenario) {
-                                case "first" -> "/v1/ligacoes?limite=50";
-                                case "deep" -> "/v1/ligacoes?limite=50&cursor=" + deep.get(random.nextInt(deep.size()));
-                                case "walk" -> "/v1/ligacoes?limite=50" + (cursor == null ? "" : "&cursor=" + cursor);
-                                default -> throw new IllegalArgumentException("scenario " + scenario);
-                            };
-                            long t0 = System.nanoTime();
-                            int status;
-                            String body;
-                            try {
-                                RawHttpConnection.Answer a = raw.get(path, auth);
-                                status = a.status();
-                                body = a.body();
-                            } catch (IOException e) {
-                                status = -1;
-                                body = "";
-                            }
-                            long micros = (System.nanoTime() - t0) / 1000;
-                            statuses.computeIfAbsent(status, k -> new LongAdder())
-                                    .increment();
-                            if (status != 200) {
-                                errors.increment();
-                            } else if (scenario.equals("walk")) {
-                                Matcher m = CURSOR.matcher(body);
-                                cursor = m.find() ? m.group(1) : null;
-                            }
-                            lat.add(micros);
-                        }
-                    } finally {
-                        raw.close();
-                        latencies[id] = lat;
-                        done.countDown();
-                    }
-                    return null;
-                });
-            }
-            done.await();
-        }
-        long[] all = Latencies.sorted(latencies);
+        ClosedLoop.Result r =
+                ClosedLoop.run(connections, seconds, id -> new PageClient(port, auth, scenario, deep, id));
+        long[] all = r.sorted();
         int total = all.length;
-        Outcome o = new Outcome(scenario, total, errors.sum(), total / (double) seconds, all);
+        Outcome o = new Outcome(scenario, total, r.errors(), total / (double) seconds, all);
         System.out.printf(
                 "%-6s %8d requests %6.0f pages/s p50 %.2f ms p99 %.2f ms errors %d %s%n",
                 scenario,
@@ -256,7 +184,62 @@ public final class CallPagesLoad {
                 Latencies.percentile(all, 0.50) / 1000.0,
                 Latencies.percentile(all, 0.99) / 1000.0,
                 o.errors(),
-                statuses);
+                r.statuses());
         return o;
+    }
+
+    /** One client of a scenario: the first page, a deep page, or the walk along proximo_cursor. */
+    private static final class PageClient implements ClosedLoop.Client {
+        private final String auth;
+        private final String scenario;
+        private final List<String> deep;
+        private final SplittableRandom random;
+        private final RawHttpConnection raw;
+        private String cursor;
+        private String path;
+        private String body;
+
+        PageClient(int port, String auth, String scenario, List<String> deep, int id) {
+            this.auth = auth;
+            this.scenario = scenario;
+            this.deep = deep;
+            this.random = new SplittableRandom(31L * id + 1);
+            this.raw = new RawHttpConnection(port);
+        }
+
+        @Override
+        public void next() {
+            path = switch (scenario) {
+                case "first" -> "/v1/ligacoes?limite=50";
+                case "deep" -> "/v1/ligacoes?limite=50&cursor=" + deep.get(random.nextInt(deep.size()));
+                case "walk" -> "/v1/ligacoes?limite=50" + (cursor == null ? "" : "&cursor=" + cursor);
+                default -> throw new IllegalArgumentException("scenario " + scenario);
+            };
+        }
+
+        @Override
+        public int send() throws IOException {
+            body = "";
+            RawHttpConnection.Answer a = raw.get(path, auth);
+            body = a.body();
+            return a.status();
+        }
+
+        @Override
+        public boolean failed(int status) {
+            if (status != 200) {
+                return true;
+            }
+            if (scenario.equals("walk")) {
+                Matcher m = CURSOR.matcher(body);
+                cursor = m.find() ? m.group(1) : null;
+            }
+            return false;
+        }
+
+        @Override
+        public void close() {
+            raw.close();
+        }
     }
 }

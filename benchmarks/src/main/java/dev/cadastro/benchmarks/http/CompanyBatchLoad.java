@@ -1,5 +1,6 @@
 package dev.cadastro.benchmarks.http;
 
+import dev.cadastro.benchmarks.Flags;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKeyIssuer;
 import dev.cadastro.core.account.IssuedApiKey;
@@ -76,7 +77,8 @@ public final class CompanyBatchLoad {
     private CompanyBatchLoad() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = options(args);
+        Map<String, String> o = Flags.pairs(
+                args, List.of("--home", "--establishments", "--batches", "--warmup", "--size", "--scenarios"));
         Path home = Path.of(o.getOrDefault("--home", "benchmarks/data/lote"));
         long establishments = Long.parseLong(o.getOrDefault("--establishments", "1000000"));
         int batches = Integer.parseInt(o.getOrDefault("--batches", "200"));
@@ -287,18 +289,5 @@ public final class CompanyBatchLoad {
             }
         }
         return out;
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> o = new java.util.HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!List.of("--home", "--establishments", "--batches", "--warmup", "--size", "--scenarios")
-                    .contains(args[i])) {
-                throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; accepted: --home, --establishments, --batches, --warmup, --size");
-            }
-            o.put(args[i], args[i + 1]);
-        }
-        return o;
     }
 }

@@ -1,13 +1,9 @@
 package dev.cadastro.benchmarks.http;
 
-import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.AccreditationStatus;
-import dev.cadastro.core.account.ApiKeyIssuer;
-import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.error.Service;
 import dev.cadastro.core.ledger.CreditKind;
-import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.http.Response;
@@ -29,7 +25,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -40,9 +35,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
-import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -119,8 +111,6 @@ public final class HttpLoadBenchmark {
             Optional<Boolean> admissionBatch,
             int admissionQueues) {}
 
-    private record Client(Account account, String key) {}
-
     private record Outcome(
             String scenario,
             long requests,
@@ -175,7 +165,7 @@ public final class HttpLoadBenchmark {
             Thread scraper = server.metricsAddress()
                     .map(m -> Thread.ofVirtual().name("scraper").start(() -> scrapeEvery5s(m.getPort())))
                     .orElse(null);
-            List<Client> clients = clients(server, clock, o.accounts());
+            List<LoadClient> clients = clients(server, clock, o.accounts());
             List<String> cnpjs = cnpjs(server);
             if (o.scenarios().contains("person") || o.scenarios().contains("batch100")) {
                 PERSON_CPFS.addAll(personCpfs());
@@ -208,8 +198,7 @@ public final class HttpLoadBenchmark {
                     clients.size(),
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version());
-            Map<Client, LongAdder> charged = new java.util.concurrent.ConcurrentHashMap<>();
-            clients.forEach(c -> charged.put(c, new LongAdder()));
+            Map<LoadClient, LongAdder> charged = LoadClient.counters(clients);
             List<Outcome> outcomes = new ArrayList<>();
             for (String scenario : o.scenarios()) {
                 int target = scenario.equals("floor") ? floorPort : port;
@@ -236,21 +225,12 @@ public final class HttpLoadBenchmark {
                         r.statuses());
             }
             LedgerCrossCheck check = LedgerCrossCheck.of(
-                    server.store().ledger(),
-                    CreditKind.CREDITS,
-                    INITIAL_CREDITS,
-                    clients,
-                    c -> c.account().id(),
-                    c -> charged.get(c).sum(),
-                    out);
+                    server.store().ledger(), CreditKind.CREDITS, INITIAL_CREDITS, clients, charged, out);
             out.printf(
                     "ledger: %d accounts, %d credits charged as the answers reported, %d mismatches%n",
                     clients.size(), check.charged(), check.mismatches());
-            if (check.mismatches() > 0) {
-                // A cross-check that differs fails the run (exit status 1), the server closed first.
-                throw new IllegalStateException("ledger cross-check: " + check.mismatches()
-                        + " accounts' balances differ from what their answers reported (the MISMATCH lines above)");
-            }
+            // Fails the run when an account differs, the server closed first (try-with-resources).
+            check.failOnMismatch("balances differ from what their answers reported");
             if (scraper != null) {
                 scraper.interrupt();
                 out.printf("observe: %d scrapes, the last %d bytes%n", SCRAPES.sum(), LAST_SCRAPE_BYTES.get());
@@ -290,100 +270,29 @@ public final class HttpLoadBenchmark {
             HttpClient http,
             int port,
             String scenario,
-            List<Client> clients,
+            List<LoadClient> clients,
             List<String> cnpjs,
-            Map<Client, LongAdder> charged,
+            Map<LoadClient, LongAdder> charged,
             int connections,
             int seconds,
             boolean measure)
             throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        Latencies[] latencies = new Latencies[connections];
-        LongAdder errors = new LongAdder();
-        Map<Integer, LongAdder> statuses = new java.util.concurrent.ConcurrentSkipListMap<>();
-        CountDownLatch done = new CountDownLatch(connections);
         AtomicLong seedSource = new AtomicLong(42);
         // The person answers give their total first (a batch's items carry their own); the others last.
         boolean totalFirst = scenario.equals("person") || scenario.equals("batch100");
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int t = 0; t < connections; t++) {
-                int id = t;
-                threads.submit(() -> {
-                    SplittableRandom random = new SplittableRandom(seedSource.incrementAndGet() * 7919 + id);
-                    Latencies lat = new Latencies();
-                    RawHttpConnection raw = http == null ? new RawHttpConnection(port) : null;
-                    try {
-                        while (System.nanoTime() < end) {
-                            Client client = clients.get(random.nextInt(clients.size()));
-                            String path = path(scenario, random, cnpjs);
-                            String json = body(scenario, random);
-                            long t0 = System.nanoTime();
-                            int status;
-                            long credits;
-                            try {
-                                if (raw != null) {
-                                    RawHttpConnection.Answer a = json == null
-                                            ? raw.get(path, "Bearer " + client.key())
-                                            : raw.post(path, "Bearer " + client.key(), json);
-                                    status = a.status();
-                                    credits = totalFirst
-                                            ? a.numberAfterFirst(CREDITS_KEY)
-                                            : a.numberAfterLast(CREDITS_KEY);
-                                } else {
-                                    HttpRequest request = HttpRequest.newBuilder(
-                                                    URI.create("http://127.0.0.1:" + port + path))
-                                            .header("Authorization", "Bearer " + client.key())
-                                            .header("Content-Type", "application/json")
-                                            .timeout(Duration.ofSeconds(30))
-                                            .method(
-                                                    json == null ? "GET" : "POST",
-                                                    json == null
-                                                            ? HttpRequest.BodyPublishers.noBody()
-                                                            : HttpRequest.BodyPublishers.ofString(json))
-                                            .build();
-                                    HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
-                                    status = r.statusCode();
-                                    Matcher m = CREDITS.matcher(r.body());
-                                    credits = m.find() ? Long.parseLong(m.group(1)) : -1;
-                                }
-                            } catch (java.io.IOException e) {
-                                status = -1;
-                                credits = -1;
-                            }
-                            long micros = (System.nanoTime() - t0) / 1000;
-                            statuses.computeIfAbsent(status, k -> new LongAdder())
-                                    .increment();
-                            if (status != 200) {
-                                errors.increment();
-                            } else if (credits >= 0) {
-                                charged.get(client).add(credits);
-                            } else {
-                                errors.increment();
-                            }
-                            lat.add(micros);
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    } finally {
-                        if (raw != null) {
-                            raw.close();
-                        }
-                        latencies[id] = lat;
-                        done.countDown();
-                    }
-                    return null;
-                });
-            }
-            done.await();
-        }
-        long[] all = Latencies.sorted(latencies);
+        Scenario s = new Scenario(http, port, scenario, clients, cnpjs, charged, totalFirst);
+        ClosedLoop.Result result = ClosedLoop.run(
+                connections,
+                seconds,
+                id -> new ApiClient(s, new SplittableRandom(seedSource.incrementAndGet() * 7919 + id)));
+        long[] all = result.sorted();
         int total = all.length;
         Map<Integer, Long> statusCounts = new java.util.TreeMap<>();
-        statuses.forEach((k, v) -> statusCounts.put(k, v.sum()));
+        result.statuses().forEach((k, v) -> statusCounts.put(k, v.sum()));
         Outcome outcome = new Outcome(
                 scenario + (measure ? "" : " (warm-up)"),
                 total,
-                errors.sum(),
+                result.errors(),
                 total / (double) seconds,
                 Latencies.percentile(all, 0.50),
                 Latencies.percentile(all, 0.90),
@@ -400,6 +309,90 @@ public final class HttpLoadBenchmark {
                 outcome.errors(),
                 outcome.statuses());
         return outcome;
+    }
+
+    /**
+     * What every client of one scenario's run shares.
+     *
+     * @param http the JDK client, or null for raw connections
+     * @param totalFirst whether the answers give their creditos_consumidos total first
+     */
+    private record Scenario(
+            HttpClient http,
+            int port,
+            String name,
+            List<LoadClient> clients,
+            List<String> cnpjs,
+            Map<LoadClient, LongAdder> charged,
+            boolean totalFirst) {}
+
+    /** A request chosen: whose key it sends, its path, its JSON body (null: a GET). */
+    private record Request(LoadClient client, String path, String json) {}
+
+    /** One client: a random account's key, a random request of the scenario, raw or through the JDK client. */
+    private static final class ApiClient implements ClosedLoop.Client {
+        private final Scenario s;
+        private final SplittableRandom random;
+        private final RawHttpConnection raw;
+        private Request next;
+        private long credits;
+
+        ApiClient(Scenario s, SplittableRandom random) {
+            this.s = s;
+            this.random = random;
+            this.raw = s.http() == null ? new RawHttpConnection(s.port()) : null;
+        }
+
+        @Override
+        public void next() {
+            next = new Request(
+                    s.clients().get(random.nextInt(s.clients().size())),
+                    path(s.name(), random, s.cnpjs()),
+                    body(s.name(), random));
+        }
+
+        @Override
+        public int send() throws java.io.IOException, InterruptedException {
+            credits = -1;
+            String path = next.path();
+            String json = next.json();
+            String auth = "Bearer " + next.client().key();
+            if (raw != null) {
+                RawHttpConnection.Answer a = json == null ? raw.get(path, auth) : raw.post(path, auth, json);
+                credits = s.totalFirst() ? a.numberAfterFirst(CREDITS_KEY) : a.numberAfterLast(CREDITS_KEY);
+                return a.status();
+            }
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + path))
+                    .header("Authorization", auth)
+                    .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30))
+                    .method(
+                            json == null ? "GET" : "POST",
+                            json == null
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofString(json))
+                    .build();
+            HttpResponse<String> r = s.http().send(request, HttpResponse.BodyHandlers.ofString());
+            Matcher m = CREDITS.matcher(r.body());
+            credits = m.find() ? Long.parseLong(m.group(1)) : -1;
+            return r.statusCode();
+        }
+
+        @Override
+        public boolean failed(int status) {
+            if (status != 200 || credits < 0) {
+                return true;
+            }
+            s.charged().get(next.client()).add(credits);
+            return false;
+        }
+
+        @Override
+        public void close() {
+            if (raw != null) {
+                raw.close();
+            }
+        }
     }
 
     private static String path(String scenario, SplittableRandom random, List<String> cnpjs) {
@@ -467,32 +460,25 @@ public final class HttpLoadBenchmark {
         return q.toString();
     }
 
-    private static List<Client> clients(CadastroServer server, Clock clock, int accounts) {
-        ApiKeyIssuer issuer =
-                new ApiKeyIssuer(server.store().accounts(), server.store().apiKeys(), clock, new SecureRandom());
-        List<Client> clients = new ArrayList<>();
-        String run = UUID.randomUUID().toString().substring(0, 8);
-        for (int i = 0; i < accounts; i++) {
-            Account a = server.store().accounts().create("bench " + run + " " + i, new Plan("bench", 1_000_000_000L));
-            server.store().accounts().setAccreditation(a.id(), AccreditationStatus.APPROVED);
+    /** The run's clients, each on an approved account that contracted KYC_CADASTRO, its key released for person lookup. */
+    private static List<LoadClient> clients(CadastroServer server, Clock clock, int accounts) {
+        List<LoadClient> clients = LoadClient.create(
+                server.store(),
+                clock,
+                accounts,
+                "bench",
+                CreditKind.CREDITS,
+                INITIAL_CREDITS,
+                EnumSet.of(Scope.EMPRESAS_READ, Scope.ENRIQUECIMENTO_READ, Scope.PESSOAS_READ));
+        for (LoadClient c : clients) {
+            server.store().accounts().setAccreditation(c.account().id(), AccreditationStatus.APPROVED);
             server.store()
                     .accounts()
                     .contractPurpose(
-                            a.id(),
+                            c.account().id(),
                             dev.cadastro.core.account.Purpose.KYC_CADASTRO,
                             DemoSetup.DEMO_PURPOSES.get(dev.cadastro.core.account.Purpose.KYC_CADASTRO));
-            server.store()
-                    .ledger()
-                    .topUp(
-                            a.id(),
-                            CreditKind.CREDITS,
-                            INITIAL_CREDITS,
-                            IdempotencyKey.of("bench:" + run + ":" + i),
-                            "bench");
-            var issued = issuer.issue(
-                    a.id(), "bench", EnumSet.of(Scope.EMPRESAS_READ, Scope.ENRIQUECIMENTO_READ, Scope.PESSOAS_READ));
-            server.store().apiKeys().setPersonLookupReleased(issued.key().prefix(), true);
-            clients.add(new Client(a, issued.secret()));
+            server.store().apiKeys().setPersonLookupReleased(c.issued().key().prefix(), true);
         }
         return clients;
     }
@@ -516,64 +502,45 @@ public final class HttpLoadBenchmark {
     }
 
     private static Options parse(String[] args) {
-        Path home = Path.of("benchmarks", "data", "http");
-        int connections = 64;
-        int seconds = 30;
-        int warmup = 10;
-        int accounts = 64;
-        List<String> scenarios = List.of("floor", "lookup", "count", "page50");
-        boolean raw = true;
-        int pool = 0; // the store's default, as ./cadastro serve runs
-        int batchWorkers = -1; // likewise
-        Optional<Boolean> admissionBatch = Optional.empty(); // likewise
-        int admissionQueues = 0; // likewise
-        boolean observe = false; // metrics and the access log, as ./cadastro serve --metrics-port runs
-        for (int i = 0; i < args.length; i += 2) {
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            if (v == null) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            switch (args[i]) {
-                case "--home" -> home = Path.of(v);
-                case "--connections" -> connections = Integer.parseInt(v);
-                case "--seconds" -> seconds = Integer.parseInt(v);
-                case "--warmup" -> warmup = Integer.parseInt(v);
-                case "--accounts" -> accounts = Integer.parseInt(v);
-                case "--scenarios" -> scenarios = List.of(v.split(","));
-                case "--pool" -> pool = Integer.parseInt(v);
-                case "--batch-workers" -> batchWorkers = Integer.parseInt(v);
-                case "--admission-batch" -> admissionBatch = Optional.of(Boolean.parseBoolean(v));
-                case "--admission-queues" -> admissionQueues = Integer.parseInt(v);
-                case "--observe" -> {
-                    if (!v.equals("on") && !v.equals("off")) {
-                        throw new IllegalArgumentException("--observe " + v + ": on or off");
-                    }
-                    observe = v.equals("on");
-                }
-                case "--client" -> {
-                    if (!v.equals("raw") && !v.equals("jdk")) {
-                        throw new IllegalArgumentException("--client " + v + ": raw or jdk");
-                    }
-                    raw = v.equals("raw");
-                }
-                default ->
-                    throw new IllegalArgumentException("unknown flag " + args[i]
-                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --scenarios, --client, --pool,"
-                            + " --batch-workers, --observe, --admission-batch, --admission-queues");
-            }
+        LoadRun load = LoadRun.parse(
+                args,
+                Path.of("benchmarks", "data", "http"),
+                30,
+                10,
+                List.of(
+                        "--accounts",
+                        "--scenarios",
+                        "--client",
+                        "--pool",
+                        "--batch-workers",
+                        "--observe",
+                        "--admission-batch",
+                        "--admission-queues"));
+        String client = load.text("--client", "raw");
+        if (!client.equals("raw") && !client.equals("jdk")) {
+            throw new IllegalArgumentException("--client " + client + ": raw or jdk");
         }
+        // Metrics and the access log, as ./cadastro serve --metrics-port runs.
+        String observe = load.text("--observe", "off");
+        if (!observe.equals("on") && !observe.equals("off")) {
+            throw new IllegalArgumentException("--observe " + observe + ": on or off");
+        }
+        // The store's pool, group-commit workers and admission batching: by default its own, as
+        // ./cadastro serve runs.
         return new Options(
-                home,
-                connections,
-                seconds,
-                warmup,
-                accounts,
-                scenarios,
-                raw,
-                pool,
-                batchWorkers,
-                observe,
-                admissionBatch,
-                admissionQueues);
+                load.home(),
+                load.connections(),
+                load.seconds(),
+                load.warmup(),
+                load.integer("--accounts", 64),
+                List.of(load.text("--scenarios", "floor,lookup,count,page50").split(",")),
+                client.equals("raw"),
+                load.integer("--pool", 0),
+                load.integer("--batch-workers", -1),
+                observe.equals("on"),
+                load.given().containsKey("--admission-batch")
+                        ? Optional.of(load.bool("--admission-batch", false))
+                        : Optional.empty(),
+                load.integer("--admission-queues", 0));
     }
 }

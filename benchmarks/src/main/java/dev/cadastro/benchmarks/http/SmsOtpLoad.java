@@ -1,11 +1,7 @@
 package dev.cadastro.benchmarks.http;
 
-import dev.cadastro.core.account.Account;
-import dev.cadastro.core.account.ApiKeyIssuer;
-import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.account.Scope;
 import dev.cadastro.core.ledger.CreditKind;
-import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.sms.SmsGateway;
 import dev.cadastro.jetty.RuntimeOptions;
 import dev.cadastro.providers.GuardedProviders;
@@ -21,7 +17,6 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +25,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -87,51 +81,42 @@ public final class SmsOtpLoad {
     private static final Pattern ENVIO = Pattern.compile("\"envio_id\":\"([^\"]+)\"");
     private static final long INITIAL_SMS = 1_000_000_000L;
 
-    private record Client(Account account, String key) {}
-
     private record Outcome(
             String label, long pairs, long errors, double perSecond, long[] pair, long[] send, long[] check) {}
 
     public static void main(String[] args) throws Exception {
-        Path home = Path.of("benchmarks/data/sms");
-        int connections = 64;
-        int seconds = 20;
-        int warmup = 30;
-        int accounts = 64;
-        int pool = 0;
-        boolean durable = true;
-        boolean admissionBatch = true;
-        int admissionQueues = 0;
-        double rate = 0;
-        boolean timeline = false;
-        boolean platformClients = false;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            String v = args[i + 1];
-            switch (args[i]) {
-                case "--home" -> home = Path.of(v);
-                case "--connections" -> connections = Integer.parseInt(v);
-                case "--seconds" -> seconds = Integer.parseInt(v);
-                case "--warmup" -> warmup = Integer.parseInt(v);
-                case "--accounts" -> accounts = Integer.parseInt(v);
-                case "--pool" -> pool = Integer.parseInt(v);
-                case "--durable" -> durable = Boolean.parseBoolean(v);
-                case "--admission-batch" -> admissionBatch = Boolean.parseBoolean(v);
-                case "--admission-queues" -> admissionQueues = Integer.parseInt(v);
-                case "--rate" -> rate = Double.parseDouble(v);
-                case "--timeline" -> timeline = Boolean.parseBoolean(v);
-                case "--client-threads" ->
-                    platformClients = switch (v) {
-                        case "virtual" -> false;
-                        case "platform" -> true;
-                        default ->
-                            throw new IllegalArgumentException("--client-threads is virtual or platform, not " + v);
-                    };
-                default ->
-                    throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; accepted: --home, --connections, --seconds, --warmup, --accounts, --pool, --durable,"
-                            + " --admission-batch, --admission-queues, --rate, --timeline, --client-threads");
-            }
-        }
+        LoadRun load = LoadRun.parse(
+                args,
+                Path.of("benchmarks/data/sms"),
+                20,
+                30,
+                List.of(
+                        "--accounts",
+                        "--pool",
+                        "--durable",
+                        "--admission-batch",
+                        "--admission-queues",
+                        "--rate",
+                        "--timeline",
+                        "--client-threads"));
+        Path home = load.home();
+        int connections = load.connections();
+        int seconds = load.seconds();
+        int warmup = load.warmup();
+        int accounts = load.integer("--accounts", 64);
+        int pool = load.integer("--pool", 0);
+        boolean durable = load.bool("--durable", true);
+        boolean admissionBatch = load.bool("--admission-batch", true);
+        int admissionQueues = load.integer("--admission-queues", 0);
+        double rate = load.decimal("--rate", 0);
+        boolean timeline = load.bool("--timeline", false);
+        String clientThreads = load.text("--client-threads", "virtual");
+        boolean platformClients = switch (clientThreads) {
+            case "virtual" -> false;
+            case "platform" -> true;
+            default ->
+                throw new IllegalArgumentException("--client-threads is virtual or platform, not " + clientThreads);
+        };
         PrintStream out = System.out;
         DemoSetup data = new DemoSetup(home);
         data.ensureIndex(2_000, out);
@@ -164,7 +149,14 @@ public final class SmsOtpLoad {
                 .clock(clock)
                 .sms(SmsOptions.under(home).withGateway(guarded))
                 .build())) {
-            List<Client> clients = clients(server, clock, accounts);
+            List<LoadClient> clients = LoadClient.create(
+                    server.store(),
+                    clock,
+                    accounts,
+                    "sms bench",
+                    CreditKind.SMS_CREDITS,
+                    INITIAL_SMS,
+                    EnumSet.of(Scope.SMS_OTP));
             // One keep-alive connection per client for the whole run, as real clients keep theirs, so the
             // measured seconds do not begin with 64 new connections. A client whose connection fails
             // stops for the rest of its phase (counted as an error) and reconnects in the next.
@@ -188,8 +180,7 @@ public final class SmsOtpLoad {
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version());
             try {
-                Map<Client, LongAdder> sent = new ConcurrentHashMap<>();
-                clients.forEach(c -> sent.put(c, new LongAdder()));
+                Map<LoadClient, LongAdder> sent = LoadClient.counters(clients);
                 AtomicLong phones = new AtomicLong(System.nanoTime() % 10_000_000);
                 run(
                         raws,
@@ -233,22 +224,12 @@ public final class SmsOtpLoad {
                         pct(o.send(), 0.99),
                         pct(o.check(), 0.99));
                 LedgerCrossCheck check = LedgerCrossCheck.of(
-                        server.store().ledger(),
-                        CreditKind.SMS_CREDITS,
-                        INITIAL_SMS,
-                        clients,
-                        c -> c.account().id(),
-                        c -> sent.get(c).sum(),
-                        out);
+                        server.store().ledger(), CreditKind.SMS_CREDITS, INITIAL_SMS, clients, sent, out);
                 out.printf(
                         "ledger: %d SMS credits charged for %d accepted sends, %d mismatches%n",
                         check.charged(), check.charged(), check.mismatches());
-                if (check.mismatches() > 0) {
-                    // A cross-check that differs fails the run (exit status 1), the connections closed first.
-                    throw new IllegalStateException(
-                            "ledger cross-check: " + check.mismatches() + " accounts' SMS balances"
-                                    + " differ from the sends they were answered (the MISMATCH lines above)");
-                }
+                // Fails the run when an account differs, the connections closed first (finally).
+                check.failOnMismatch("SMS balances differ from the sends they were answered");
             } finally {
                 for (RawHttpConnection raw : raws) {
                     raw.close();
@@ -259,8 +240,8 @@ public final class SmsOtpLoad {
 
     private static Outcome run(
             RawHttpConnection[] raws,
-            List<Client> clients,
-            Map<Client, LongAdder> sent,
+            List<LoadClient> clients,
+            Map<LoadClient, LongAdder> sent,
             AtomicLong phones,
             Map<String, String> inbox,
             int connections,
@@ -290,7 +271,7 @@ public final class SmsOtpLoad {
             for (int t = 0; t < connections; t++) {
                 int id = t;
                 threads.submit(() -> {
-                    Client client = clients.get(id % clients.size());
+                    LoadClient client = clients.get(id % clients.size());
                     String auth = "Bearer " + client.key();
                     long[] p = new long[1 << 15];
                     long[] s = new long[1 << 15];
@@ -458,27 +439,5 @@ public final class SmsOtpLoad {
             return 0;
         }
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)] / 1000.0;
-    }
-
-    private static List<Client> clients(CadastroServer server, Clock clock, int accounts) {
-        ApiKeyIssuer issuer =
-                new ApiKeyIssuer(server.store().accounts(), server.store().apiKeys(), clock, new SecureRandom());
-        List<Client> clients = new ArrayList<>();
-        String run = UUID.randomUUID().toString().substring(0, 8);
-        for (int i = 0; i < accounts; i++) {
-            Account a =
-                    server.store().accounts().create("sms bench " + run + " " + i, new Plan("bench", 1_000_000_000L));
-            server.store()
-                    .ledger()
-                    .topUp(
-                            a.id(),
-                            CreditKind.SMS_CREDITS,
-                            INITIAL_SMS,
-                            IdempotencyKey.of("sms-bench:" + run + ":" + i),
-                            "bench");
-            clients.add(new Client(
-                    a, issuer.issue(a.id(), "bench", EnumSet.of(Scope.SMS_OTP)).secret()));
-        }
-        return clients;
     }
 }

@@ -1,5 +1,6 @@
 package dev.cadastro.benchmarks.ledger;
 
+import dev.cadastro.benchmarks.Flags;
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.account.Plan;
 import dev.cadastro.core.ledger.ChargeRequest;
@@ -77,12 +78,12 @@ public final class LedgerThroughput {
     }
 
     public static void main(String[] args) throws Exception {
-        int threads = Integer.parseInt(flag(args, "threads", "16"));
-        int seconds = Integer.parseInt(flag(args, "seconds", "20"));
-        int accounts = Integer.parseInt(flag(args, "accounts", "64"));
-        boolean durable = Boolean.parseBoolean(flag(args, "durable", "true"));
-        boolean group = Boolean.parseBoolean(flag(args, "group-commit", "true"));
-        Path dir = Path.of(flag(args, "dir", "target/ledger-bench-" + (durable ? "durable" : "async")));
+        int threads = Integer.parseInt(Flags.value(args, "threads", "16"));
+        int seconds = Integer.parseInt(Flags.value(args, "seconds", "20"));
+        int accounts = Integer.parseInt(Flags.value(args, "accounts", "64"));
+        boolean durable = Boolean.parseBoolean(Flags.value(args, "durable", "true"));
+        boolean group = Boolean.parseBoolean(Flags.value(args, "group-commit", "true"));
+        Path dir = Path.of(Flags.value(args, "dir", "target/ledger-bench-" + (durable ? "durable" : "async")));
         Files.createDirectories(dir);
         Database db = Database.builder()
                 .embedded(dir)
@@ -307,14 +308,5 @@ public final class LedgerThroughput {
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    private static String flag(String[] args, String name, String defaultValue) {
-        for (int i = 0; i + 1 < args.length; i++) {
-            if (args[i].equals("--" + name)) {
-                return args[i + 1];
-            }
-        }
-        return defaultValue;
     }
 }

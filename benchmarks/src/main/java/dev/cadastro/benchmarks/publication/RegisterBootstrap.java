@@ -1,5 +1,6 @@
 package dev.cadastro.benchmarks.publication;
 
+import dev.cadastro.benchmarks.Flags;
 import dev.cadastro.benchmarks.register.BuildSyntheticIndex;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.register.SearchOptions;
@@ -41,7 +42,7 @@ public final class RegisterBootstrap {
     private RegisterBootstrap() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = options(args);
+        Map<String, String> o = Flags.pairs(args);
         Path home = Path.of(o.getOrDefault("--home", "benchmarks/data/bootstrap"));
         long n = Long.parseLong(o.getOrDefault("--establishments", "5000000"));
         int rounds = Integer.parseInt(o.getOrDefault("--rounds", "3"));
@@ -249,13 +250,5 @@ public final class RegisterBootstrap {
         s.sort(null);
         int m = s.size() / 2;
         return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
-    }
-
-    static Map<String, String> options(String[] args) {
-        Map<String, String> o = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            o.put(args[i], args[i + 1]);
-        }
-        return o;
     }
 }

@@ -1,5 +1,6 @@
 package dev.cadastro.benchmarks.publication;
 
+import dev.cadastro.benchmarks.Flags;
 import dev.cadastro.benchmarks.register.BuildSyntheticIndex;
 import dev.cadastro.core.account.Account;
 import dev.cadastro.core.account.ApiKeyIssuer;
@@ -66,7 +67,7 @@ public final class RegisterSwapUnderLoad {
     private record Sample(long start, long nanos, boolean ok) {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = RegisterBootstrap.options(args);
+        Map<String, String> o = Flags.pairs(args);
         Path home = Path.of(o.getOrDefault("--home", "benchmarks/data/swap"));
         long n = Long.parseLong(o.getOrDefault("--establishments", "1000000"));
         int connections = Integer.parseInt(o.getOrDefault("--connections", "64"));

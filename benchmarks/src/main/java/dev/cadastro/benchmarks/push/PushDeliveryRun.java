@@ -1,6 +1,7 @@
 package dev.cadastro.benchmarks.push;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.cadastro.benchmarks.Flags;
 import dev.cadastro.core.calls.Integration;
 import dev.cadastro.core.calls.push.Delivery;
 import dev.cadastro.core.calls.push.DestinationPolicy;
@@ -63,13 +64,13 @@ public final class PushDeliveryRun {
     private PushDeliveryRun() {}
 
     public static void main(String[] args) throws Exception {
-        int integrations = Integer.parseInt(flag(args, "integrations", "8"));
-        int backlog = Integer.parseInt(flag(args, "backlog", "20000"));
-        int rate = Integer.parseInt(flag(args, "rate", "1000"));
-        int seconds = Integer.parseInt(flag(args, "seconds", "20"));
-        int workers = Integer.parseInt(flag(args, "workers", "128"));
-        int perIntegration = Integer.parseInt(flag(args, "per-integration", "32"));
-        Path dir = Path.of(flag(args, "dir", "target/push-bench"));
+        int integrations = Integer.parseInt(Flags.value(args, "integrations", "8"));
+        int backlog = Integer.parseInt(Flags.value(args, "backlog", "20000"));
+        int rate = Integer.parseInt(Flags.value(args, "rate", "1000"));
+        int seconds = Integer.parseInt(Flags.value(args, "seconds", "20"));
+        int workers = Integer.parseInt(Flags.value(args, "workers", "128"));
+        int perIntegration = Integer.parseInt(Flags.value(args, "per-integration", "32"));
+        Path dir = Path.of(Flags.value(args, "dir", "target/push-bench"));
         Files.createDirectories(dir);
 
         LongAdder received = new LongAdder();
@@ -259,18 +260,15 @@ public final class PushDeliveryRun {
                             + " now(), now(), now() FROM generate_series(1, ?) g")) {
                 java.sql.Array array = c.createArrayOf(
                         "bigint", java.util.Arrays.stream(ids).boxed().toArray());
-                calls.setArray(1, array);
-                calls.setInt(2, ids.length);
-                calls.setString(3, prefix);
-                calls.setString(4, prefix);
-                calls.setInt(5, n);
-                calls.executeUpdate();
-                outbox.setArray(1, array);
-                outbox.setInt(2, ids.length);
-                outbox.setString(3, prefix);
-                outbox.setString(4, prefix);
-                outbox.setInt(5, n);
-                outbox.executeUpdate();
+                // The same n calls, spread over the integrations, then a pending delivery for each.
+                for (PreparedStatement ps : List.of(calls, outbox)) {
+                    ps.setArray(1, array);
+                    ps.setInt(2, ids.length);
+                    ps.setString(3, prefix);
+                    ps.setString(4, prefix);
+                    ps.setInt(5, n);
+                    ps.executeUpdate();
+                }
             }
             c.commit();
         }
@@ -352,14 +350,5 @@ public final class PushDeliveryRun {
             byWindow.forEach((w, v) -> line.append(String.format(Locale.ROOT, " %.0f", v[1])));
             System.out.println(line);
         }
-    }
-
-    private static String flag(String[] args, String name, String fallback) {
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals("--" + name)) {
-                return args[i + 1];
-            }
-        }
-        return fallback;
     }
 }

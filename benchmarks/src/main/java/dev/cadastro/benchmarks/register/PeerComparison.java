@@ -298,12 +298,7 @@ public final class PeerComparison {
             System.out.println();
             System.out.println("| lookup by CNPJ | p50 ms | p99 ms | samples | ratio p50 (peer/ours) |");
             System.out.println("|---|---:|---:|---:|---:|");
-            System.out.printf(
-                    Locale.ROOT,
-                    "| ours (LuceneRegister.lookup) | %.3f | %.3f | %d | |%n",
-                    RegisterLatency.pct(oursLookup, 50),
-                    RegisterLatency.pct(oursLookup, 99),
-                    oursLookup.length);
+            System.out.printf("| ours (LuceneRegister.lookup) | %s | |%n", timing(oursLookup));
             for (SqlPeer peer : peers) {
                 try (PreparedStatement ps = peer.prepareLookup()) {
                     for (int i = 0; i < Math.min(200, picks.length); i++) {
@@ -317,12 +312,9 @@ public final class PeerComparison {
                         }
                     });
                     System.out.printf(
-                            Locale.ROOT,
-                            "| %s (primary key / unique index) | %.3f | %.3f | %d | %s |%n",
+                            "| %s (primary key / unique index) | %s | %s |%n",
                             peer.name(),
-                            RegisterLatency.pct(ns, 50),
-                            RegisterLatency.pct(ns, 99),
-                            ns.length,
+                            timing(ns),
                             ratio(RegisterLatency.pct(ns, 50), RegisterLatency.pct(oursLookup, 50)));
                 }
             }
@@ -338,13 +330,7 @@ public final class PeerComparison {
                         SqlPeer.count(ps);
                     }
                     long[] ns = time(picks.length, budgetNs, () -> SqlPeer.count(ps));
-                    System.out.printf(
-                            Locale.ROOT,
-                            "| %s | %.3f | %.3f | %d |%n",
-                            peer.name(),
-                            RegisterLatency.pct(ns, 50),
-                            RegisterLatency.pct(ns, 99),
-                            ns.length);
+                    System.out.printf("| %s | %s |%n", peer.name(), timing(ns));
                 }
             }
 
@@ -596,13 +582,7 @@ public final class PeerComparison {
                     RegisterLatency.pct(r.oursCountNs(), 50),
                     RegisterLatency.pct(r.oursCountNs(), 99)));
             for (PeerRun p : r.peers().values()) {
-                line.append(String.format(
-                        Locale.ROOT,
-                        " %.3f | %.3f | %s | %d |",
-                        RegisterLatency.pct(p.countNs(), 50),
-                        RegisterLatency.pct(p.countNs(), 99),
-                        ratio(RegisterLatency.pct(p.countNs(), 50), RegisterLatency.pct(r.oursCountNs(), 50)),
-                        p.countNs().length));
+                line.append(peerColumns(p.countNs(), r.oursCountNs()));
             }
             System.out.println(line);
         }
@@ -616,16 +596,13 @@ public final class PeerComparison {
                     RegisterLatency.pct(r.oursPageNs(), 50),
                     RegisterLatency.pct(r.oursPageNs(), 99)));
             for (PeerRun p : r.peers().values()) {
-                line.append(String.format(
-                        Locale.ROOT,
-                        " %.3f | %.3f | %s | %d | %s |",
-                        RegisterLatency.pct(p.pageNs(), 50),
-                        RegisterLatency.pct(p.pageNs(), 99),
-                        ratio(RegisterLatency.pct(p.pageNs(), 50), RegisterLatency.pct(r.oursPageNs(), 50)),
-                        p.pageNs().length,
-                        segments != 1
-                                ? "n/a (" + segments + " segments)"
-                                : r.oursCnpjs().equals(p.page()) ? "yes" : "NO"));
+                line.append(peerColumns(p.pageNs(), r.oursPageNs()))
+                        .append(' ')
+                        .append(
+                                segments != 1
+                                        ? "n/a (" + segments + " segments)"
+                                        : r.oursCnpjs().equals(p.page()) ? "yes" : "NO")
+                        .append(" |");
             }
             System.out.println(line);
         }
@@ -671,6 +648,23 @@ public final class PeerComparison {
     @FunctionalInterface
     interface ThrowingOp {
         void run() throws Exception;
+    }
+
+    /** A timing's cells: its p50 and p99 in ms, its sample count. */
+    private static String timing(long[] ns) {
+        return String.format(
+                Locale.ROOT, "%.3f | %.3f | %d", RegisterLatency.pct(ns, 50), RegisterLatency.pct(ns, 99), ns.length);
+    }
+
+    /** A peer's columns for one measure: its p50 and p99 in ms, its p50 over ours, its sample count. */
+    private static String peerColumns(long[] peerNs, long[] oursNs) {
+        return String.format(
+                Locale.ROOT,
+                " %.3f | %.3f | %s | %d |",
+                RegisterLatency.pct(peerNs, 50),
+                RegisterLatency.pct(peerNs, 99),
+                ratio(RegisterLatency.pct(peerNs, 50), RegisterLatency.pct(oursNs, 50)),
+                peerNs.length);
     }
 
     private static String ratio(double peer, double ours) {

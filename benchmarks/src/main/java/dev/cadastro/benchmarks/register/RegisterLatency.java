@@ -110,14 +110,7 @@ public final class RegisterLatency {
                         .situacaoCadastral("02")
                         .cnaes(cnaes.get(0), cnaes.get(1), cnaes.get(2))
                         .build());
-        q.put(
-                "Q2 MG+mei+2020..2023",
-                RegisterQuery.builder()
-                        .ufs("MG")
-                        .mei(true)
-                        .aberturaDe(LocalDate.of(2020, 1, 1))
-                        .aberturaAte(LocalDate.of(2023, 12, 31))
-                        .build());
+        q.put("Q2 MG+mei+2020..2023", mgMeiOpened2020To2023().build());
         q.put(
                 "Q3 SAO PAULO+02+email",
                 RegisterQuery.builder()
@@ -203,16 +196,17 @@ public final class RegisterLatency {
                         .comEmail(true)
                         .divida(false)
                         .build());
-        q.put(
-                "Q16 MG+mei+2020..2023+debt",
-                RegisterQuery.builder()
-                        .ufs("MG")
-                        .mei(true)
-                        .aberturaDe(LocalDate.of(2020, 1, 1))
-                        .aberturaAte(LocalDate.of(2023, 12, 31))
-                        .divida(true)
-                        .build());
+        q.put("Q16 MG+mei+2020..2023+debt", mgMeiOpened2020To2023().divida(true).build());
         return q;
+    }
+
+    /** Q2's filters, which Q16 narrows to the establishments with debt. */
+    private static RegisterQuery.Builder mgMeiOpened2020To2023() {
+        return RegisterQuery.builder()
+                .ufs("MG")
+                .mei(true)
+                .aberturaDe(LocalDate.of(2020, 1, 1))
+                .aberturaAte(LocalDate.of(2023, 12, 31));
     }
 
     public static void main(String[] args) throws java.io.IOException {

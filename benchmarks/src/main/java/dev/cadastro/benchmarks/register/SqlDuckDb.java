@@ -21,11 +21,8 @@ import java.util.stream.Collectors;
 final class SqlDuckDb extends SqlPeer {
     static final String FILE = "peer.duckdb";
 
-    private final Load load;
-
     private SqlDuckDb(Connection connection, Load load) {
-        super(connection);
-        this.load = load;
+        super(connection, load);
     }
 
     /** Opens (loading when needed) the DuckDB peer under {@code work}. */
@@ -153,11 +150,6 @@ final class SqlDuckDb extends SqlPeer {
     @Override
     String name() {
         return "DuckDB";
-    }
-
-    @Override
-    Load load() {
-        return load;
     }
 
     @Override

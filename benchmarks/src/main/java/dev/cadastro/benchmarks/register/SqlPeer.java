@@ -33,14 +33,18 @@ abstract class SqlPeer implements AutoCloseable {
     record Load(long rows, long loadMillis, long indexMillis, long diskBytes, boolean reused, String notes) {}
 
     final Connection connection;
+    private final Load load;
 
-    SqlPeer(Connection connection) {
+    SqlPeer(Connection connection, Load load) {
         this.connection = connection;
+        this.load = load;
     }
 
     abstract String name();
 
-    abstract Load load();
+    final Load load() {
+        return load;
+    }
 
     /** {@code column} (an array of text) shares a value with {@code values}. */
     abstract String overlaps(String column, Collection<String> values);

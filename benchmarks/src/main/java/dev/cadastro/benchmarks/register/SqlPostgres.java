@@ -76,12 +76,10 @@ final class SqlPostgres extends SqlPeer {
             new String[] {"est_nomes", "CREATE INDEX est_nomes ON est USING gin (to_tsvector('simple', nomes))"});
 
     private final EmbeddedDatabase server;
-    private final Load load;
 
     private SqlPostgres(EmbeddedDatabase server, Connection connection, Load load) {
-        super(connection);
+        super(connection, load);
         this.server = server;
-        this.load = load;
     }
 
     /**
@@ -238,11 +236,6 @@ final class SqlPostgres extends SqlPeer {
     @Override
     String name() {
         return "PostgreSQL";
-    }
-
-    @Override
-    Load load() {
-        return load;
     }
 
     @Override

@@ -223,16 +223,8 @@ public final class DumpEvolver {
                 pool.shutdownNow();
                 pool.awaitTermination(1, TimeUnit.MINUTES);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the evolved dump into " + out, e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new UncheckedIOException("cannot write the evolved dump into " + out, new IOException(e.getCause()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while evolving the dump", e);
+        } catch (IOException | ExecutionException | InterruptedException e) {
+            throw DumpGenerator.failure("cannot write the evolved dump into " + out, "evolving the dump", e);
         }
     }
 
@@ -403,6 +395,15 @@ public final class DumpEvolver {
         }
     }
 
+    /** The row's situação cadastral becomes {@code code} on {@code day} for {@code motivo}, counted as {@code change}. */
+    private static void situacao(
+            String[] f, String code, String day, String motivo, Map<Applied, Long> applied, Applied change) {
+        f[5] = code;
+        f[6] = day;
+        f[7] = motivo;
+        applied.merge(change, 1L, Long::sum);
+    }
+
     /** Changes one establishment row in place; false when the row leaves the dump. */
     private static boolean change(
             String[] f, SplittableRandom rng, DumpGenerator.Model model, YearMonth month, Map<Applied, Long> applied) {
@@ -417,23 +418,14 @@ public final class DumpEvolver {
             }
             case "02" -> {
                 if (u < CLOSURES) {
-                    f[5] = "08";
-                    f[6] = day;
-                    f[7] = "01";
-                    applied.merge(Applied.CLOSED, 1L, Long::sum);
+                    situacao(f, "08", day, "01", applied, Applied.CLOSED);
                 } else if (u < CLOSURES + INAPTAS) {
-                    f[5] = "04";
-                    f[6] = day;
-                    f[7] = "63";
-                    applied.merge(Applied.INAPTA, 1L, Long::sum);
+                    situacao(f, "04", day, "63", applied, Applied.INAPTA);
                 }
             }
             case "04" -> {
                 if (u < REACTIVATIONS) {
-                    f[5] = "02";
-                    f[6] = day;
-                    f[7] = "00";
-                    applied.merge(Applied.REACTIVATED, 1L, Long::sum);
+                    situacao(f, "02", day, "00", applied, Applied.REACTIVATED);
                 }
             }
             default -> {}

@@ -159,18 +159,28 @@ public final class DumpGenerator {
                 // A failed part must not keep writing into a folder the caller may delete.
                 pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the dump into " + out, e);
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new UncheckedIOException("cannot write the dump into " + out, new IOException(c));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while writing the dump", e);
+        } catch (IOException | ExecutionException | InterruptedException e) {
+            throw failure("cannot write the dump into " + out, "writing the dump", e);
         }
+    }
+
+    /**
+     * What a dump written by parallel parts throws when it fails: a part's own runtime failure as it is,
+     * an I/O failure (its own or a part's) as an {@link UncheckedIOException} saying it {@code cannot}, an
+     * interruption (the thread's flag set again) as an {@link IllegalStateException} naming what it was
+     * {@code doing}.
+     */
+    static RuntimeException failure(String cannot, String doing, Exception e) {
+        return switch (e) {
+            case IOException io -> new UncheckedIOException(cannot, io);
+            case ExecutionException ee when ee.getCause() instanceof RuntimeException re -> re;
+            case ExecutionException ee -> new UncheckedIOException(cannot, new IOException(ee.getCause()));
+            case InterruptedException ie -> {
+                Thread.currentThread().interrupt();
+                yield new IllegalStateException("interrupted while " + doing, ie);
+            }
+            default -> new IllegalStateException(cannot, e);
+        };
     }
 
     /** The first company index of a later month: above {@code base} and every index used, a multiple of the parts. */

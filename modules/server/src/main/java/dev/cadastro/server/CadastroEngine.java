@@ -148,7 +148,8 @@ public final class CadastroEngine implements AutoCloseable {
         this.sms = parts.sms;
         this.clock = config.clock();
         this.otp = sms.service(store.otpStore(), clock);
-        this.mailing = mailingService(config, parts.files);
+        this.mailing = mailingService(
+                register, store, parts.files, clock, config.mailing().retention(), this::nudgeMailingWorkers);
         this.companyDataRouter =
                 CompanyDataRoutes.router(register, store, admission(config), clock, mailing, providers, sms);
         this.companyData = Observed.around(
@@ -238,8 +239,18 @@ public final class CadastroEngine implements AutoCloseable {
         }
     }
 
-    /** The mailing use case; it wakes the export workers when a job is added. */
-    private MailingService mailingService(EngineConfig config, FileStore files) {
+    /**
+     * The mailing use case as the server runs it (ZIP files, the cost rules, secure job ids), its files in
+     * {@code files} for {@code retention}; {@code jobAdded} runs when a job is added (the server wakes its
+     * export workers).
+     */
+    public static MailingService mailingService(
+            LuceneRegister register,
+            Store store,
+            FileStore files,
+            Clock clock,
+            java.time.Duration retention,
+            Runnable jobAdded) {
         return new MailingService(
                 register,
                 store.mailingJobs(),
@@ -248,8 +259,8 @@ public final class CadastroEngine implements AutoCloseable {
                 new CostRules(clock),
                 clock,
                 new SecureRandom(),
-                config.mailing().retention(),
-                this::nudgeMailingWorkers);
+                retention,
+                jobAdded);
     }
 
     /** Tells the export workers a job was added; before they start, they find it at their first claim. */
@@ -314,39 +325,22 @@ public final class CadastroEngine implements AutoCloseable {
         CallRecords records = new CallRecords(store.calls(), new CallCursors(keys), links, clock, files);
         RecordingHost host = new RecordingHost(links, files);
         String basePath = basePath(setup.recordingsBaseUrl());
+        java.util.function.UnaryOperator<Handler> observed =
+                h -> Observed.around(h, Service.CALL_RECORDS, telemetry, requests, accessLog);
+        // The recording host, given each request as {@code seen} maps it.
+        java.util.function.Function<java.util.function.UnaryOperator<Request>, Handler> recordings =
+                seen -> Health.around(
+                        r -> {
+                            // Recording links carry signed tokens in their paths: one fixed label.
+                            r.facts().route(RECORDING_ROUTE);
+                            return host.handle(seen.apply(r));
+                        },
+                        this::readinessProblems);
         return new CallRecordsPart(
-                Observed.around(
-                        Health.around(
-                                CallRecordsApi.router(store.callTokens(), records),
-                                this::readinessProblems,
-                                this::alive),
-                        Service.CALL_RECORDS,
-                        telemetry,
-                        requests,
-                        accessLog),
-                Observed.around(
-                        Health.around(
-                                r -> {
-                                    // Recording links carry signed tokens in their paths: one fixed label.
-                                    r.facts().route(RECORDING_ROUTE);
-                                    return host.handle(r);
-                                },
-                                this::readinessProblems),
-                        Service.CALL_RECORDS,
-                        telemetry,
-                        requests,
-                        accessLog),
-                Observed.around(
-                        Health.around(
-                                r -> {
-                                    r.facts().route(RECORDING_ROUTE);
-                                    return host.handle(under(basePath, r));
-                                },
-                                this::readinessProblems),
-                        Service.CALL_RECORDS,
-                        telemetry,
-                        requests,
-                        accessLog),
+                observed.apply(Health.around(
+                        CallRecordsApi.router(store.callTokens(), records), this::readinessProblems, this::alive)),
+                observed.apply(recordings.apply(r -> r)),
+                observed.apply(recordings.apply(r -> under(basePath, r))),
                 records,
                 links,
                 files);
@@ -483,43 +477,39 @@ public final class CadastroEngine implements AutoCloseable {
             OtpService otp,
             PersonJobs personJobs,
             Clock clock) {
+        // Each task alone: one that fails is logged and retried at the next pass, the others still run.
+        housekeep("purging idempotency keys", "forgot {0} idempotency keys past their retention", keys::purge);
+        housekeep(
+                "removing expired export files",
+                "removed {0} export files past their retention",
+                mailing::removeExpiredFiles);
+        // Files of uploads whose job never named them (its completion failed); one server of the fleet.
+        housekeep("removing orphaned export files", mailing::removeOrphanFiles);
+        // Personal data: a cached report is deleted as soon as no rule can serve it.
+        housekeep(
+                "purging cached credit reports",
+                "forgot {0} cached credit reports past their term",
+                () -> reports.purgeFetchedBefore(clock.instant().minus(CreditReportService.CACHE_TERM)));
+        // A server that stopped between an SMS hold and the provider's answer: release the hold.
+        housekeep("releasing stuck SMS holds", otp::releaseStuck);
+        // Personal data: an unread job's CPF or phone goes once the job expired (24 h).
+        housekeep(
+                "purging person jobs",
+                "forgot {0} person jobs past their term",
+                () -> personJobs.purge(clock.instant()));
+    }
+
+    /** One housekeeping task that counts what it removed: the count logged at DEBUG with {@code removed}. */
+    private static void housekeep(String what, String removed, java.util.function.LongSupplier task) {
+        housekeep(what, () -> LOG.log(System.Logger.Level.DEBUG, removed, task.getAsLong()));
+    }
+
+    /** One housekeeping task: a failure is logged at WARNING and the task is left to the next pass. */
+    private static void housekeep(String what, Runnable task) {
         try {
-            long n = keys.purge();
-            LOG.log(System.Logger.Level.DEBUG, "forgot {0} idempotency keys past their retention", n);
+            task.run();
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "purging idempotency keys failed; retrying later", e);
-        }
-        try {
-            int n = mailing.removeExpiredFiles();
-            LOG.log(System.Logger.Level.DEBUG, "removed {0} export files past their retention", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "removing expired export files failed; retrying later", e);
-        }
-        try {
-            // Files of uploads whose job never named them (its completion failed); one server of the fleet.
-            mailing.removeOrphanFiles();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "removing orphaned export files failed; retrying later", e);
-        }
-        try {
-            // Personal data: a cached report is deleted as soon as no rule can serve it.
-            int n = reports.purgeFetchedBefore(clock.instant().minus(CreditReportService.CACHE_TERM));
-            LOG.log(System.Logger.Level.DEBUG, "forgot {0} cached credit reports past their term", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "purging cached credit reports failed; retrying later", e);
-        }
-        try {
-            // A server that stopped between an SMS hold and the provider's answer: release the hold.
-            otp.releaseStuck();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "releasing stuck SMS holds failed; retrying later", e);
-        }
-        try {
-            // Personal data: an unread job's CPF or phone goes once the job expired (24 h).
-            int n = personJobs.purge(clock.instant());
-            LOG.log(System.Logger.Level.DEBUG, "forgot {0} person jobs past their term", n);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "purging person jobs failed; retrying later", e);
+            LOG.log(System.Logger.Level.WARNING, what + " failed; retrying later", e);
         }
     }
 

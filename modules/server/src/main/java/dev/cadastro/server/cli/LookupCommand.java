@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code ./cadastro lookup --index DIR CNPJ}: prints the Empresa record as JSON. */
@@ -19,16 +18,13 @@ import picocli.CommandLine.Parameters;
             "Print one establishment of a register index as JSON, the body GET /v1/empresas/{cnpj} sends.",
             "Exit status 1 when the CNPJ is invalid or not in the index."
         })
-public final class LookupCommand extends CliCommand {
-    @Option(names = "--index", paramLabel = "DIR", required = true, description = "The register index to read.")
-    String index;
-
+public final class LookupCommand extends IndexReadingCommand {
     @Parameters(paramLabel = "CNPJ", description = "With or without punctuation, numeric or alphanumeric.")
     String cnpj;
 
     @Override
     public Integer call() {
-        Path dir = path("--index", index);
+        Path dir = indexDir();
         Cnpj parsed;
         switch (Cnpj.parse(cnpj)) {
             case Parsed.Valid<Cnpj> v -> parsed = v.value();

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -30,10 +29,7 @@ import picocli.CommandLine.Parameters;
                     + " Several arguments are joined with &.",
             "A parameter the API would reject (422) is a usage error, exit status 2, naming it."
         })
-public final class SearchCommand extends CliCommand {
-    @Option(names = "--index", paramLabel = "DIR", required = true, description = "The register index to read.")
-    String index;
-
+public final class SearchCommand extends IndexReadingCommand {
     @Parameters(
             paramLabel = "QUERY",
             arity = "1..*",
@@ -42,7 +38,7 @@ public final class SearchCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        Path dir = path("--index", index);
+        Path dir = indexDir();
         RegisterQuery parsed;
         try {
             parsed = SearchParameters.parse(QueryParameters.parse(

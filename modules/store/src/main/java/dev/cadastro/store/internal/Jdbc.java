@@ -4,12 +4,16 @@ import dev.cadastro.store.StoreException;
 import dev.cadastro.store.StoreUnavailableException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /** Connection handling shared by the adapters: one place for commit, rollback and error wrapping. */
@@ -37,6 +41,71 @@ final class Jdbc {
         } catch (SQLException e) {
             throw failure(what, e);
         }
+    }
+
+    /** Reads one row of a result. */
+    @FunctionalInterface
+    interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /** Runs one statement with these parameters in auto-commit mode: the number of rows it changed. */
+    static int update(DataSource dataSource, String what, String sql, Object... values) {
+        return autoCommit(dataSource, what, c -> update(c, sql, values));
+    }
+
+    /**
+     * Runs one statement on one row, named by its key and the state it must still be in, in auto-commit
+     * mode: whether it changed that row (false: the row is gone or no longer in that state).
+     */
+    static boolean updateOne(DataSource dataSource, String what, String sql, Object... values) {
+        return update(dataSource, what, sql, values) == 1;
+    }
+
+    /**
+     * Runs one housekeeping statement (a purge) in auto-commit mode, allowed to run long: the number of rows
+     * it changed.
+     */
+    static int housekeeping(DataSource dataSource, String what, String sql, Object... values) {
+        return autoCommit(dataSource, what, c -> {
+            allowLongStatements(c);
+            return update(c, sql, values);
+        });
+    }
+
+    private static int update(Connection c, String sql, Object... values) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            set(ps, values);
+            return ps.executeUpdate();
+        }
+    }
+
+    /** Runs one query in auto-commit mode: its first row, read by {@code row}, or empty when it has none. */
+    static <T> Optional<T> first(DataSource dataSource, String what, String sql, Row<T> row, Object... values) {
+        return autoCommit(dataSource, what, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                set(ps, values);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(row.read(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    /** Runs one query in auto-commit mode (one snapshot): every row, in order, read by {@code row}. */
+    static <T> List<T> list(DataSource dataSource, String what, String sql, Row<T> row, Object... values) {
+        return autoCommit(dataSource, what, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                set(ps, values);
+                List<T> all = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        all.add(row.read(rs));
+                    }
+                }
+                return all;
+            }
+        });
     }
 
     /** Runs work in one READ COMMITTED transaction, committed when it returns, rolled back when it throws. */

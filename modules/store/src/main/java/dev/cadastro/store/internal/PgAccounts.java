@@ -13,7 +13,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -61,17 +60,11 @@ public final class PgAccounts implements Accounts {
 
     @Override
     public List<Account> list() {
-        return Jdbc.autoCommit(dataSource, "list accounts", c -> {
-            List<Account> all = new ArrayList<>();
-            try (PreparedStatement ps =
-                            c.prepareStatement("SELECT " + Rows.ACCOUNT + " FROM accounts a ORDER BY a.id");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    all.add(Rows.account(rs));
-                }
-            }
-            return all;
-        });
+        return Jdbc.list(
+                dataSource,
+                "list accounts",
+                "SELECT " + Rows.ACCOUNT + " FROM accounts a ORDER BY a.id",
+                Rows::account);
     }
 
     @Override

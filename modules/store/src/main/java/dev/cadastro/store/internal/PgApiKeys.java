@@ -12,7 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -81,44 +80,41 @@ public final class PgApiKeys implements ApiKeys {
 
     @Override
     public List<ApiKey> list(AccountId account) {
-        return Jdbc.autoCommit(dataSource, "list keys of " + account, c -> {
-            List<ApiKey> keys = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + Rows.KEY
-                    + " FROM api_keys k WHERE k.account_id = ? ORDER BY k.created_at DESC, k.prefix")) {
-                ps.setLong(1, account.value());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        keys.add(Rows.key(rs));
-                    }
-                }
-            }
-            return keys;
-        });
+        return Jdbc.list(
+                dataSource,
+                "list keys of " + account,
+                "SELECT " + Rows.KEY + " FROM api_keys k WHERE k.account_id = ? ORDER BY k.created_at DESC, k.prefix",
+                Rows::key,
+                account.value());
     }
 
     @Override
     public ApiKey revoke(String prefix, Instant at) {
         Objects.requireNonNull(at, "at");
-        return Jdbc.autoCommit(dataSource, "revoke key " + prefix, c -> {
-            try (PreparedStatement ps =
-                    c.prepareStatement("UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE prefix = ?")) {
-                ps.setTimestamp(1, Jdbc.timestamp(at));
-                ps.setString(2, prefix);
-                if (ps.executeUpdate() == 0) {
-                    throw new NotFoundException(Message.KEY_PREFIX_NOT_FOUND.with(prefix));
-                }
-            }
-            return find(c, prefix).orElseThrow();
-        });
+        return updateKey(
+                "revoke key " + prefix,
+                "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE prefix = ?",
+                Jdbc.timestamp(at),
+                prefix);
     }
 
     @Override
     public ApiKey setPersonLookupReleased(String prefix, boolean released) {
-        return Jdbc.autoCommit(dataSource, "release key " + prefix, c -> {
-            try (PreparedStatement ps =
-                    c.prepareStatement("UPDATE api_keys SET person_lookup_released = ? WHERE prefix = ?")) {
-                ps.setBoolean(1, released);
-                ps.setString(2, prefix);
+        return updateKey(
+                "release key " + prefix,
+                "UPDATE api_keys SET person_lookup_released = ? WHERE prefix = ?",
+                released,
+                prefix);
+    }
+
+    /**
+     * Sets one column of the key named by {@code prefix} ({@code update} takes the value, then the prefix)
+     * and reads the key back on the same connection; {@link NotFoundException} when no key has the prefix.
+     */
+    private ApiKey updateKey(String what, String update, Object value, String prefix) {
+        return Jdbc.autoCommit(dataSource, what, c -> {
+            try (PreparedStatement ps = c.prepareStatement(update)) {
+                Jdbc.set(ps, value, prefix);
                 if (ps.executeUpdate() == 0) {
                     throw new NotFoundException(Message.KEY_PREFIX_NOT_FOUND.with(prefix));
                 }

@@ -9,7 +9,6 @@ import dev.cadastro.core.person.AuditEntry;
 import dev.cadastro.core.person.AuditRecord;
 import dev.cadastro.core.person.AuditTrail;
 import dev.cadastro.core.person.AuditUnavailableException;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -164,43 +163,41 @@ public final class PgAuditTrail implements AuditTrail, AutoCloseable {
             String kind = r.kind().name();
             Jdbc.set(ps, r.amount(), account, kind, r.amount(), account, r.key().value());
             Jdbc.setFrom(ps, 7, account, kind, -r.amount(), r.key().value(), r.description(), Jdbc.timestamp(e.at()));
-            Jdbc.setFrom(
-                    ps,
-                    13,
-                    e.keyPrefix(),
-                    e.purpose().name(),
-                    e.justification().text(),
-                    e.justification().source().name(),
-                    e.subjectKind(),
-                    e.subjectHash().keyId(),
-                    e.subjectHash().value(),
-                    c.createArrayOf("text", e.fields().toArray()),
-                    e.requestId(),
-                    Jdbc.timestamp(e.at()));
+            Jdbc.setFrom(ps, 13, lookup(c, e));
+            Jdbc.setFrom(ps, 13 + LOOKUP_COLUMNS, Jdbc.timestamp(e.at()));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new ChargeResult(r.amount(), rs.getLong(1), false)) : Optional.empty();
             }
         }
     }
 
+    /** How many values {@link #lookup} gives. */
+    private static final int LOOKUP_COLUMNS = 9;
+
+    /**
+     * What the row says of the lookup, in the order both statements take it: key prefix, purpose,
+     * justification and its source, the subject's kind, key id and hash, the fields, the request id.
+     */
+    private static Object[] lookup(Connection c, AuditEntry e) throws SQLException {
+        return new Object[] {
+            e.keyPrefix(),
+            e.purpose().name(),
+            e.justification().text(),
+            e.justification().source().name(),
+            e.subjectKind(),
+            e.subjectHash().keyId(),
+            e.subjectHash().value(),
+            c.createArrayOf("text", e.fields().toArray()),
+            e.requestId()
+        };
+    }
+
     /** Inserts the row in the caller's transaction (a job's delivery uses it too). */
     static void record(Connection c, AuditEntry e) {
         try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-            Array fields = c.createArrayOf("text", e.fields().toArray());
-            Jdbc.set(
-                    ps,
-                    e.account().value(),
-                    e.keyPrefix(),
-                    e.purpose().name(),
-                    e.justification().text(),
-                    e.justification().source().name(),
-                    e.subjectKind(),
-                    e.subjectHash().keyId(),
-                    e.subjectHash().value(),
-                    fields,
-                    e.requestId(),
-                    e.chargeKey(),
-                    Jdbc.timestamp(e.at()));
+            Jdbc.set(ps, e.account().value());
+            Jdbc.setFrom(ps, 2, lookup(c, e));
+            Jdbc.setFrom(ps, 2 + LOOKUP_COLUMNS, e.chargeKey(), Jdbc.timestamp(e.at()));
             ps.executeUpdate();
         } catch (SQLException ex) {
             // The SQLSTATE says why without any value of the row.
@@ -213,34 +210,31 @@ public final class PgAuditTrail implements AuditTrail, AutoCloseable {
         if (limit < 1) {
             throw new IllegalArgumentException("limit " + limit + " must be at least 1");
         }
-        return Jdbc.autoCommit(dataSource, "list person audit", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT id, key_prefix, purpose, justification,"
-                    + " justification_source, subject_kind, subject_key_id, subject_hash, fields, request_id,"
-                    + " charge_key, created_at FROM person_audit"
-                    + " WHERE account_id = ? AND created_at >= ? AND created_at < ? ORDER BY id LIMIT ?")) {
-                Jdbc.set(ps, account.value(), Jdbc.timestamp(from), Jdbc.timestamp(to), limit);
-                List<AuditRecord> out = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(new AuditRecord(
-                                rs.getLong(1),
-                                account,
-                                rs.getString(2),
-                                rs.getString(3),
-                                rs.getString(4),
-                                rs.getString(5),
-                                rs.getString(6),
-                                rs.getString(7),
-                                HexFormat.of().formatHex(rs.getBytes(8)),
-                                List.of((String[]) rs.getArray(9).getArray()),
-                                rs.getString(10),
-                                rs.getString(11),
-                                rs.getTimestamp(12).toInstant()));
-                    }
-                }
-                return out;
-            }
-        });
+        return Jdbc.list(
+                dataSource,
+                "list person audit",
+                "SELECT id, key_prefix, purpose, justification,"
+                        + " justification_source, subject_kind, subject_key_id, subject_hash, fields, request_id,"
+                        + " charge_key, created_at FROM person_audit"
+                        + " WHERE account_id = ? AND created_at >= ? AND created_at < ? ORDER BY id LIMIT ?",
+                rs -> new AuditRecord(
+                        rs.getLong(1),
+                        account,
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getString(6),
+                        rs.getString(7),
+                        HexFormat.of().formatHex(rs.getBytes(8)),
+                        List.of((String[]) rs.getArray(9).getArray()),
+                        rs.getString(10),
+                        rs.getString(11),
+                        rs.getTimestamp(12).toInstant()),
+                account.value(),
+                Jdbc.timestamp(from),
+                Jdbc.timestamp(to),
+                limit);
     }
 
     private static void requireSameAccount(ChargeRequest charge, AuditEntry entry) {

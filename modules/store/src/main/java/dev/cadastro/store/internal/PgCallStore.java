@@ -513,13 +513,8 @@ public final class PgCallStore implements CallStore {
                 PgCallStore::record);
     }
 
-    /** Reads one row of a page. */
-    private interface Row<T> {
-        T read(ResultSet rs) throws java.sql.SQLException;
-    }
-
     /** Runs {@code q} as one auto-committed statement (one snapshot) and reads its rows with {@code row}. */
-    private <T> List<T> rows(String what, PageQuery q, int limit, Row<T> row) {
+    private <T> List<T> rows(String what, PageQuery q, int limit, Jdbc.Row<T> row) {
         return Jdbc.autoCommit(dataSource, what, c -> {
             try (PreparedStatement ps = c.prepareStatement(q.sql())) {
                 Jdbc.set(ps, q.params().toArray());
@@ -643,15 +638,13 @@ public final class PgCallStore implements CallStore {
     @Override
     public Optional<CallRecord> find(long integrationId, String id) {
         Objects.requireNonNull(id, "id");
-        return Jdbc.autoCommit(dataSource, "find call", c -> {
-            try (PreparedStatement ps =
-                    c.prepareStatement("SELECT " + COLUMNS + " FROM calls WHERE integration_id = ? AND id = ?")) {
-                Jdbc.set(ps, integrationId, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(record(rs)) : Optional.empty();
-                }
-            }
-        });
+        return Jdbc.first(
+                dataSource,
+                "find call",
+                "SELECT " + COLUMNS + " FROM calls WHERE integration_id = ? AND id = ?",
+                PgCallStore::record,
+                integrationId,
+                id);
     }
 
     private static String prefixed(String alias) {

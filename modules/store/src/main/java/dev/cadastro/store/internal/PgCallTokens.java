@@ -13,7 +13,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -80,40 +79,36 @@ public final class PgCallTokens implements CallTokens {
 
     @Override
     public boolean revoke(long tokenId) {
-        return Jdbc.autoCommit(dataSource, "revoke call token " + tokenId, c -> {
-            try (PreparedStatement ps =
-                    c.prepareStatement("UPDATE call_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")) {
-                Jdbc.set(ps, PgCallStore.time(now()), tokenId);
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return Jdbc.updateOne(
+                dataSource,
+                "revoke call token " + tokenId,
+                "UPDATE call_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                PgCallStore.time(now()),
+                tokenId);
     }
 
     @Override
     public List<TokenInfo> list(Optional<String> integrationName) {
         Objects.requireNonNull(integrationName, "integrationName");
-        return Jdbc.autoCommit(dataSource, "list call tokens", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT t.id, i.id AS integration_id, i.name, t.prefix,"
-                    + " t.created_at, t.revoked_at FROM call_tokens t JOIN call_integrations i"
-                    + " ON i.id = t.integration_id WHERE (?::text IS NULL OR i.name = ?)"
-                    + " ORDER BY t.created_at DESC, t.id DESC")) {
-                String name = integrationName.orElse(null);
-                Jdbc.set(ps, name, name);
-                List<TokenInfo> out = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        OffsetDateTime revoked = rs.getObject("revoked_at", OffsetDateTime.class);
-                        out.add(new TokenInfo(
-                                rs.getLong("id"),
-                                new Integration(rs.getLong("integration_id"), rs.getString("name")),
-                                rs.getString("prefix"),
-                                rs.getObject("created_at", OffsetDateTime.class).toInstant(),
-                                Optional.ofNullable(revoked).map(OffsetDateTime::toInstant)));
-                    }
-                }
-                return out;
-            }
-        });
+        String name = integrationName.orElse(null);
+        return Jdbc.list(
+                dataSource,
+                "list call tokens",
+                "SELECT t.id, i.id AS integration_id, i.name, t.prefix,"
+                        + " t.created_at, t.revoked_at FROM call_tokens t JOIN call_integrations i"
+                        + " ON i.id = t.integration_id WHERE (?::text IS NULL OR i.name = ?)"
+                        + " ORDER BY t.created_at DESC, t.id DESC",
+                rs -> {
+                    OffsetDateTime revoked = rs.getObject("revoked_at", OffsetDateTime.class);
+                    return new TokenInfo(
+                            rs.getLong("id"),
+                            new Integration(rs.getLong("integration_id"), rs.getString("name")),
+                            rs.getString("prefix"),
+                            rs.getObject("created_at", OffsetDateTime.class).toInstant(),
+                            Optional.ofNullable(revoked).map(OffsetDateTime::toInstant));
+                },
+                name,
+                name);
     }
 
     @Override
@@ -131,16 +126,14 @@ public final class PgCallTokens implements CallTokens {
             return Optional.empty();
         }
         byte[] hash = sha256(token);
-        return Jdbc.autoCommit(dataSource, "authenticate a call token", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT i.id, i.name FROM call_tokens t"
-                    + " JOIN call_integrations i ON i.id = t.integration_id"
-                    + " WHERE t.token_hash = ? AND t.revoked_at IS NULL")) {
-                ps.setBytes(1, hash);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(new Integration(rs.getLong(1), rs.getString(2))) : Optional.empty();
-                }
-            }
-        });
+        return Jdbc.first(
+                dataSource,
+                "authenticate a call token",
+                "SELECT i.id, i.name FROM call_tokens t"
+                        + " JOIN call_integrations i ON i.id = t.integration_id"
+                        + " WHERE t.token_hash = ? AND t.revoked_at IS NULL",
+                PgCallTokens::integration,
+                hash);
     }
 
     private Issued issue(Connection c, Integration integration, Instant now) throws SQLException {
@@ -164,9 +157,14 @@ public final class PgCallTokens implements CallTokens {
         try (PreparedStatement ps = c.prepareStatement("SELECT id, name FROM call_integrations WHERE name = ?")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Integration(rs.getLong(1), rs.getString(2))) : Optional.empty();
+                return rs.next() ? Optional.of(integration(rs)) : Optional.empty();
             }
         }
+    }
+
+    /** An integration from a row's first two columns, its id and its name. */
+    static Integration integration(ResultSet rs) throws SQLException {
+        return new Integration(rs.getLong(1), rs.getString(2));
     }
 
     /**
@@ -180,7 +178,7 @@ public final class PgCallTokens implements CallTokens {
                 c.prepareStatement("SELECT id, name FROM call_integrations WHERE name = ? FOR UPDATE")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Integration(rs.getLong(1), rs.getString(2))) : Optional.empty();
+                return rs.next() ? Optional.of(integration(rs)) : Optional.empty();
             }
         }
     }

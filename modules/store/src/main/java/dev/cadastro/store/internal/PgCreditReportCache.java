@@ -12,7 +12,6 @@ import dev.cadastro.core.ledger.ChargeRequest;
 import dev.cadastro.core.ledger.ChargeResult;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,20 +38,19 @@ public final class PgCreditReportCache implements CreditReportCache {
 
     @Override
     public Optional<CachedReport> find(AccountId account, TaxId document, Instant notBefore) {
-        return Jdbc.autoCommit(dataSource, "read cached credit report", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT report::text, fetched_at FROM credit_report_cache"
-                    + " WHERE account_id = ? AND doc_digest = ? AND fetched_at >= ?")) {
-                Jdbc.set(ps, account.value(), digest(document), Jdbc.timestamp(roundedUpToMicros(notBefore)));
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
-                    }
-                    var report = CreditAnswers.read(JsonTrees.read(rs.getString(1)), document);
-                    return Optional.of(new CachedReport(
-                            account, document, report, rs.getTimestamp(2).toInstant()));
-                }
-            }
-        });
+        return Jdbc.first(
+                dataSource,
+                "read cached credit report",
+                "SELECT report::text, fetched_at FROM credit_report_cache"
+                        + " WHERE account_id = ? AND doc_digest = ? AND fetched_at >= ?",
+                rs -> new CachedReport(
+                        account,
+                        document,
+                        CreditAnswers.read(JsonTrees.read(rs.getString(1)), document),
+                        rs.getTimestamp(2).toInstant()),
+                account.value(),
+                digest(document),
+                Jdbc.timestamp(roundedUpToMicros(notBefore)));
     }
 
     /**
@@ -92,13 +90,11 @@ public final class PgCreditReportCache implements CreditReportCache {
 
     @Override
     public int purgeFetchedBefore(Instant cutoff) {
-        return Jdbc.autoCommit(dataSource, "purge cached credit reports", c -> {
-            Jdbc.allowLongStatements(c); // housekeeping, off the request path
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM credit_report_cache WHERE fetched_at < ?")) {
-                Jdbc.set(ps, Jdbc.timestamp(cutoff));
-                return ps.executeUpdate();
-            }
-        });
+        return Jdbc.housekeeping(
+                dataSource,
+                "purge cached credit reports",
+                "DELETE FROM credit_report_cache WHERE fetched_at < ?",
+                Jdbc.timestamp(cutoff));
     }
 
     /** The document's key: a digest of its kind and digits, never the document itself. */

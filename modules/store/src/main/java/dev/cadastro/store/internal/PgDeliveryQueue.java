@@ -79,8 +79,14 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
     static final String LOST_LAST_ATTEMPT =
             "a última tentativa não teve resultado registrado (o servidor parou ou o" + " prazo da reserva acabou)";
 
-    private static final String STATUS_COLUMNS = "cd.id, i.name, cd.call_id, cd.webhook_id, cd.reason, cd.state,"
-            + " cd.attempts, cd.ready_at, cd.next_attempt_at, cd.delivered_at, cd.last_status, cd.last_error";
+    /** The deliveries' states with their integration's name, up to the condition that picks them. */
+    private static final String STATUSES = "SELECT cd.id, i.name, cd.call_id, cd.webhook_id, cd.reason, cd.state,"
+            + " cd.attempts, cd.ready_at, cd.next_attempt_at, cd.delivered_at, cd.last_status, cd.last_error"
+            + " FROM call_deliveries cd JOIN call_integrations i ON i.id = cd.integration_id WHERE ";
+
+    /** A failed delivery pending again with a fresh set of attempts, up to the condition that picks it. */
+    private static final String REPLAY =
+            "UPDATE call_deliveries SET state = 'pendente', attempts = 0, next_attempt_at = ? WHERE ";
 
     private final DataSource dataSource;
     private final DeliveredBatcher delivered;
@@ -181,28 +187,30 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
 
     @Override
     public boolean renew(long id, String owner, Instant now, Duration lease) {
-        return Jdbc.autoCommit(dataSource, "renew a delivery's lease", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET lease_until = ?,"
-                    + " next_attempt_at = ? WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
-                Timestamp until = Jdbc.timestamp(now.plus(lease));
-                Jdbc.set(ps, until, until, id, owner);
-                return ps.executeUpdate() == 1;
-            }
-        });
+        Timestamp until = Jdbc.timestamp(now.plus(lease));
+        return Jdbc.updateOne(
+                dataSource,
+                "renew a delivery's lease",
+                "UPDATE call_deliveries SET lease_until = ?, next_attempt_at = ?"
+                        + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'",
+                until,
+                until,
+                id,
+                owner);
     }
 
     @Override
     public void handBack(long id, String owner) {
-        Jdbc.autoCommit(dataSource, "hand a delivery back", c -> {
-            // Due at once: created_at is in the past; the attempt counted at the claim was not made
-            // (or was cut short before an answer), so it is uncounted.
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET lease_owner = NULL,"
-                    + " lease_until = NULL, next_attempt_at = created_at, attempts = greatest(attempts - 1, 0)"
-                    + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
-                Jdbc.set(ps, id, owner);
-                return ps.executeUpdate();
-            }
-        });
+        // Due at once: created_at is in the past; the attempt counted at the claim was not made
+        // (or was cut short before an answer), so it is uncounted.
+        Jdbc.update(
+                dataSource,
+                "hand a delivery back",
+                "UPDATE call_deliveries SET lease_owner = NULL,"
+                        + " lease_until = NULL, next_attempt_at = created_at, attempts = greatest(attempts - 1, 0)"
+                        + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'",
+                id,
+                owner);
     }
 
     /** Group-committed with the other deliveries that finished meanwhile ({@link DeliveredBatcher}). */
@@ -213,81 +221,66 @@ public final class PgDeliveryQueue implements DeliveryQueue, AutoCloseable {
 
     @Override
     public boolean retryAt(long id, String owner, Instant next, Optional<Integer> status, String error) {
-        return Jdbc.autoCommit(dataSource, "record a failed attempt", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET"
-                    + " next_attempt_at = ?, last_status = ?, last_error = ?, lease_owner = NULL, lease_until = NULL"
-                    + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
-                Jdbc.set(ps, Jdbc.timestamp(next), status.orElse(null), error, id, owner);
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return endAttempt("record a failed attempt", "", next, status, error, id, owner);
     }
 
     @Override
     public boolean failed(long id, String owner, Instant now, Optional<Integer> status, String error) {
-        return Jdbc.autoCommit(dataSource, "record a failed delivery", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET state = 'falhou',"
-                    + " next_attempt_at = ?, last_status = ?, last_error = ?,"
-                    + " lease_owner = NULL, lease_until = NULL"
-                    + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'")) {
-                Jdbc.set(ps, Jdbc.timestamp(now), status.orElse(null), error, id, owner);
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return endAttempt("record a failed delivery", "state = 'falhou', ", now, status, error, id, owner);
+    }
+
+    /**
+     * Ends the attempt the lease covered, with its answer or error, the lease dropped: the delivery is due
+     * again at {@code next} or, with {@code newState} ({@code "state = 'falhou', "}), done.
+     */
+    private boolean endAttempt(
+            String what, String newState, Instant next, Optional<Integer> status, String error, long id, String owner) {
+        return Jdbc.updateOne(
+                dataSource,
+                what,
+                "UPDATE call_deliveries SET " + newState
+                        + "next_attempt_at = ?, last_status = ?, last_error = ?, lease_owner = NULL, lease_until = NULL"
+                        + " WHERE id = ? AND lease_owner = ? AND state = 'pendente'",
+                Jdbc.timestamp(next),
+                status.orElse(null),
+                error,
+                id,
+                owner);
     }
 
     @Override
     public boolean replay(long id, Instant now) {
-        return Jdbc.autoCommit(dataSource, "replay a delivery", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET state = 'pendente',"
-                    + " attempts = 0, next_attempt_at = ? WHERE id = ? AND state = 'falhou'")) {
-                Jdbc.set(ps, Jdbc.timestamp(now), id);
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return Jdbc.updateOne(
+                dataSource, "replay a delivery", REPLAY + "id = ? AND state = 'falhou'", Jdbc.timestamp(now), id);
     }
 
     @Override
     public int replayFailed(long integrationId, Instant now) {
-        return Jdbc.autoCommit(dataSource, "replay failed deliveries", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_deliveries SET state = 'pendente',"
-                    + " attempts = 0, next_attempt_at = ? WHERE integration_id = ? AND state = 'falhou'")) {
-                Jdbc.set(ps, Jdbc.timestamp(now), integrationId);
-                return ps.executeUpdate();
-            }
-        });
+        return Jdbc.update(
+                dataSource,
+                "replay failed deliveries",
+                REPLAY + "integration_id = ? AND state = 'falhou'",
+                Jdbc.timestamp(now),
+                integrationId);
     }
 
     @Override
     public List<DeliveryStatus> list(long integrationId, Optional<DeliveryState> state, int limit) {
-        return Jdbc.autoCommit(dataSource, "list deliveries", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + STATUS_COLUMNS + " FROM call_deliveries cd"
-                    + " JOIN call_integrations i ON i.id = cd.integration_id WHERE cd.integration_id = ?"
-                    + " AND (?::text IS NULL OR cd.state = ?) ORDER BY cd.id DESC LIMIT ?")) {
-                String s = state.map(DeliveryState::wire).orElse(null);
-                Jdbc.set(ps, integrationId, s, s, limit);
-                List<DeliveryStatus> all = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        all.add(status(rs));
-                    }
-                }
-                return all;
-            }
-        });
+        String s = state.map(DeliveryState::wire).orElse(null);
+        return Jdbc.list(
+                dataSource,
+                "list deliveries",
+                STATUSES + "cd.integration_id = ? AND (?::text IS NULL OR cd.state = ?) ORDER BY cd.id DESC LIMIT ?",
+                PgDeliveryQueue::status,
+                integrationId,
+                s,
+                s,
+                limit);
     }
 
     @Override
     public Optional<DeliveryStatus> find(long id) {
-        return Jdbc.autoCommit(dataSource, "find delivery", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + STATUS_COLUMNS + " FROM call_deliveries cd"
-                    + " JOIN call_integrations i ON i.id = cd.integration_id WHERE cd.id = ?")) {
-                Jdbc.set(ps, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(status(rs)) : Optional.empty();
-                }
-            }
-        });
+        return Jdbc.first(dataSource, "find delivery", STATUSES + "cd.id = ?", PgDeliveryQueue::status, id);
     }
 
     private static DeliveryStatus status(ResultSet rs) throws SQLException {

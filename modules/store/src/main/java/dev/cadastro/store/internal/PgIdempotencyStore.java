@@ -25,6 +25,10 @@ import javax.sql.DataSource;
 public final class PgIdempotencyStore implements IdempotencyStore {
     private static final Timestamp RELEASED = Timestamp.from(Instant.EPOCH);
 
+    /** Moves a pending key's lease, from the end its holder read, to another (renewal) or to the past (release). */
+    private static final String MOVE_LEASE =
+            "UPDATE idempotency_requests SET locked_until = ? WHERE id = ? AND answer IS NULL AND locked_until = ?";
+
     private final DataSource dataSource;
     private final DataSource leases;
 
@@ -122,25 +126,27 @@ public final class PgIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(long id, Instant leaseUntil, byte[] answer, Instant now) {
         Objects.requireNonNull(answer, "answer");
-        return Jdbc.autoCommit(dataSource, "completion of an idempotent request", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests"
-                    + " SET answer = ?, completed_at = ?, locked_until = NULL"
-                    + " WHERE id = ? AND answer IS NULL AND locked_until = ?")) {
-                Jdbc.set(ps, answer, Jdbc.timestamp(now), id, Jdbc.timestamp(leaseUntil));
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return Jdbc.updateOne(
+                dataSource,
+                "completion of an idempotent request",
+                "UPDATE idempotency_requests"
+                        + " SET answer = ?, completed_at = ?, locked_until = NULL"
+                        + " WHERE id = ? AND answer IS NULL AND locked_until = ?",
+                answer,
+                Jdbc.timestamp(now),
+                id,
+                Jdbc.timestamp(leaseUntil));
     }
 
     @Override
     public boolean renew(long id, Instant leaseUntil, Instant newLeaseUntil) {
-        return Jdbc.autoCommit(leases, "renewal of an idempotency key", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests SET locked_until = ?"
-                    + " WHERE id = ? AND answer IS NULL AND locked_until = ?")) {
-                Jdbc.set(ps, Jdbc.timestamp(newLeaseUntil), id, Jdbc.timestamp(leaseUntil));
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return Jdbc.updateOne(
+                leases,
+                "renewal of an idempotency key",
+                MOVE_LEASE,
+                Jdbc.timestamp(newLeaseUntil),
+                id,
+                Jdbc.timestamp(leaseUntil));
     }
 
     @Override
@@ -166,23 +172,15 @@ public final class PgIdempotencyStore implements IdempotencyStore {
 
     @Override
     public void release(long id, Instant leaseUntil) {
-        Jdbc.autoCommit(dataSource, "release of an idempotency key", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests SET locked_until = ?"
-                    + " WHERE id = ? AND answer IS NULL AND locked_until = ?")) {
-                Jdbc.set(ps, RELEASED, id, Jdbc.timestamp(leaseUntil));
-                return ps.executeUpdate();
-            }
-        });
+        Jdbc.update(dataSource, "release of an idempotency key", MOVE_LEASE, RELEASED, id, Jdbc.timestamp(leaseUntil));
     }
 
     @Override
     public long purge(Instant cutoff) {
-        return Jdbc.autoCommit(dataSource, "purge of idempotency keys", c -> {
-            Jdbc.allowLongStatements(c); // housekeeping, off the request path
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM idempotency_requests WHERE created_at < ?")) {
-                Jdbc.set(ps, Jdbc.timestamp(cutoff));
-                return (long) ps.executeUpdate();
-            }
-        });
+        return Jdbc.housekeeping(
+                dataSource,
+                "purge of idempotency keys",
+                "DELETE FROM idempotency_requests WHERE created_at < ?",
+                Jdbc.timestamp(cutoff));
     }
 }

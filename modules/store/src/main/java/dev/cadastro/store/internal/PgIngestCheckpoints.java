@@ -55,24 +55,24 @@ public final class PgIngestCheckpoints implements IngestCheckpoints {
     @Override
     public boolean advance(String source, String owner, Instant until) {
         Objects.requireNonNull(until, "until");
-        return Jdbc.autoCommit(dataSource, "advance ingest source " + source, c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_ingest_sources"
-                    + " SET ingested_until = greatest(ingested_until, ?) WHERE source = ? AND lease_owner = ?")) {
-                Jdbc.set(ps, PgCallStore.time(until), source, owner);
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return Jdbc.updateOne(
+                dataSource,
+                "advance ingest source " + source,
+                "UPDATE call_ingest_sources"
+                        + " SET ingested_until = greatest(ingested_until, ?) WHERE source = ? AND lease_owner = ?",
+                PgCallStore.time(until),
+                source,
+                owner);
     }
 
     @Override
     public void release(String source, String owner) {
-        Jdbc.autoCommit(dataSource, "release ingest source " + source, c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE call_ingest_sources SET lease_owner = NULL,"
-                    + " lease_until = NULL WHERE source = ? AND lease_owner = ?")) {
-                Jdbc.set(ps, source, owner);
-                return ps.executeUpdate();
-            }
-        });
+        Jdbc.update(
+                dataSource,
+                "release ingest source " + source,
+                "UPDATE call_ingest_sources SET lease_owner = NULL, lease_until = NULL WHERE source = ? AND lease_owner = ?",
+                source,
+                owner);
     }
 
     @Override
@@ -80,13 +80,15 @@ public final class PgIngestCheckpoints implements IngestCheckpoints {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(call, "call");
         Objects.requireNonNull(reason, "reason");
-        Jdbc.autoCommit(dataSource, "keep rejected call " + call.id() + " of source " + source, c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO call_ingest_rejects"
-                    + " (source, call_id, reason, record, rejected_at) VALUES (?, ?, ?, ?, ?)")) {
-                Jdbc.set(ps, source, call.id(), printable(reason), printable(call.toString()), PgCallStore.time(at));
-                return ps.executeUpdate();
-            }
-        });
+        Jdbc.update(
+                dataSource,
+                "keep rejected call " + call.id() + " of source " + source,
+                "INSERT INTO call_ingest_rejects (source, call_id, reason, record, rejected_at) VALUES (?, ?, ?, ?, ?)",
+                source,
+                call.id(),
+                printable(reason),
+                printable(call.toString()),
+                PgCallStore.time(at));
     }
 
     /** {@code text} with its control characters as {@code \\uXXXX}: PostgreSQL refuses a NUL in text. */

@@ -79,24 +79,23 @@ public final class PgMailingJobs implements MailingJobs {
 
     @Override
     public Optional<MailingJob> find(AccountId account, String id) {
-        return Jdbc.autoCommit(dataSource, "find mailing job", c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT " + COLUMNS + " FROM mailing_jobs WHERE public_id = ? AND account_id = ?")) {
-                Jdbc.set(ps, id, account.value());
-                return one(ps);
-            }
-        });
+        return Jdbc.first(
+                dataSource,
+                "find mailing job",
+                "SELECT " + COLUMNS + " FROM mailing_jobs WHERE public_id = ? AND account_id = ?",
+                PgMailingJobs::job,
+                id,
+                account.value());
     }
 
     @Override
     public Optional<MailingJob> find(String id) {
-        return Jdbc.autoCommit(dataSource, "find mailing job", c -> {
-            try (PreparedStatement ps =
-                    c.prepareStatement("SELECT " + COLUMNS + " FROM mailing_jobs WHERE public_id = ?")) {
-                Jdbc.set(ps, id);
-                return one(ps);
-            }
-        });
+        return Jdbc.first(
+                dataSource,
+                "find mailing job",
+                "SELECT " + COLUMNS + " FROM mailing_jobs WHERE public_id = ?",
+                PgMailingJobs::job,
+                id);
     }
 
     @Override
@@ -104,28 +103,21 @@ public final class PgMailingJobs implements MailingJobs {
         if (!(done.outcome().orElse(null) instanceof MailingJob.Delivered d)) {
             throw new IllegalArgumentException("job " + done.id() + " is not done: " + done.state());
         }
-        return Jdbc.transaction(dataSource, "complete mailing job " + done.id(), c -> {
-            Optional<String> holdKey = lockProcessing(c, done.id(), owner);
-            if (holdKey.isEmpty()) {
-                return false;
-            }
-            ledger.post(c, done.account(), IdempotencyKey.of(holdKey.get()), d.charged());
-            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET state = 'concluido',"
-                    + " delivered = ?, charged = ?, file_key = ?, file_bytes = ?, expires_at = ?, finished_at = ?,"
-                    + " lease_owner = NULL, lease_until = NULL WHERE public_id = ?")) {
-                Jdbc.set(
-                        ps,
-                        d.delivered(),
-                        d.charged(),
-                        d.fileKey(),
-                        d.fileBytes(),
-                        Jdbc.timestamp(d.expiresAt()),
-                        Jdbc.timestamp(d.finishedAt()),
-                        done.id());
-                ps.executeUpdate();
-            }
-            return true;
-        });
+        return finish(
+                "complete mailing job " + done.id(),
+                done.id(),
+                owner,
+                (c, holdKey) -> ledger.post(c, done.account(), holdKey, d.charged()),
+                "UPDATE mailing_jobs SET state = 'concluido',"
+                        + " delivered = ?, charged = ?, file_key = ?, file_bytes = ?, expires_at = ?, finished_at = ?,"
+                        + " lease_owner = NULL, lease_until = NULL WHERE public_id = ?",
+                d.delivered(),
+                d.charged(),
+                d.fileKey(),
+                d.fileBytes(),
+                Jdbc.timestamp(d.expiresAt()),
+                Jdbc.timestamp(d.finishedAt()),
+                done.id());
     }
 
     @Override
@@ -133,16 +125,40 @@ public final class PgMailingJobs implements MailingJobs {
         if (!(failed.outcome().orElse(null) instanceof MailingJob.Failed f)) {
             throw new IllegalArgumentException("job " + failed.id() + " did not fail: " + failed.state());
         }
-        return Jdbc.transaction(dataSource, "fail mailing job " + failed.id(), c -> {
-            Optional<String> holdKey = lockProcessing(c, failed.id(), owner);
+        return finish(
+                "fail mailing job " + failed.id(),
+                failed.id(),
+                owner,
+                (c, holdKey) -> ledger.release(c, failed.account(), holdKey),
+                "UPDATE mailing_jobs SET state = 'falhou',"
+                        + " error_code = ?, error_message = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL"
+                        + " WHERE public_id = ?",
+                f.code().name(),
+                f.message().encode(),
+                Jdbc.timestamp(f.finishedAt()),
+                failed.id());
+    }
+
+    /** What ends a job's hold, in the transaction that ends the job: posted (charged) or released. */
+    @FunctionalInterface
+    private interface Settle {
+        void hold(Connection c, IdempotencyKey holdKey) throws SQLException;
+    }
+
+    /**
+     * Ends a processing job (of {@code owner}, unless null) in one transaction: locks it, settles its hold,
+     * then writes its outcome with {@code update} and {@code values}; false when the job is not processing
+     * (any more) under that owner, and then nothing is written.
+     */
+    private boolean finish(String what, String id, String owner, Settle settle, String update, Object... values) {
+        return Jdbc.transaction(dataSource, what, c -> {
+            Optional<String> holdKey = lockProcessing(c, id, owner);
             if (holdKey.isEmpty()) {
                 return false;
             }
-            ledger.release(c, failed.account(), IdempotencyKey.of(holdKey.get()));
-            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET state = 'falhou',"
-                    + " error_code = ?, error_message = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL"
-                    + " WHERE public_id = ?")) {
-                Jdbc.set(ps, f.code().name(), f.message().encode(), Jdbc.timestamp(f.finishedAt()), failed.id());
+            settle.hold(c, IdempotencyKey.of(holdKey.get()));
+            try (PreparedStatement ps = c.prepareStatement(update)) {
+                Jdbc.set(ps, values);
                 ps.executeUpdate();
             }
             return true;
@@ -186,61 +202,64 @@ public final class PgMailingJobs implements MailingJobs {
 
     @Override
     public boolean renew(long id, String owner, Instant now, Duration lease) {
-        return Jdbc.autoCommit(dataSource, "renew a mailing job's lease", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET lease_until = ?"
-                    + " WHERE id = ? AND lease_owner = ? AND state = 'processando'")) {
-                Jdbc.set(ps, Jdbc.timestamp(now.plus(lease)), id, owner);
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return Jdbc.updateOne(
+                dataSource,
+                "renew a mailing job's lease",
+                "UPDATE mailing_jobs SET lease_until = ?"
+                        + " WHERE id = ? AND lease_owner = ? AND state = 'processando'",
+                Jdbc.timestamp(now.plus(lease)),
+                id,
+                owner);
     }
 
     @Override
     public void handBack(long id, String owner) {
-        Jdbc.autoCommit(dataSource, "hand a mailing job back", c -> {
-            // Not a failed attempt: the next claim counts it again.
-            try (PreparedStatement ps = c.prepareStatement("UPDATE mailing_jobs SET lease_owner = NULL,"
-                    + " lease_until = NULL, attempts = attempts - 1"
-                    + " WHERE id = ? AND lease_owner = ? AND state = 'processando'")) {
-                Jdbc.set(ps, id, owner);
-                return ps.executeUpdate();
-            }
-        });
+        // Not a failed attempt: the next claim counts it again.
+        Jdbc.update(
+                dataSource,
+                "hand a mailing job back",
+                "UPDATE mailing_jobs SET lease_owner = NULL,"
+                        + " lease_until = NULL, attempts = attempts - 1"
+                        + " WHERE id = ? AND lease_owner = ? AND state = 'processando'",
+                id,
+                owner);
     }
 
     @Override
     public List<MailingJob> list(Optional<AccountId> account, int limit) {
-        return Jdbc.autoCommit(dataSource, "list mailing jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM mailing_jobs"
-                    + " WHERE (?::bigint IS NULL OR account_id = ?) ORDER BY id DESC LIMIT ?")) {
-                Long a = account.map(AccountId::value).orElse(null);
-                Jdbc.set(ps, a, a, limit);
-                return all(ps);
-            }
-        });
+        Long a = account.map(AccountId::value).orElse(null);
+        return Jdbc.list(
+                dataSource,
+                "list mailing jobs",
+                "SELECT " + COLUMNS + " FROM mailing_jobs"
+                        + " WHERE (?::bigint IS NULL OR account_id = ?) ORDER BY id DESC LIMIT ?",
+                PgMailingJobs::job,
+                a,
+                a,
+                limit);
     }
 
     @Override
     public List<MailingJob> expiredFiles(Instant now, int limit) {
-        return Jdbc.autoCommit(dataSource, "expired mailing files", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM mailing_jobs"
-                    + " WHERE state = 'concluido' AND file_removed_at IS NULL AND expires_at <= ?"
-                    + " ORDER BY expires_at LIMIT ?")) {
-                Jdbc.set(ps, Jdbc.timestamp(now), limit);
-                return all(ps);
-            }
-        });
+        return Jdbc.list(
+                dataSource,
+                "expired mailing files",
+                "SELECT " + COLUMNS + " FROM mailing_jobs"
+                        + " WHERE state = 'concluido' AND file_removed_at IS NULL AND expires_at <= ?"
+                        + " ORDER BY expires_at LIMIT ?",
+                PgMailingJobs::job,
+                Jdbc.timestamp(now),
+                limit);
     }
 
     @Override
     public void fileRemoved(String id, Instant now) {
-        Jdbc.autoCommit(dataSource, "mark a mailing file removed", c -> {
-            try (PreparedStatement ps =
-                    c.prepareStatement("UPDATE mailing_jobs SET file_removed_at = ? WHERE public_id = ?")) {
-                Jdbc.set(ps, Jdbc.timestamp(now), id);
-                return ps.executeUpdate();
-            }
-        });
+        Jdbc.update(
+                dataSource,
+                "mark a mailing file removed",
+                "UPDATE mailing_jobs SET file_removed_at = ? WHERE public_id = ?",
+                Jdbc.timestamp(now),
+                id);
     }
 
     @Override
@@ -310,16 +329,6 @@ public final class PgMailingJobs implements MailingJobs {
         try (ResultSet rs = ps.executeQuery()) {
             return rs.next() ? Optional.of(job(rs)) : Optional.empty();
         }
-    }
-
-    private static List<MailingJob> all(PreparedStatement ps) throws SQLException {
-        List<MailingJob> jobs = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                jobs.add(job(rs));
-            }
-        }
-        return jobs;
     }
 
     private static MailingJob job(ResultSet rs) throws SQLException {

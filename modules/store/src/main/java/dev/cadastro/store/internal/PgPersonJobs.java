@@ -41,38 +41,32 @@ public final class PgPersonJobs implements PersonJobs {
     @Override
     public void create(PersonJob job) {
         Subject subject = job.subject().orElseThrow();
-        Jdbc.autoCommit(dataSource, "create person job", c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO person_jobs (" + COLUMNS + ")"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PENDENTE', NULL, NULL, NULL, ?, ?)")) {
-                Jdbc.set(
-                        ps,
-                        job.id(),
-                        job.account().value(),
-                        subject.kind(),
-                        subject.canonical(),
-                        job.purpose().name(),
-                        job.justification().text(),
-                        job.justification().source().name(),
-                        job.justification().discarded().map(Enum::name).orElse(null),
-                        Jdbc.timestamp(job.createdAt()),
-                        Jdbc.timestamp(job.expiresAt()));
-                ps.executeUpdate();
-            }
-            return null;
-        });
+        Jdbc.update(
+                dataSource,
+                "create person job",
+                "INSERT INTO person_jobs (" + COLUMNS + ")"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PENDENTE', NULL, NULL, NULL, ?, ?)",
+                job.id(),
+                job.account().value(),
+                subject.kind(),
+                subject.canonical(),
+                job.purpose().name(),
+                job.justification().text(),
+                job.justification().source().name(),
+                job.justification().discarded().map(Enum::name).orElse(null),
+                Jdbc.timestamp(job.createdAt()),
+                Jdbc.timestamp(job.expiresAt()));
     }
 
     @Override
     public Optional<PersonJob> find(AccountId account, String id) {
-        return Jdbc.autoCommit(dataSource, "read person job", c -> {
-            try (PreparedStatement ps =
-                    c.prepareStatement("SELECT " + COLUMNS + " FROM person_jobs WHERE id = ? AND account_id = ?")) {
-                Jdbc.set(ps, id, account.value());
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(read(rs)) : Optional.empty();
-                }
-            }
-        });
+        return Jdbc.first(
+                dataSource,
+                "read person job",
+                "SELECT " + COLUMNS + " FROM person_jobs WHERE id = ? AND account_id = ?",
+                PgPersonJobs::read,
+                id,
+                account.value());
     }
 
     @Override
@@ -105,13 +99,13 @@ public final class PgPersonJobs implements PersonJobs {
 
     @Override
     public boolean release(PersonJob released, String claim) {
-        return Jdbc.autoCommit(dataSource, "release person job", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE person_jobs SET state = 'PENDENTE', claim = NULL,"
-                    + " lease_until = NULL WHERE id = ? AND state = 'PROCESSANDO' AND claim = ?")) {
-                Jdbc.set(ps, released.id(), claim);
-                return ps.executeUpdate() == 1;
-            }
-        });
+        return Jdbc.updateOne(
+                dataSource,
+                "release person job",
+                "UPDATE person_jobs SET state = 'PENDENTE', claim = NULL,"
+                        + " lease_until = NULL WHERE id = ? AND state = 'PROCESSANDO' AND claim = ?",
+                released.id(),
+                claim);
     }
 
     @Override
@@ -146,13 +140,11 @@ public final class PgPersonJobs implements PersonJobs {
 
     @Override
     public int purge(Instant cutoff) {
-        return Jdbc.autoCommit(dataSource, "purge person jobs", c -> {
-            Jdbc.allowLongStatements(c); // housekeeping, off the request path
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM person_jobs WHERE expires_at < ?")) {
-                Jdbc.set(ps, Jdbc.timestamp(cutoff));
-                return ps.executeUpdate();
-            }
-        });
+        return Jdbc.housekeeping(
+                dataSource,
+                "purge person jobs",
+                "DELETE FROM person_jobs WHERE expires_at < ?",
+                Jdbc.timestamp(cutoff));
     }
 
     private static PersonJob read(ResultSet rs) throws java.sql.SQLException {

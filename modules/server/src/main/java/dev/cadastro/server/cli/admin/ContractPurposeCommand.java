@@ -1,7 +1,6 @@
 package dev.cadastro.server.cli.admin;
 
 import dev.cadastro.core.account.Account;
-import dev.cadastro.core.account.Purpose;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -13,10 +12,7 @@ import picocli.CommandLine.Option;
 
 /** {@code admin contract-purpose}: a purpose contracted and the fields it releases. */
 @Command(name = "contract-purpose", description = "Contract a purpose for an account and the fields it releases.")
-public final class ContractPurposeCommand extends AccountSubcommand {
-    @Option(names = "--purpose", paramLabel = "P", required = true, description = "One of ${COMPLETION-CANDIDATES}.")
-    Purpose purpose;
-
+public final class ContractPurposeCommand extends PurposeSubcommand {
     @Option(
             names = "--fields",
             paramLabel = "a,b",

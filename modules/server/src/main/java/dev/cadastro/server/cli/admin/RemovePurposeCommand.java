@@ -1,18 +1,13 @@
 package dev.cadastro.server.cli.admin;
 
 import dev.cadastro.core.account.Account;
-import dev.cadastro.core.account.Purpose;
 import dev.cadastro.store.Store;
 import java.io.PrintStream;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code admin remove-purpose}: a contracted purpose ended. */
 @Command(name = "remove-purpose", description = "End a purpose an account contracted.")
-public final class RemovePurposeCommand extends AccountSubcommand {
-    @Option(names = "--purpose", paramLabel = "P", required = true, description = "One of ${COMPLETION-CANDIDATES}.")
-    Purpose purpose;
-
+public final class RemovePurposeCommand extends PurposeSubcommand {
     @Override
     void run(Store store, PrintStream out) {
         Account a = store.accounts().removePurpose(account(store), purpose);
