@@ -246,6 +246,55 @@ class StorePublicationTest {
         }
     }
 
+    /** Builds a generation under {@code root} and returns the changes its publication computed, if any. */
+    private static Optional<ChangeSummary> buildComparing(Path root, List<Establishment> rows) {
+        try (RegisterIndexBuilder b = RegisterIndexBuilder.create(root, SyntheticRegister.lookups(), SMALL, CLOCK)) {
+            rows.forEach(b::add);
+            b.publish("month");
+            return b.changes();
+        }
+    }
+
+    @Test
+    void aBuilderWithAnEmptyRootComparesTheNextMonthWithTheFetchedGeneration(@TempDir Path tmp) throws IOException {
+        List<Establishment> first = rows(7, 3_000);
+        // The next month: 200 openings, 25 CNPJs gone.
+        List<Establishment> next = new ArrayList<>(rows(7, 3_200).subList(25, 3_200));
+        build(tmp.resolve("a"), first, "month one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(tmp.resolve("a"), store, "register", PUBLISH);
+        assertEquals(Optional.of(1L), IndexFollower.publishedGeneration(store, "register"));
+
+        IndexFollower.Round round = IndexFollower.fetchCurrent(tmp.resolve("b"), store, "register", MANUAL)
+                .orElseThrow();
+        assertEquals(1, round.generation());
+        assertEquals(round.bytes(), round.fetched());
+        assertEquals("gen-1", Files.readString(tmp.resolve("b/CURRENT")).strip());
+        ChangeSummary fromStore = buildComparing(tmp.resolve("b"), next).orElseThrow();
+        ChangeSummary local = buildComparing(tmp.resolve("a"), next).orElseThrow();
+        assertEquals(200, local.perType().get(dev.cadastro.core.register.ChangeType.ABERTURA));
+        assertEquals(25, local.removed());
+        assertEquals(local.entries(), fromStore.entries());
+        assertEquals(local.perType(), fromStore.perType());
+        assertEquals(local.removed(), fromStore.removed());
+        assertEquals(local.bytes(), fromStore.bytes());
+    }
+
+    @Test
+    void aFetchedGenerationThatCannotBeReadNeverBecomesTheBuildersPrevious(@TempDir Path tmp) throws IOException {
+        PublishedIndex built = build(tmp.resolve("a"), rows(8, 1_000), "month one");
+        // Published without its CNPJ map, as a release before the map wrote it: it verifies, it cannot be read.
+        Files.delete(built.path().resolve("cnpj.map"));
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(tmp.resolve("a"), store, "", PUBLISH);
+        IOException e =
+                assertThrows(IOException.class, () -> IndexFollower.fetchCurrent(tmp.resolve("b"), store, "", MANUAL));
+        assertTrue(e.getMessage().contains("generation 1 was fetched into"), e.getMessage());
+        assertTrue(e.getMessage().contains("cannot be read"), e.getMessage());
+        assertFalse(Files.exists(tmp.resolve("b/CURRENT")), "CURRENT never names it");
+        assertTrue(LuceneRegister.currentGeneration(tmp.resolve("b")).isEmpty());
+    }
+
     @Test
     void aFollowerRenumberingAGenerationKeepsItsReferenceMonth(@TempDir Path tmp) throws IOException {
         LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));

@@ -5,6 +5,7 @@ import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.register.PublishedIndex;
 import dev.cadastro.register.SearchOptions;
 import dev.cadastro.register.internal.Durable;
+import dev.cadastro.register.internal.GenerationReader;
 import dev.cadastro.register.internal.Generations;
 import java.io.IOException;
 import java.io.InputStream;
@@ -123,6 +124,47 @@ public final class IndexFollower implements AutoCloseable {
     }
 
     /**
+     * The generation the pointer under {@code prefix} of {@code store} names, or empty when nothing is
+     * published there (read without fetching anything else).
+     *
+     * @throws IOException when the store cannot be read or the pointer is malformed
+     */
+    public static Optional<Long> publishedGeneration(FileStore store, String prefix) throws IOException {
+        return new StoreLayout(Objects.requireNonNull(store, "store"), Objects.requireNonNull(prefix, "prefix"))
+                .pointer()
+                .map(Pointer::generation);
+    }
+
+    /**
+     * Fetches the generation the store's pointer names into the index root {@code root}, verified as a
+     * follower verifies it (the manifest against the pointer's SHA-256, every part against its CRC32C),
+     * and points {@code root/CURRENT} at it, without opening it: for a builder that starts from an empty
+     * root and needs the published generation to compare the new one with. The parts verified before a
+     * failure stay in {@code root/download-<n>/}, so a second attempt fetches only the rest. The
+     * generation is opened once before {@code CURRENT} names it, as the builder opens it to compare.
+     *
+     * @return the round, or empty when nothing is published under {@code prefix} (or {@code root/CURRENT}
+     *     already names the published generation)
+     * @throws IOException when the store, the root, a checksum or the generation's format fails; {@code
+     *     CURRENT} is then unchanged
+     */
+    public static Optional<Round> fetchCurrent(Path root, FileStore store, String prefix, FollowOptions options)
+            throws IOException {
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(options, "options");
+        Files.createDirectories(root);
+        IndexFollower once =
+                new IndexFollower(root, new StoreLayout(store, prefix), options.withPoll(Duration.ZERO), null);
+        try {
+            return once.pollOnce();
+        } finally {
+            once.close();
+        }
+    }
+
+    /**
      * The follower that keeps {@code register} on a published generation, when it is one's (a server's
      * register opened with {@code --index-cache}): for its state and to poll it now.
      */
@@ -179,7 +221,7 @@ public final class IndexFollower implements AutoCloseable {
         Path target = Generations.generationDir(cache, generation);
         if (local.isPresent() && local.get().equals(target)) {
             // Already current locally (a restart): the register opened it, or opens it now.
-            register.refresh();
+            refresh();
             return Optional.empty();
         }
         long started = System.nanoTime();
@@ -225,8 +267,11 @@ public final class IndexFollower implements AutoCloseable {
             Files.move(folder, target, StandardCopyOption.ATOMIC_MOVE);
             Durable.syncDirectory(cache);
         }
+        if (register == null) {
+            requireReadable(target, generation);
+        }
         Generations.point(cache, target);
-        register.refresh();
+        refresh();
         Round round = new Round(
                 generation,
                 manifest.files().size(),
@@ -238,7 +283,7 @@ public final class IndexFollower implements AutoCloseable {
         LOG.log(
                 Level.INFO,
                 "register generation {0} fetched ({1} bytes, {2} read from the store, {3} kept from an earlier"
-                        + " attempt) and opened in {4} ms",
+                        + " attempt) and " + (register == null ? "made current" : "opened") + " in {4} ms",
                 generation,
                 round.bytes(),
                 round.fetched(),
@@ -247,12 +292,35 @@ public final class IndexFollower implements AutoCloseable {
         return Optional.of(round);
     }
 
+    /**
+     * Opens the fetched generation as a builder opens the generation it compares the new one with, and
+     * closes it: one that verified but cannot be read (written by a release whose format this one does not
+     * read) must not become the previous generation, or the new one would be published without changes.
+     */
+    private static void requireReadable(Path generationDir, long generation) throws IOException {
+        try {
+            GenerationReader.open(generationDir, 0, false, () -> {}).release();
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(
+                    "generation " + generation + " was fetched into " + generationDir
+                            + " and verified, but cannot be read: " + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** Opens what the local {@code CURRENT} names; a builder's one-off fetch has no register to open. */
+    private void refresh() {
+        if (register != null) {
+            register.refresh();
+        }
+    }
+
     /** Downloads of other generations and generations neither current nor open: left by a crash or a swap. */
     private void removeStale(long keepDownload) throws IOException {
         Optional<Path> local = Generations.current(cache);
         Path open;
         try {
-            open = register.published().path();
+            open = register == null ? null : register.published().path();
         } catch (IllegalStateException none) {
             open = null;
         }
@@ -559,6 +627,9 @@ public final class IndexFollower implements AutoCloseable {
     }
 
     private String openGeneration() {
+        if (register == null) {
+            return NONE;
+        }
         try {
             return register.published().path().toString();
         } catch (IllegalStateException none) {
@@ -572,7 +643,9 @@ public final class IndexFollower implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        FOLLOWERS.remove(register, this);
+        if (register != null) {
+            FOLLOWERS.remove(register, this);
+        }
         if (poller != null) {
             poller.shutdownNow();
             try {

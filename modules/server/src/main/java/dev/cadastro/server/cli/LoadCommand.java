@@ -5,13 +5,19 @@ import dev.cadastro.loader.LoaderException;
 import dev.cadastro.loader.Progress;
 import dev.cadastro.loader.StructuralFaultException;
 import dev.cadastro.register.BuildOptions;
+import dev.cadastro.register.LuceneRegister;
+import dev.cadastro.register.PublishedIndex;
+import dev.cadastro.register.publication.FollowOptions;
+import dev.cadastro.register.publication.IndexFollower;
 import dev.cadastro.register.publication.IndexPublisher;
 import dev.cadastro.register.publication.PublishOptions;
 import dev.cadastro.server.DumpLoader;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,6 +56,13 @@ public final class LoadCommand extends CliCommand {
             description = "With --publish: generations kept in the store once the pointer moved, the new one"
                     + " included, 1 to 1000 (default " + PublishOptions.DEFAULT_KEEP_GENERATIONS + ").")
     Integer keepGenerations;
+
+    @Option(
+            names = "--allow-no-changes",
+            description = "With --publish and an index that holds no generation: when the store's current"
+                    + " generation (the one the new month is compared with) cannot be fetched, verified or read,"
+                    + " load and publish without the month's changes instead of failing.")
+    boolean allowNoChanges;
 
     /** Where --publish s3://... is ({@code --s3-endpoint}, {@code --s3-region}). */
     @Mixin
@@ -150,6 +163,12 @@ public final class LoadCommand extends CliCommand {
             build.ramBufferMb((int) within("--ram-buffer-mb", ramBufferMb, 16, 2048));
         }
         build.maxSegments(maxSegments());
+        String previous = previousGeneration(indexDir, target, err);
+        if (previous == null) {
+            target.close();
+            return Cli.FAILURE;
+        }
+        out().println(previous);
         try {
             DumpLoader.Result result = DumpLoader.load(options, indexDir, build.build());
             if (terminal) {
@@ -177,9 +196,78 @@ public final class LoadCommand extends CliCommand {
         }
     }
 
+    /**
+     * Finds the generation the new one is compared with (its changes, {@code changes.bin}): the index's
+     * current one; else, with {@code --publish}, the store's current one, fetched into the index and
+     * verified as a server following the store verifies it, so a builder that starts each month from an
+     * empty folder still publishes the month's changes. Returns the line saying where it came from, or
+     * null when the load must not run (the reason printed).
+     */
+    private String previousGeneration(Path indexDir, PublishedRegister target, PrintStream err) {
+        Optional<PublishedIndex> local;
+        try {
+            local = LuceneRegister.currentGeneration(indexDir);
+        } catch (RuntimeException e) {
+            // The builder warns and publishes without changes, as it always did for an unreadable local one.
+            return "previous generation: the one " + indexDir + " names, which cannot be read (" + Cli.oneLine(e)
+                    + "): no changes against it";
+        }
+        if (local.isPresent()) {
+            return "previous generation: " + local.get().path().getFileName() + " of " + indexDir;
+        }
+        if (target == null) {
+            return "previous generation: none in " + indexDir + " (no changes: the first generation)";
+        }
+        Optional<Long> published = Optional.empty();
+        try {
+            published = IndexFollower.publishedGeneration(target.store(), target.prefix());
+            if (published.isEmpty()) {
+                return "previous generation: none in " + indexDir + " nor at " + target.name()
+                        + " (no changes: the first generation)";
+            }
+            IndexFollower.Round round = IndexFollower.fetchCurrent(
+                            indexDir,
+                            target.store(),
+                            target.prefix(),
+                            FollowOptions.defaults().withPoll(Duration.ZERO))
+                    .orElseThrow(() -> new IOException("the store's pointer moved away while it was read"));
+            return String.format(
+                    Locale.ROOT,
+                    "previous generation: generation %d fetched from %s into %s (%d files, %,d bytes, %,d read"
+                            + " from the store, every part verified) in %.1fs",
+                    round.generation(),
+                    target.name(),
+                    LuceneRegister.currentGeneration(indexDir)
+                            .map(PublishedIndex::path)
+                            .orElse(indexDir),
+                    round.files(),
+                    round.bytes(),
+                    round.fetched(),
+                    round.took().toNanos() / 1e9);
+        } catch (IOException | RuntimeException e) {
+            String which = published.map(g -> "generation " + g).orElse("the current generation");
+            if (allowNoChanges) {
+                err.println("cadastro load: " + which + " published at " + target.name()
+                        + " cannot be fetched or read; --allow-no-changes: the new generation is published without"
+                        + " its changes: " + Cli.oneLine(e));
+                return "previous generation: none (" + which + " at " + target.name()
+                        + " could not be fetched; --allow-no-changes: no changes this month)";
+            }
+            err.println("cadastro load: " + which + " published at " + target.name()
+                    + ", the previous generation the new one is compared with, could not be fetched into "
+                    + indexDir + "; nothing was loaded or published: " + Cli.oneLine(e)
+                    + " (the parts verified so far are kept for the next attempt; --allow-no-changes publishes"
+                    + " without the month's changes)");
+            return null;
+        }
+    }
+
     private PublishOptions publishOptions() {
         if (publish == null) {
             objectStore.requireLocation(false, "--publish", this::usage);
+            if (allowNoChanges) {
+                throw usage("--allow-no-changes needs --publish (it concerns the previous generation a store holds)");
+            }
             if (keepGenerations != null) {
                 throw usage("--keep-generations needs --publish (it says how many published generations the store"
                         + " keeps)");

@@ -50,6 +50,7 @@ class ServeCommandTest {
                 "serve --index x --index-cache c --index-poll 25h|--index-poll 25h must be at most 24h",
                 "serve --index s3://Bad_Bucket --index-cache c|--index s3://Bad_Bucket: bucket Bad_Bucket must be",
                 "load --dump d --index i --keep-generations 2|--keep-generations needs --publish",
+                "load --dump d --index i --allow-no-changes|--allow-no-changes needs --publish",
                 "load --dump d --index i --publish p --keep-generations 0|--keep-generations 0 must be between 1 and 1000",
                 "load --dump d --index i --s3-endpoint http://localhost:9000|--s3-endpoint needs --publish",
                 "load --dump d --index i --publish q --s3-region sa-east-1|--s3-region needs --publish s3://"
