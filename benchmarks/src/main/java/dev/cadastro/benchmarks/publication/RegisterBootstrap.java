@@ -91,7 +91,7 @@ public final class RegisterBootstrap {
                     Map<String, Double> round = new LinkedHashMap<>();
                     for (int i = 0; i < variants.size(); i++) {
                         String v = variants.get((i + r) % variants.size());
-                        double s = run(v, gen, home, store, documents);
+                        double s = run(v, gen, "gen-" + p.generation() + "/", home, store, documents);
                         round.put(v, s);
                         seconds.get(v).add(s);
                         System.out.printf(
@@ -119,12 +119,13 @@ public final class RegisterBootstrap {
         }
     }
 
-    private static double run(String variant, Path gen, Path home, S3FileStore store, long documents) throws Exception {
+    private static double run(String variant, Path gen, String published, Path home, S3FileStore store, long documents)
+            throws Exception {
         Path target = home.resolve("target");
         deleteTree(target);
         long t0 = System.nanoTime();
         if (variant.startsWith("get")) {
-            rangedGets(store, 8, variant.contains("sha") ? "sha" : variant.contains("crc") ? "crc" : "");
+            rangedGets(store, published, 8, variant.contains("sha") ? "sha" : variant.contains("crc") ? "crc" : "");
         } else if (variant.equals("cp+open")) {
             Files.createDirectories(target);
             exec("cp", "-r", gen.toString(), target.resolve(gen.getFileName()).toString());
@@ -162,11 +163,14 @@ public final class RegisterBootstrap {
         return s;
     }
 
-    /** Every part of generation 1 as the follower asks for it (16 MiB ranges), {@code threads} at a time, to nothing. */
-    private static void rangedGets(S3FileStore store, int threads, String check) throws Exception {
+    /**
+     * Every part of the published generation (its folder {@code prefix}) as the follower asks for it (16 MiB
+     * ranges), {@code threads} at a time, to nothing.
+     */
+    private static void rangedGets(S3FileStore store, String prefix, int threads, String check) throws Exception {
         List<long[]> ranges = new ArrayList<>();
         List<String> keys = new ArrayList<>();
-        for (var e : store.list("gen-1/")) {
+        for (var e : store.list(prefix)) {
             for (long off = 0; off < Math.max(1, e.size()); off += PublishOptions.DEFAULT_PART_SIZE) {
                 keys.add(e.key());
                 ranges.add(new long[] {off, Math.min(PublishOptions.DEFAULT_PART_SIZE, e.size() - off)});
