@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -160,43 +159,39 @@ public final class IdempotentCalls {
         } catch (RuntimeException | Error e) {
             renewal.cancel(false);
             try {
-                for (Instant fence : held.end()) {
-                    store.release(id, fence);
-                }
+                store.release(id, held.end());
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
         }
         renewal.cancel(false);
-        for (Instant fence : held.end()) {
-            if (store.complete(id, fence, answer, clock.instant())) {
-                break;
-            }
-        }
+        store.complete(id, held.end(), answer, clock.instant());
         return new Outcome.Fresh<>(value);
     }
 
     /**
-     * The lease of one running attempt: the fence its completion or release must name. A renewal whose
-     * answer was lost (the database may have committed it) leaves the fence unknown between the old value
-     * and the new one; the next step re-reads the row ({@link IdempotencyStore#leaseUntil}) instead of
-     * guessing, so the attempt neither keeps a stale fence nor takes itself for lost.
+     * The lease of one running attempt: every fence the row may hold for it. A renewal whose answer was
+     * lost (the database may have committed it, now or later: its {@code UPDATE} may still be on its way
+     * to the row) adds the fence it tried to write instead of replacing the held one; the next renewal,
+     * the completion and the release each match any of them, so the attempt neither keeps a stale fence
+     * nor takes itself for lost, whenever the lost {@code UPDATE} lands. A renewal that matches one of
+     * them leaves a single fence: every earlier write was conditional on an older fence, and the row
+     * never holds an older fence again.
      */
     private final class Lease {
         private final long id;
         private final java.util.concurrent.atomic.AtomicBoolean renewing =
                 new java.util.concurrent.atomic.AtomicBoolean();
-        private Instant until;
-        /** The fence a renewal may have written, its outcome unknown; null when none is pending. */
-        private Instant unknown;
+        /** The fence a renewal last confirmed (or the claim's), then those of renewals whose outcome was lost. */
+        private final List<Instant> fences = new java.util.ArrayList<>();
 
         private boolean ended;
         private boolean lost;
 
         Lease(long id, Instant until) {
             this.id = id;
-            this.until = until;
+            this.fences.add(until);
         }
 
         /** Hands one renewal to its own thread, unless the previous one of this lease still runs. */
@@ -221,17 +216,15 @@ public final class IdempotentCalls {
             if (ended || lost) {
                 return;
             }
-            if (unknown != null && !resolve()) {
-                return; // still unknown: the database is away; the next renewal asks again
-            }
             // Microseconds, as PostgreSQL keeps them: the value fences the attempt and must compare equal.
             Instant next = clock.instant().plus(lease).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
-            if (!next.isAfter(until)) {
+            if (!next.isAfter(fences.getLast())) {
                 return;
             }
             try {
-                if (store.renew(id, until, next)) {
-                    until = next;
+                if (store.renew(id, List.copyOf(fences), next)) {
+                    fences.clear();
+                    fences.add(next);
                 } else {
                     lost = true;
                     LOG.log(
@@ -240,43 +233,16 @@ public final class IdempotentCalls {
                             id);
                 }
             } catch (RuntimeException e) {
-                // The UPDATE may have committed and only its answer been lost: re-read rather than guess.
-                unknown = next;
+                // The UPDATE may have committed, or may still commit: the row may hold either fence.
+                fences.add(next);
                 LOG.log(System.Logger.Level.DEBUG, "renewing the lease of idempotency key " + id + " failed", e);
-                resolve();
             }
         }
 
-        /** Settles a pending unknown renewal from the row; false when the row could not be read either. */
-        private boolean resolve() {
-            Optional<Instant> held;
-            try {
-                held = store.leaseUntil(id);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "re-reading the lease of idempotency key " + id + " failed", e);
-                return false;
-            }
-            if (held.isPresent() && held.get().equals(unknown)) {
-                until = unknown;
-            } else if (held.isEmpty() || !held.get().equals(until)) {
-                lost = true;
-            }
-            unknown = null;
-            return true;
-        }
-
-        /**
-         * Stops the renewals; the fences to complete or release with, in order: the one held, then (when a
-         * renewal's outcome could not be settled, even by a last re-read) the one it may have written. Each
-         * write is conditional on the row's exact fence, so at most one of them takes effect, and only if it
-         * is this attempt's.
-         */
+        /** Stops the renewals; the fences to complete or release with (any one of them is this attempt's). */
         synchronized List<Instant> end() {
             ended = true;
-            if (unknown != null && !resolve()) {
-                return List.of(until, unknown);
-            }
-            return List.of(until);
+            return List.copyOf(fences);
         }
     }
 
