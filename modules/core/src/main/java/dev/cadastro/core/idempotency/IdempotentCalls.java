@@ -30,9 +30,10 @@ import java.util.function.Function;
  *       the same reference (a charge that did commit is not made twice).
  * </ul>
  *
- * Keys are kept for {@link #retention()} from their first use, then forgotten ({@link #purge()}).
+ * Keys are kept for {@link #retention()} from their first use, then forgotten ({@link #purge()}). The
+ * renewals run on threads of these calls, started by the first attempt; their owner closes them.
  */
-public final class IdempotentCalls {
+public final class IdempotentCalls implements AutoCloseable {
     /** How long a key is remembered from its first use. */
     public static final Duration RETENTION = Duration.ofHours(24);
 
@@ -52,28 +53,27 @@ public final class IdempotentCalls {
 
     private static final System.Logger LOG = System.getLogger(IdempotentCalls.class.getName());
 
-    /**
-     * Times the renewals of running attempts; it never touches the database itself, so a renewal held up
-     * by it cannot delay the others'.
-     */
-    private static final java.util.concurrent.ScheduledExecutorService RENEWAL_TIMER =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-                    Thread.ofPlatform().daemon().name("idempotency-lease-timer").factory());
-
-    /**
-     * Runs the renewals, each on a thread of its own (at most one per running attempt at a time): a renewal
-     * waiting for a connection or a slow database holds back no other attempt's lease.
-     */
-    private static final java.util.concurrent.ExecutorService RENEWERS =
-            java.util.concurrent.Executors.newCachedThreadPool(
-                    Thread.ofPlatform().daemon().name("idempotency-lease-", 0).factory());
-
     private static final long POLL_MILLIS = 25;
+
+    /** How long {@link #close} waits for a renewal under way (one short UPDATE, or its network timeout). */
+    private static final long CLOSE_WAIT_SECONDS = 5;
 
     private final IdempotencyStore store;
     private final Clock clock;
     private final Duration retention;
     private final Duration lease;
+
+    /**
+     * Times the renewals of running attempts; it never touches the database itself, so a renewal held up
+     * by it cannot delay the others'. Its thread starts with the first attempt and ends at {@link #close}.
+     */
+    private final java.util.concurrent.ScheduledExecutorService renewalTimer;
+
+    /**
+     * Runs the renewals, each on a thread of its own (at most one per running attempt at a time): a renewal
+     * waiting for a connection or a slow database holds back no other attempt's lease.
+     */
+    private final java.util.concurrent.ExecutorService renewers;
 
     public IdempotentCalls(IdempotencyStore store, Clock clock) {
         this(store, clock, RETENTION, LEASE);
@@ -85,6 +85,11 @@ public final class IdempotentCalls {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.retention = positive(retention, "retention");
         this.lease = positive(lease, "lease");
+        // Daemon threads, so an owner that never closes these calls does not keep its process alive.
+        this.renewalTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("idempotency-lease-timer").factory());
+        this.renewers = java.util.concurrent.Executors.newCachedThreadPool(
+                Thread.ofPlatform().daemon().name("idempotency-lease-", 0).factory());
     }
 
     /** The outcome of {@link #run}. */
@@ -149,7 +154,7 @@ public final class IdempotentCalls {
         long id = acquired.id();
         Lease held = new Lease(id, acquired.leaseUntil());
         long every = Math.max(1, lease.toMillis() / 3);
-        java.util.concurrent.ScheduledFuture<?> renewal = RENEWAL_TIMER.scheduleWithFixedDelay(
+        java.util.concurrent.ScheduledFuture<?> renewal = renewalTimer.scheduleWithFixedDelay(
                 held::renewInBackground, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
         T value;
         byte[] answer;
@@ -200,7 +205,7 @@ public final class IdempotentCalls {
                 return;
             }
             try {
-                RENEWERS.execute(() -> {
+                renewers.execute(() -> {
                     try {
                         renew();
                     } finally {
@@ -243,6 +248,24 @@ public final class IdempotentCalls {
         synchronized List<Instant> end() {
             ended = true;
             return List.copyOf(fences);
+        }
+    }
+
+    /**
+     * Stops the renewal threads, waiting a little for a renewal under way. Attempts still running lose
+     * their renewals, and with them their keys once their leases run out: stop serving requests first.
+     */
+    @Override
+    public void close() {
+        renewalTimer.shutdownNow();
+        renewers.shutdownNow();
+        try {
+            if (!renewalTimer.awaitTermination(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
+                    || !renewers.awaitTermination(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "an idempotency lease renewal was still running at close");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
