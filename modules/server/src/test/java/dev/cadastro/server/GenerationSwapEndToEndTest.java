@@ -226,6 +226,41 @@ class GenerationSwapEndToEndTest {
     }
 
     @Test
+    void anEnrichmentNamesTheMonthOfTheGenerationItsPartnersWereReadFromThoughAnotherIsSwappedInBeforeItAnswers()
+            throws Exception {
+        String before = server.register().reference().orElseThrow().wire();
+        Account account = account();
+        String key = key(account, Scope.ENRIQUECIMENTO_READ);
+        CompletableFuture<HttpResponse<String>> answer;
+        try (Connection lock = DriverManager.getConnection(jdbcUrl);
+                Connection watch = DriverManager.getConnection(jdbcUrl)) {
+            lock.setAutoCommit(false);
+            // The enrichment reads the register, then waits to charge: the balance row is the test's.
+            try (PreparedStatement ps =
+                    lock.prepareStatement("SELECT posted FROM balances WHERE account_id = ? FOR UPDATE")) {
+                ps.setLong(1, account.id().value());
+                ps.executeQuery().close();
+            }
+            answer = CLIENT.sendAsync(
+                    request("/v1/enriquecimento/" + cnpjs.get(1), key).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Await.until(
+                    "the enrichment's charge waits on the balance row",
+                    () -> aChargeWaitsOnTheLock(watch),
+                    Duration.ofSeconds(30));
+            swapTo("2033-03");
+            lock.rollback();
+        }
+        HttpResponse<String> r = answer.get();
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(
+                before,
+                r.headers().firstValue(HEADER).orElse("(absent)"),
+                "the month of the generation the answer was read from");
+        assertNotEquals(before, server.register().reference().orElseThrow().wire());
+    }
+
+    @Test
     void anEnrichmentReplayedByItsIdempotencyKeyNamesTheMonthOfItsFirstAnswer() {
         String key = key(account(), Scope.ENRIQUECIMENTO_READ);
         HttpRequest enrich = request("/v1/enriquecimento/" + cnpjs.get(0), key)
