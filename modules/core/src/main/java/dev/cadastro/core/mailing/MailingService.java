@@ -220,6 +220,9 @@ public final class MailingService {
         String key = "mailing/" + job.id() + "-" + claimed.attempt() + ".zip";
         long delivered;
         long bytes;
+        // The month the export read, kept on the job: its status names it whatever is published next.
+        java.util.concurrent.atomic.AtomicReference<DataReference> month =
+                new java.util.concurrent.atomic.AtomicReference<>();
         try (FileStore.Upload upload = files.create(key)) {
             try (LeadFileWriter.LeadSink sink = writer.open(job.formato(), job.entryName(), upload.stream())) {
                 // The month the export itself read, handed over by the generation it acquired.
@@ -231,6 +234,7 @@ public final class MailingService {
 
                     @Override
                     public void describe(DataReference reference) {
+                        month.set(reference);
                         sink.describe(reference);
                     }
                 };
@@ -258,8 +262,14 @@ public final class MailingService {
             return;
         }
         Instant now = clock.instant();
-        MailingJob done =
-                job.complete((int) delivered, costs.mailingCost(delivered), key, bytes, now, now.plus(retention));
+        MailingJob done = job.complete(
+                (int) delivered,
+                costs.mailingCost(delivered),
+                key,
+                bytes,
+                now,
+                now.plus(retention),
+                Optional.ofNullable(month.get()));
         if (!jobs.complete(done, claimed.owner())) {
             LOG.log(
                     System.Logger.Level.WARNING,
