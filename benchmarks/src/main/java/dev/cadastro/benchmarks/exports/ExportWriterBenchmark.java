@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.State;
  * realistic {@link Empresa} records to a ZIP of one CSV or one XLSX, the work a mailing job does
  * between reading the leads from the index and committing the file to the file store.
  *
- * <p>Production path: {@code ZipLeadFileWriter.open(format, name, out)}, then {@code LeadSink.add} per
+ * <p>Production path: {@code ZipLeadFileWriter.open(format, name, out)}, then {@code LeadSink.accept} per
  * record and {@code close}, at the given deflate level (1 is the default). The output goes to a stream
  * that counts the bytes and keeps none, so the figure is the writer's CPU time without a disk.
  *
@@ -89,7 +89,7 @@ public class ExportWriterBenchmark {
         ExportFormat format = options.format;
         try (LeadSink sink = options.writer.open(format, "mailing-bench." + format.wire(), out)) {
             for (Empresa lead : leads) {
-                sink.add(lead);
+                sink.accept(lead);
             }
         }
         return out.count;

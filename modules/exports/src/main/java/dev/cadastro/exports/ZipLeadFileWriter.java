@@ -83,6 +83,7 @@ public final class ZipLeadFileWriter implements LeadFileWriter {
         private final LeadRows rows;
         private long count;
         private boolean closed;
+        private DataReference reference;
 
         ZipSink(ZipOutputStream zip, LeadRows rows) {
             this.zip = zip;
@@ -90,7 +91,7 @@ public final class ZipLeadFileWriter implements LeadFileWriter {
         }
 
         @Override
-        public void add(Empresa empresa) throws IOException {
+        public void accept(Empresa empresa) throws IOException {
             Objects.requireNonNull(empresa, "empresa");
             if (closed) {
                 throw new IllegalStateException("the export is closed after " + count + " rows");
@@ -106,7 +107,13 @@ public final class ZipLeadFileWriter implements LeadFileWriter {
 
         @Override
         public void describe(DataReference reference) {
+            this.reference = Objects.requireNonNull(reference, "reference");
             zip.setComment(comment(reference));
+        }
+
+        @Override
+        public java.util.Optional<DataReference> reference() {
+            return java.util.Optional.ofNullable(reference);
         }
 
         @Override

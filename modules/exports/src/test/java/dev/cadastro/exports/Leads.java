@@ -177,7 +177,7 @@ final class Leads {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (LeadSink sink = ZipLeadFileWriter.standard().open(format, entryName, out)) {
             for (Empresa e : leads) {
-                sink.add(e);
+                sink.accept(e);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

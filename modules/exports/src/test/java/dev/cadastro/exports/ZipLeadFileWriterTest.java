@@ -44,7 +44,7 @@ class ZipLeadFileWriterTest {
     void closingTheSinkEndsTheZipAndClosesTheStream(ExportFormat format) throws IOException {
         ClosingProbe out = new ClosingProbe();
         LeadSink sink = ZipLeadFileWriter.standard().open(format, "a." + format.wire(), out);
-        sink.add(Leads.typical());
+        sink.accept(Leads.typical());
         assertFalse(out.closed);
         sink.close();
         assertTrue(out.closed);
@@ -58,7 +58,7 @@ class ZipLeadFileWriterTest {
         try (LeadSink sink = ZipLeadFileWriter.standard().open(format, "a", new ByteArrayOutputStream())) {
             assertEquals(0, sink.rows());
             for (int i = 0; i < 3; i++) {
-                sink.add(Leads.typical());
+                sink.accept(Leads.typical());
             }
             assertEquals(3, sink.rows());
         }
@@ -69,7 +69,7 @@ class ZipLeadFileWriterTest {
     void addingAfterCloseIsRefused(ExportFormat format) throws IOException {
         LeadSink sink = ZipLeadFileWriter.standard().open(format, "a", new ByteArrayOutputStream());
         sink.close();
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> sink.add(Leads.typical()));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> sink.accept(Leads.typical()));
         assertTrue(e.getMessage().contains("closed after 0 rows"), e.getMessage());
     }
 
@@ -85,7 +85,7 @@ class ZipLeadFileWriterTest {
         try (LeadSink sink =
                 ZipLeadFileWriter.standard().open(ExportFormat.CSV, "mailing.csv", Files.newOutputStream(file))) {
             for (var lead : Leads.many(100)) {
-                sink.add(lead);
+                sink.accept(lead);
             }
         }
         List<List<String>> rows = PtBrCsv.parse(Leads.onlyEntry(Files.readAllBytes(file)));
@@ -100,7 +100,7 @@ class ZipLeadFileWriterTest {
             try (LeadSink sink =
                     ZipLeadFileWriter.builder().compressionLevel(level).build().open(ExportFormat.CSV, "a.csv", out)) {
                 for (var lead : Leads.many(2_000)) {
-                    sink.add(lead);
+                    sink.accept(lead);
                 }
             }
             zips.add(out.toByteArray());

@@ -185,7 +185,18 @@ public final class LocalFolderFileStore implements FileStore {
     public java.util.List<Entry> list(String prefix) throws IOException {
         Objects.requireNonNull(prefix, "prefix");
         java.util.List<Entry> entries = new java.util.ArrayList<>();
-        try (var files = Files.walk(root)) {
+        // Only the folder the prefix names (up to its last slash): "mailing/" walks mailing/ alone, not the
+        // register's generations beside it. A folder no key could lie in ("..", "a//") holds nothing listed.
+        int slash = prefix.lastIndexOf('/');
+        String folder = slash < 0 ? "" : prefix.substring(0, slash);
+        if (!folder.isEmpty() && (!KEY.matcher(folder).matches() || folder.contains(".."))) {
+            return entries;
+        }
+        Path start = folder.isEmpty() ? root : root.resolve(folder);
+        if (!Files.isDirectory(start)) {
+            return entries;
+        }
+        try (var files = Files.walk(start)) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 if (!Files.isRegularFile(p) || p.getFileName().toString().startsWith(TEMPORARY)) {
                     continue;

@@ -52,6 +52,45 @@ class LocalFolderFileStoreTest {
     }
 
     @Test
+    void aListNamesOnlyTheKeysUnderItsPrefixWhateverLiesBesideThem() throws IOException {
+        var store = new LocalFolderFileStore(root);
+        for (String key : List.of(
+                "mailing/1-1.zip",
+                "mailing/2-1.zip",
+                "mailing/old/3-1.zip",
+                "mailings/4-1.zip",
+                "mailing-5.zip",
+                "register/gen-1/_0.cfs",
+                "calls/rec/a.wav")) {
+            try (var upload = store.create(key)) {
+                upload.stream().write(key.getBytes(StandardCharsets.US_ASCII));
+                upload.commit();
+            }
+        }
+        assertEquals(
+                List.of("mailing/1-1.zip", "mailing/2-1.zip", "mailing/old/3-1.zip"), keys(store.list("mailing/")));
+        assertEquals(List.of("mailing/old/3-1.zip"), keys(store.list("mailing/o")));
+        assertEquals(
+                List.of(
+                        "mailing-5.zip",
+                        "mailing/1-1.zip",
+                        "mailing/2-1.zip",
+                        "mailing/old/3-1.zip",
+                        "mailings/4-1.zip"),
+                keys(store.list("mailing")));
+        assertEquals(List.of(), keys(store.list("register/gen-2/")));
+        assertEquals(List.of(), keys(store.list("../")), "nothing outside the root");
+        assertEquals(List.of(), keys(store.list("mailing//")));
+        assertEquals(7, store.list("").size());
+        assertEquals(
+                new FileStore.Entry("calls/rec/a.wav", 15), store.list("calls/").get(0));
+    }
+
+    private static List<String> keys(List<FileStore.Entry> entries) {
+        return entries.stream().map(FileStore.Entry::key).toList();
+    }
+
+    @Test
     void removingOrphansWhileAnotherServerCommitsItsUploadsNeverFails() throws Exception {
         // Three servers share one folder: one starts (and sweeps orphans) while another commits uploads, each
         // a temporary renamed into place, some of them seen by the sweep's walk before the rename.

@@ -339,12 +339,18 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
 
     @Override
     public List<Partner> partners(CnpjRoot root) {
+        return partnersReferenced(root).partners();
+    }
+
+    /** The partners, and the reference month, from the one generation acquired for the call. */
+    @Override
+    public PartnersOf partnersReferenced(CnpjRoot root) {
         Objects.requireNonNull(root, "root");
         // One acquired generation per call, as a lookup: the partners answered are all of one generation.
         // A lookup and a partners call made one after the other may straddle a publish.
         GenerationReader g = acquire();
         try {
-            return g.partners(root);
+            return new PartnersOf(g.partners(root), referenceOf(g));
         } catch (IOException e) {
             throw failure(e);
         } finally {

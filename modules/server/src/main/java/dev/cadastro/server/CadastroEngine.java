@@ -91,6 +91,9 @@ public final class CadastroEngine implements AutoCloseable {
     private final Handler companyData;
     private final CallRecordsPart calls;
     private final ScheduledExecutorService housekeeping;
+    /** The requests under idempotency keys, and the threads that renew their leases. */
+    private final IdempotentCalls keys;
+
     private volatile PushService push;
     private volatile boolean stopping;
 
@@ -150,8 +153,9 @@ public final class CadastroEngine implements AutoCloseable {
         this.otp = sms.service(store.otpStore(), clock);
         this.mailing = mailingService(
                 register, store, parts.files, clock, config.mailing().retention(), this::nudgeMailingWorkers);
+        this.keys = new IdempotentCalls(store.idempotency(), clock);
         this.companyDataRouter =
-                CompanyDataRoutes.router(register, store, admission(config), clock, mailing, providers, sms);
+                CompanyDataRoutes.router(register, store, admission(config), clock, mailing, providers, sms, keys);
         this.companyData = Observed.around(
                 Health.around(companyDataRouter, this::readinessProblems, this::alive, this::dataReference),
                 Service.COMPANY_DATA,
@@ -235,7 +239,7 @@ public final class CadastroEngine implements AutoCloseable {
         }
 
         List<Runnable> closeSteps() {
-            return parts(null, null, null, providers, sms, register, store);
+            return parts(null, null, null, null, providers, sms, register, store);
         }
     }
 
@@ -293,7 +297,6 @@ public final class CadastroEngine implements AutoCloseable {
     private ScheduledExecutorService startHousekeeping() {
         ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("cadastro-housekeeping").factory());
-        IdempotentCalls keys = new IdempotentCalls(store.idempotency(), clock);
         executor.scheduleWithFixedDelay(
                 () -> housekeeping(keys, mailing, store.creditReports(), otp, store.personJobs(), clock),
                 1,
@@ -399,6 +402,7 @@ public final class CadastroEngine implements AutoCloseable {
             ScheduledExecutorService housekeeping,
             PushService push,
             WorkerPool<?> workers,
+            IdempotentCalls keys,
             ProviderOptions.Providers providers,
             SmsOptions.Sms sms,
             LuceneRegister register,
@@ -407,6 +411,7 @@ public final class CadastroEngine implements AutoCloseable {
         step(steps, housekeeping, ScheduledExecutorService::shutdownNow);
         step(steps, push, PushService::close);
         step(steps, workers, WorkerPool::close);
+        step(steps, keys, IdempotentCalls::close);
         step(steps, providers, ProviderOptions.Providers::close);
         step(steps, sms, SmsOptions.Sms::close);
         step(steps, register, LuceneRegister::close);
@@ -422,7 +427,7 @@ public final class CadastroEngine implements AutoCloseable {
     }
 
     private List<Runnable> parts() {
-        return parts(housekeeping, push, mailingWorkers, providers, sms, register, store);
+        return parts(housekeeping, push, mailingWorkers, keys, providers, sms, register, store);
     }
 
     /** The path of a base URL without its trailing slash; empty for none. */
@@ -631,7 +636,8 @@ public final class CadastroEngine implements AutoCloseable {
     }
 
     /**
-     * Stops the background work (housekeeping, push, export workers, providers, SMS), then closes the
+     * Stops the background work (housekeeping, push, export workers, idempotency lease renewals, providers,
+     * SMS), then closes the
      * register and the store. Each part is closed whatever the others did; the first failure is thrown
      * with the later ones suppressed. Requests still in flight fail: stop the listeners first.
      */

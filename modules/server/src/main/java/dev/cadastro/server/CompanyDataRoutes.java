@@ -57,7 +57,12 @@ public final class CompanyDataRoutes {
         return router(register, store, admission, clock, mailing, providers, SmsOptions.Sms.none());
     }
 
-    /** The company-data router over these adapters: what a host other than the server mounts. */
+    /**
+     * The company-data router over these adapters: what a host other than the server mounts. The
+     * idempotency leases of its requests are renewed on daemon threads of its own, started by the first
+     * request under a key and never stopped; a host that stops them passes its own {@link IdempotentCalls}
+     * and closes it.
+     */
     public static Router router(
             LuceneRegister register,
             Store store,
@@ -66,6 +71,30 @@ public final class CompanyDataRoutes {
             MailingService mailing,
             ProviderOptions.Providers providers,
             SmsOptions.Sms sms) {
+        return router(
+                register,
+                store,
+                admission,
+                clock,
+                mailing,
+                providers,
+                sms,
+                new IdempotentCalls(store.idempotency(), clock));
+    }
+
+    /**
+     * The company-data router over these adapters, running requests under idempotency keys with {@code
+     * keys}, which the caller closes after the router's last request.
+     */
+    public static Router router(
+            LuceneRegister register,
+            Store store,
+            Admission admission,
+            Clock clock,
+            MailingService mailing,
+            ProviderOptions.Providers providers,
+            SmsOptions.Sms sms,
+            IdempotentCalls keys) {
         CostRules costs = new CostRules(clock);
         CompanyService companies = new CompanyService(register, store.ledger(), costs);
         EnrichmentService enrichment = new EnrichmentService(register, providers.bureau(), store.ledger(), costs);
@@ -80,7 +109,7 @@ public final class CompanyDataRoutes {
                 personAuditKey(sms.keys()),
                 clock,
                 new SecureRandom());
-        IdempotentResponses idempotent = new IdempotentResponses(new IdempotentCalls(store.idempotency(), clock));
+        IdempotentResponses idempotent = new IdempotentResponses(keys);
         OtpService otp = sms.service(store.otpStore(), clock);
         AccountOverviewService overviews = new AccountOverviewService(store.accountFunds());
         return CompanyDataApi.router(

@@ -148,19 +148,17 @@ class DemoCurlLinesTest {
             if (curl.uri().getPath().endsWith("/arquivo")) {
                 awaitExportEnd(f, curl);
             }
-            HttpResponse<String> r = send(f, curl);
             paths.add(curl.method() + " " + curl.uri().getPath());
+            if (curl.uri().getPath().endsWith("/v1/empresas/alteracoes")) {
+                // The change lines need a register of two months, as the demo's is; this fixture's is one.
+                // ChangeFeedEndToEndTest.theDemosChangeLinesAnswerOnTwoMonths sends them and demands 200.
+                continue;
+            }
+            HttpResponse<String> r = send(f, curl);
             // The one line that shows a refusal says so in its comment; the rest is 200 (the person lines
             // use a CPF the simulated bureau has data on under each of their purposes).
             boolean refusalShown = r.statusCode() == 403 && r.body().contains("SEM_ESCOPO");
-            // This fixture's register is one month, which has no changes; the demo loads two, and
-            // ChangeFeedEndToEndTest sends these lines to a register of two months.
-            boolean oneMonth = curl.uri().getPath().endsWith("/v1/empresas/alteracoes")
-                    && r.statusCode() == 422
-                    && r.body().contains("regra=no-changes");
-            assertTrue(
-                    r.statusCode() == 200 || refusalShown || oneMonth,
-                    r.statusCode() + " for " + filled + "\n" + r.body());
+            assertTrue(r.statusCode() == 200 || refusalShown, r.statusCode() + " for " + filled + "\n" + r.body());
             if (r.headers().firstValue("Content-Type").orElse("").startsWith("application/json")) {
                 JsonNode answer = json(r);
                 if (answer.has("job_id")) {
@@ -200,5 +198,9 @@ class DemoCurlLinesTest {
         assertTrue(paths.contains("GET /v1/conta"), paths.toString());
         assertTrue(paths.contains("POST /v1/mailing/estimativa"), paths.toString());
         assertTrue(paths.contains("POST /v1/empresas/lote"), paths.toString());
+        assertEquals(
+                2,
+                paths.stream().filter("GET /v1/empresas/alteracoes"::equals).count(),
+                "the two change lines ChangeFeedEndToEndTest sends: " + paths);
     }
 }

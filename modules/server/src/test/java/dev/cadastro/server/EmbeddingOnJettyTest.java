@@ -33,7 +33,9 @@ import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.Server;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +44,8 @@ import org.junit.jupiter.api.Test;
  * database on the fixture's PostgreSQL, the fixture's register), {@link JettyHost} mounting both
  * services and the recordings on one Jetty port under context paths, then requests through a real
  * socket: health, a paid search and a lookup with an encoded slash, a call's audio redirect followed
- * to a byte range of the recording, and readiness dropping when the engine begins to stop.
+ * to a byte range of the recording, and readiness dropping when the engine begins to stop; once
+ * closed, the engine leaves none of its idempotency lease threads behind.
  */
 class EmbeddingOnJettyTest {
     private final HttpClient client =
@@ -72,6 +75,7 @@ class EmbeddingOnJettyTest {
                 .mailing(MailingOptions.defaults())
                 .sms(SmsOptions.under(dir))
                 .build();
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
         try (CadastroEngine engine = CadastroEngine.open(
                 config, CadastroEngine.CallRecordsSetup.at("http://127.0.0.1:" + port + "/gravacoes"))) {
             Server jetty = JettyHost.start(engine, port);
@@ -91,8 +95,13 @@ class EmbeddingOnJettyTest {
                                 new SecureRandom())
                         .issue(account.id(), "e2e", EnumSet.of(Scope.EMPRESAS_READ))
                         .secret();
-                HttpResponse<String> search =
-                        get(base + "/dados/v1/empresas?situacao_cadastral=02&limite=2", "X-API-Key", key);
+                // Under a key: the request's lease is renewed on the engine's threads.
+                HttpResponse<String> search = get(
+                        base + "/dados/v1/empresas?situacao_cadastral=02&limite=2",
+                        "X-API-Key",
+                        key,
+                        "Idempotency-Key",
+                        "embedded-search");
                 assertEquals(200, search.statusCode(), search.body());
                 String cnpj = ServerFixture.json(search).at("/dados/0/cnpj").asText();
                 assertEquals(
@@ -143,6 +152,20 @@ class EmbeddingOnJettyTest {
                 jetty.stop();
             }
         }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<String> left = leaseThreadsBut(before);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            left = leaseThreadsBut(before);
+        }
+        assertEquals(List.of(), left, "idempotency lease threads the closed engine left running");
+    }
+
+    private static List<String> leaseThreadsBut(Set<Thread> before) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && !before.contains(t) && t.getName().startsWith("idempotency-lease"))
+                .map(Thread::getName)
+                .toList();
     }
 
     private HttpResponse<String> get(String url, String... headers) throws Exception {

@@ -226,6 +226,77 @@ class GenerationSwapEndToEndTest {
     }
 
     @Test
+    void anEnrichmentNamesTheMonthOfTheGenerationItsPartnersWereReadFromThoughAnotherIsSwappedInBeforeItAnswers()
+            throws Exception {
+        String before = server.register().reference().orElseThrow().wire();
+        Account account = account();
+        String key = key(account, Scope.ENRIQUECIMENTO_READ);
+        CompletableFuture<HttpResponse<String>> answer;
+        try (Connection lock = DriverManager.getConnection(jdbcUrl);
+                Connection watch = DriverManager.getConnection(jdbcUrl)) {
+            lock.setAutoCommit(false);
+            // The enrichment reads the register, then waits to charge: the balance row is the test's.
+            try (PreparedStatement ps =
+                    lock.prepareStatement("SELECT posted FROM balances WHERE account_id = ? FOR UPDATE")) {
+                ps.setLong(1, account.id().value());
+                ps.executeQuery().close();
+            }
+            answer = CLIENT.sendAsync(
+                    request("/v1/enriquecimento/" + cnpjs.get(1), key).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Await.until(
+                    "the enrichment's charge waits on the balance row",
+                    () -> aChargeWaitsOnTheLock(watch),
+                    Duration.ofSeconds(30));
+            swapTo("2033-03");
+            lock.rollback();
+        }
+        HttpResponse<String> r = answer.get();
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(
+                before,
+                r.headers().firstValue(HEADER).orElse("(absent)"),
+                "the month of the generation the answer was read from");
+        assertNotEquals(before, server.register().reference().orElseThrow().wire());
+    }
+
+    @Test
+    void aDoneExportsStatusAndFileNameTheMonthItsFileWasReadFromAfterAnotherIsSwappedIn() throws Exception {
+        String built = server.register().reference().orElseThrow().wire();
+        Account account = account();
+        String key = new ApiKeyIssuer(
+                        server.store().accounts(), server.store().apiKeys(), Clock.systemUTC(), new SecureRandom())
+                .issue(account.id(), "e2e", EnumSet.of(Scope.MAILING_READ, Scope.MAILING_EXPORT))
+                .secret();
+        HttpResponse<String> created = send(request("/v1/mailing", key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"filtros\": {\"situacao_cadastral\": [\"02\"]}, \"quantidade\": 3}"))
+                .build());
+        assertEquals(200, created.statusCode(), created.body());
+        String job = json(created).path("job_id").asText();
+        HttpRequest status = request("/v1/mailing/" + job, key).GET().build();
+        Await.until(
+                "export " + job + " done",
+                () -> json(send(status)).path("status").asText().equals("concluido"),
+                Duration.ofSeconds(30));
+        swapTo("2034-04");
+        HttpResponse<String> done = send(status);
+        assertEquals(200, done.statusCode(), done.body());
+        assertEquals(built, done.headers().firstValue(HEADER).orElse("(absent)"), "the month the file was read from");
+        HttpResponse<String> file =
+                send(request("/v1/mailing/" + job + "/arquivo", key).GET().build());
+        assertEquals(200, file.statusCode());
+        assertEquals(built, file.headers().firstValue(HEADER).orElse("(absent)"), "the file's month");
+        HttpResponse<String> estimate = send(request("/v1/mailing/estimativa", key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"filtros\": {\"situacao_cadastral\": [\"02\"]}}"))
+                .build());
+        assertEquals(200, estimate.statusCode(), estimate.body());
+        assertEquals("2034-04", estimate.headers().firstValue(HEADER).orElse("(absent)"), "an estimate reads now");
+    }
+
+    @Test
     void anEnrichmentReplayedByItsIdempotencyKeyNamesTheMonthOfItsFirstAnswer() {
         String key = key(account(), Scope.ENRIQUECIMENTO_READ);
         HttpRequest enrich = request("/v1/enriquecimento/" + cnpjs.get(0), key)

@@ -168,6 +168,64 @@ class IdempotencyLeaseTest {
         }
     }
 
+    @Test
+    void aRenewalThatReachesTheRowAfterItsClientGaveUpAndTheRowWasReadKeepsTheAttemptsAnswer() throws Exception {
+        String url = TestDatabase.freshDatabase();
+        // A statement trigger holds one renewal 2.5 s before its UPDATE touches the row, the client waits 1
+        // s for it: whatever the attempt reads of the row in between is the old fence, and the UPDATE then
+        // commits the new one.
+        try (Store store = Store.open(
+                Database.builder()
+                        .url(url)
+                        .poolSize(4)
+                        .networkTimeout(Duration.ofSeconds(1))
+                        .build(),
+                Clock.systemUTC())) {
+            try (Connection c = DriverManager.getConnection(url);
+                    Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE slow_renewals (n int)");
+                s.execute("CREATE FUNCTION late_renewal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " DELETE FROM slow_renewals; IF FOUND THEN PERFORM pg_sleep(2.5); END IF;"
+                        + " RETURN NULL; END $$");
+                s.execute("CREATE TRIGGER late_renewal BEFORE UPDATE ON idempotency_requests"
+                        + " FOR EACH STATEMENT EXECUTE FUNCTION late_renewal()");
+            }
+            AccountId account = TestDatabase.fundedAccount(store, 0, 0).id();
+            ClientKey key = new ClientKey("late-renewal");
+            IdempotentCalls calls =
+                    new IdempotentCalls(store.idempotency(), Clock.systemUTC(), RETENTION, IdempotentCalls.LEASE);
+            try (Connection watch = DriverManager.getConnection(url)) {
+                IdempotentCalls.Outcome<byte[]> outcome = calls.run(
+                        account,
+                        key,
+                        request("a"),
+                        "Idempotency-Key",
+                        reference -> {
+                            try (Statement s = watch.createStatement()) {
+                                // The claim inserted the row; the next UPDATE of the table is a renewal.
+                                s.execute("INSERT INTO slow_renewals VALUES (1)");
+                                Timestamp acquired = lockedUntil(watch, account);
+                                await(
+                                        "the late renewal committed",
+                                        () -> pending(watch) == 0
+                                                && lockedUntil(watch, account).after(acquired));
+                            } catch (SQLException | InterruptedException e) {
+                                throw new IllegalStateException(e);
+                            }
+                            return new byte[] {7};
+                        },
+                        b -> b);
+                assertInstanceOf(IdempotentCalls.Outcome.Fresh.class, outcome);
+            }
+            IdempotencyStore.Claim.Completed done = assertInstanceOf(
+                    IdempotencyStore.Claim.Completed.class,
+                    store.idempotency()
+                            .claim(account, key, request("a"), Instant.now(), IdempotentCalls.LEASE, RETENTION),
+                    "the answer was stored under the fence the late renewal wrote");
+            assertArrayEquals(new byte[] {7}, done.answer());
+        }
+    }
+
     private static long pending(Connection c) {
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM slow_renewals")) {

@@ -112,13 +112,15 @@ class IdempotencyTest {
                 IdempotencyStore.Claim.Acquired.class,
                 store.claim(account, key, request("a"), T0.plusSeconds(61), lease, retention));
         assertEquals(slow.id(), taker.id(), "the same row, so the same ledger reference");
-        store.release(slow.id(), slow.leaseUntil());
+        store.release(slow.id(), java.util.List.of(slow.leaseUntil()));
         assertInstanceOf(
                 IdempotencyStore.Claim.InFlight.class,
                 store.claim(account, key, request("a"), T0.plusSeconds(62), lease, retention),
                 "the stale release did not free the key the taker holds");
-        assertFalse(store.complete(slow.id(), slow.leaseUntil(), new byte[] {1}, T0.plusSeconds(63)));
-        assertTrue(store.complete(taker.id(), taker.leaseUntil(), new byte[] {2}, T0.plusSeconds(63)));
+        assertFalse(
+                store.complete(slow.id(), java.util.List.of(slow.leaseUntil()), new byte[] {1}, T0.plusSeconds(63)));
+        assertTrue(
+                store.complete(taker.id(), java.util.List.of(taker.leaseUntil()), new byte[] {2}, T0.plusSeconds(63)));
         IdempotencyStore.Claim.Completed done = assertInstanceOf(
                 IdempotencyStore.Claim.Completed.class,
                 store.claim(account, key, request("a"), T0.plusSeconds(64), lease, retention));

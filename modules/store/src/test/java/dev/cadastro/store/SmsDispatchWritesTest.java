@@ -137,7 +137,7 @@ class SmsDispatchWritesTest {
             }
         }
         try (Store store = Store.open(Database.builder().url(url).poolSize(2).build(), Clock.systemUTC())) {
-            assertEquals(List.of(13, 14, 15, 16, 17, 18), store.migrationsApplied());
+            assertEquals(List.of(13, 14, 15, 16, 17, 18, 19), store.migrationsApplied());
             assertEquals(2, count(store, "SELECT count(*) FROM sms_sending"));
             Instant now = Instant.now();
             assertEquals(1, store.otpStore().abandonSending(now.minus(OtpService.SENDING_LEASE), now));

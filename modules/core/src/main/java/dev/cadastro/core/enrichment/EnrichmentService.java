@@ -67,7 +67,9 @@ public final class EnrichmentService {
         ChargeRequest charge = costs.enrichment(principal.accountId(), valid);
         ledger.requireAffordable(charge);
         Optional<BureauCompany> answer = bureau.company(valid);
-        List<Partner> published = register.partners(valid.root());
+        // The answer's month is that of the generation the partners come from, whatever is published next.
+        RegisterSearch.PartnersOf read = register.partnersReferenced(valid.root());
+        List<Partner> published = read.partners();
         BureauCompany enrichment;
         if (answer.isPresent()) {
             enrichment = withPublishedPartners(answer.get(), published);
@@ -78,7 +80,7 @@ public final class EnrichmentService {
             enrichment = fromRegisterOnly(valid, record, published);
         }
         ChargeResult paid = ledger.charge(charge);
-        return new EnrichmentOutcome(enrichment, paid.charged(), paid.balanceAfter());
+        return new EnrichmentOutcome(enrichment, paid.charged(), paid.balanceAfter(), read.reference());
     }
 
     private static Cnpj parse(String text) {

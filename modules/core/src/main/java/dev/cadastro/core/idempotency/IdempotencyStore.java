@@ -3,6 +3,7 @@ package dev.cadastro.core.idempotency;
 import dev.cadastro.core.account.AccountId;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Port: the remembered requests of client idempotency keys, one row per (account, key), shared by
@@ -48,29 +49,27 @@ public interface IdempotencyStore {
 
     /**
      * Records the answer of an acquired attempt; later claims replay it. Only while the attempt still
-     * holds the key ({@code leaseUntil} as acquired); returns whether it did.
+     * holds the key (its lease is one of {@code fences}, the fences this attempt may have written); returns
+     * whether it did.
      */
-    boolean complete(long id, Instant leaseUntil, byte[] answer, Instant now);
+    boolean complete(long id, List<Instant> fences, byte[] answer, Instant now);
 
     /**
-     * Extends the lease of an attempt still running: {@code leaseUntil} moves to {@code newLeaseUntil} if
-     * the attempt still holds it (no answer yet, its lease still {@code leaseUntil}); false when another
-     * attempt took the key over, or it was completed or released.
+     * Extends the lease of an attempt still running: the lease moves to {@code newLeaseUntil} if the
+     * attempt still holds it (no answer yet, its lease one of {@code fences}); false when another attempt
+     * took the key over, or it was completed or released.
+     *
+     * @param fences every fence this attempt may have written: the one last confirmed, then those of
+     *     renewals whose outcome is unknown (they may commit later still)
      */
-    boolean renew(long id, Instant leaseUntil, Instant newLeaseUntil);
-
-    /**
-     * The lease the key's attempt holds now ({@code leaseUntil} as the store has it), once any change of it
-     * still being written has committed or rolled back; empty when the request was answered, released or
-     * forgotten. A renewal whose outcome is unknown (its answer was lost) is resolved by this read.
-     */
-    java.util.Optional<Instant> leaseUntil(long id);
+    boolean renew(long id, List<Instant> fences, Instant newLeaseUntil);
 
     /**
      * Ends an acquired attempt without an answer: the next claim with the same request runs it again.
-     * Only while the attempt still holds the key; a stale attempt cannot free a key another one holds.
+     * Only while the attempt still holds the key (its lease one of {@code fences}); a stale attempt cannot
+     * free a key another one holds.
      */
-    void release(long id, Instant leaseUntil);
+    void release(long id, List<Instant> fences);
 
     /** Forgets keys first used before {@code cutoff}; returns how many. */
     long purge(Instant cutoff);

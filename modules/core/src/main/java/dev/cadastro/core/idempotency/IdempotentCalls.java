@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -31,9 +30,10 @@ import java.util.function.Function;
  *       the same reference (a charge that did commit is not made twice).
  * </ul>
  *
- * Keys are kept for {@link #retention()} from their first use, then forgotten ({@link #purge()}).
+ * Keys are kept for {@link #retention()} from their first use, then forgotten ({@link #purge()}). The
+ * renewals run on threads of these calls, started by the first attempt; their owner closes them.
  */
-public final class IdempotentCalls {
+public final class IdempotentCalls implements AutoCloseable {
     /** How long a key is remembered from its first use. */
     public static final Duration RETENTION = Duration.ofHours(24);
 
@@ -53,28 +53,27 @@ public final class IdempotentCalls {
 
     private static final System.Logger LOG = System.getLogger(IdempotentCalls.class.getName());
 
-    /**
-     * Times the renewals of running attempts; it never touches the database itself, so a renewal held up
-     * by it cannot delay the others'.
-     */
-    private static final java.util.concurrent.ScheduledExecutorService RENEWAL_TIMER =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-                    Thread.ofPlatform().daemon().name("idempotency-lease-timer").factory());
-
-    /**
-     * Runs the renewals, each on a thread of its own (at most one per running attempt at a time): a renewal
-     * waiting for a connection or a slow database holds back no other attempt's lease.
-     */
-    private static final java.util.concurrent.ExecutorService RENEWERS =
-            java.util.concurrent.Executors.newCachedThreadPool(
-                    Thread.ofPlatform().daemon().name("idempotency-lease-", 0).factory());
-
     private static final long POLL_MILLIS = 25;
+
+    /** How long {@link #close} waits for a renewal under way (one short UPDATE, or its network timeout). */
+    private static final long CLOSE_WAIT_SECONDS = 5;
 
     private final IdempotencyStore store;
     private final Clock clock;
     private final Duration retention;
     private final Duration lease;
+
+    /**
+     * Times the renewals of running attempts; it never touches the database itself, so a renewal held up
+     * by it cannot delay the others'. Its thread starts with the first attempt and ends at {@link #close}.
+     */
+    private final java.util.concurrent.ScheduledExecutorService renewalTimer;
+
+    /**
+     * Runs the renewals, each on a thread of its own (at most one per running attempt at a time): a renewal
+     * waiting for a connection or a slow database holds back no other attempt's lease.
+     */
+    private final java.util.concurrent.ExecutorService renewers;
 
     public IdempotentCalls(IdempotencyStore store, Clock clock) {
         this(store, clock, RETENTION, LEASE);
@@ -86,6 +85,11 @@ public final class IdempotentCalls {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.retention = positive(retention, "retention");
         this.lease = positive(lease, "lease");
+        // Daemon threads, so an owner that never closes these calls does not keep its process alive.
+        this.renewalTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("idempotency-lease-timer").factory());
+        this.renewers = java.util.concurrent.Executors.newCachedThreadPool(
+                Thread.ofPlatform().daemon().name("idempotency-lease-", 0).factory());
     }
 
     /** The outcome of {@link #run}. */
@@ -150,7 +154,7 @@ public final class IdempotentCalls {
         long id = acquired.id();
         Lease held = new Lease(id, acquired.leaseUntil());
         long every = Math.max(1, lease.toMillis() / 3);
-        java.util.concurrent.ScheduledFuture<?> renewal = RENEWAL_TIMER.scheduleWithFixedDelay(
+        java.util.concurrent.ScheduledFuture<?> renewal = renewalTimer.scheduleWithFixedDelay(
                 held::renewInBackground, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
         T value;
         byte[] answer;
@@ -160,43 +164,39 @@ public final class IdempotentCalls {
         } catch (RuntimeException | Error e) {
             renewal.cancel(false);
             try {
-                for (Instant fence : held.end()) {
-                    store.release(id, fence);
-                }
+                store.release(id, held.end());
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
         }
         renewal.cancel(false);
-        for (Instant fence : held.end()) {
-            if (store.complete(id, fence, answer, clock.instant())) {
-                break;
-            }
-        }
+        store.complete(id, held.end(), answer, clock.instant());
         return new Outcome.Fresh<>(value);
     }
 
     /**
-     * The lease of one running attempt: the fence its completion or release must name. A renewal whose
-     * answer was lost (the database may have committed it) leaves the fence unknown between the old value
-     * and the new one; the next step re-reads the row ({@link IdempotencyStore#leaseUntil}) instead of
-     * guessing, so the attempt neither keeps a stale fence nor takes itself for lost.
+     * The lease of one running attempt: every fence the row may hold for it. A renewal whose answer was
+     * lost (the database may have committed it, now or later: its {@code UPDATE} may still be on its way
+     * to the row) adds the fence it tried to write instead of replacing the held one; the next renewal,
+     * the completion and the release each match any of them, so the attempt neither keeps a stale fence
+     * nor takes itself for lost, whenever the lost {@code UPDATE} lands. A renewal that matches one of
+     * them leaves a single fence: every earlier write was conditional on an older fence, and the row
+     * never holds an older fence again.
      */
     private final class Lease {
         private final long id;
         private final java.util.concurrent.atomic.AtomicBoolean renewing =
                 new java.util.concurrent.atomic.AtomicBoolean();
-        private Instant until;
-        /** The fence a renewal may have written, its outcome unknown; null when none is pending. */
-        private Instant unknown;
+        /** The fence a renewal last confirmed (or the claim's), then those of renewals whose outcome was lost. */
+        private final List<Instant> fences = new java.util.ArrayList<>();
 
         private boolean ended;
         private boolean lost;
 
         Lease(long id, Instant until) {
             this.id = id;
-            this.until = until;
+            this.fences.add(until);
         }
 
         /** Hands one renewal to its own thread, unless the previous one of this lease still runs. */
@@ -205,7 +205,7 @@ public final class IdempotentCalls {
                 return;
             }
             try {
-                RENEWERS.execute(() -> {
+                renewers.execute(() -> {
                     try {
                         renew();
                     } finally {
@@ -221,17 +221,15 @@ public final class IdempotentCalls {
             if (ended || lost) {
                 return;
             }
-            if (unknown != null && !resolve()) {
-                return; // still unknown: the database is away; the next renewal asks again
-            }
             // Microseconds, as PostgreSQL keeps them: the value fences the attempt and must compare equal.
             Instant next = clock.instant().plus(lease).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
-            if (!next.isAfter(until)) {
+            if (!next.isAfter(fences.getLast())) {
                 return;
             }
             try {
-                if (store.renew(id, until, next)) {
-                    until = next;
+                if (store.renew(id, List.copyOf(fences), next)) {
+                    fences.clear();
+                    fences.add(next);
                 } else {
                     lost = true;
                     LOG.log(
@@ -240,43 +238,34 @@ public final class IdempotentCalls {
                             id);
                 }
             } catch (RuntimeException e) {
-                // The UPDATE may have committed and only its answer been lost: re-read rather than guess.
-                unknown = next;
+                // The UPDATE may have committed, or may still commit: the row may hold either fence.
+                fences.add(next);
                 LOG.log(System.Logger.Level.DEBUG, "renewing the lease of idempotency key " + id + " failed", e);
-                resolve();
             }
         }
 
-        /** Settles a pending unknown renewal from the row; false when the row could not be read either. */
-        private boolean resolve() {
-            Optional<Instant> held;
-            try {
-                held = store.leaseUntil(id);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "re-reading the lease of idempotency key " + id + " failed", e);
-                return false;
-            }
-            if (held.isPresent() && held.get().equals(unknown)) {
-                until = unknown;
-            } else if (held.isEmpty() || !held.get().equals(until)) {
-                lost = true;
-            }
-            unknown = null;
-            return true;
-        }
-
-        /**
-         * Stops the renewals; the fences to complete or release with, in order: the one held, then (when a
-         * renewal's outcome could not be settled, even by a last re-read) the one it may have written. Each
-         * write is conditional on the row's exact fence, so at most one of them takes effect, and only if it
-         * is this attempt's.
-         */
+        /** Stops the renewals; the fences to complete or release with (any one of them is this attempt's). */
         synchronized List<Instant> end() {
             ended = true;
-            if (unknown != null && !resolve()) {
-                return List.of(until, unknown);
+            return List.copyOf(fences);
+        }
+    }
+
+    /**
+     * Stops the renewal threads, waiting a little for a renewal under way. Attempts still running lose
+     * their renewals, and with them their keys once their leases run out: stop serving requests first.
+     */
+    @Override
+    public void close() {
+        renewalTimer.shutdownNow();
+        renewers.shutdownNow();
+        try {
+            if (!renewalTimer.awaitTermination(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
+                    || !renewers.awaitTermination(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "an idempotency lease renewal was still running at close");
             }
-            return List.of(until);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -2,9 +2,11 @@ package dev.cadastro.core.mailing;
 
 import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.Empresa;
+import dev.cadastro.core.register.RegisterSearch;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Optional;
 
 /**
  * Port: writes the leads of a mailing export as a ZIP holding one file of the requested format, one
@@ -19,18 +21,23 @@ public interface LeadFileWriter {
      */
     LeadSink open(ExportFormat format, String entryName, OutputStream out) throws IOException;
 
-    /** The rows of one open export. */
-    interface LeadSink extends Closeable {
+    /** The rows of one open export: what the register's export hands its records to, as they are read. */
+    interface LeadSink extends Closeable, RegisterSearch.RecordSink {
         /** Appends one record as one row. */
-        void add(Empresa empresa) throws IOException;
+        @Override
+        void accept(Empresa empresa) throws IOException;
 
         /** Rows added so far, the header excluded. */
         long rows();
 
         /**
          * Records in the file the reference month and publication time of the register generation the rows
-         * are read from; a writer with nowhere to put them ignores them.
+         * are read from; a writer with nowhere to put them only remembers them ({@link #reference}).
          */
-        default void describe(DataReference reference) {}
+        @Override
+        void describe(DataReference reference);
+
+        /** What {@link #describe} was given, if it was called: the month of the rows written. */
+        Optional<DataReference> reference();
     }
 }

@@ -3,6 +3,7 @@ package dev.cadastro.core.mailing;
 import dev.cadastro.core.account.AccountId;
 import dev.cadastro.core.error.ErrorCode;
 import dev.cadastro.core.error.LocalizedText;
+import dev.cadastro.core.register.DataReference;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -60,11 +61,22 @@ public record MailingJob(
 
     /**
      * Done: {@code delivered} leads in a file under {@code fileKey} until {@code expiresAt}, {@code
-     * charged} credits.
+     * charged} credits; {@code reference} is the month of the register generation the file was read from
+     * (empty when that generation recorded none, or the job completed before it was recorded).
      */
     public record Delivered(
-            int delivered, long charged, String fileKey, long fileBytes, Instant finishedAt, Instant expiresAt)
-            implements Outcome {}
+            int delivered,
+            long charged,
+            String fileKey,
+            long fileBytes,
+            Instant finishedAt,
+            Instant expiresAt,
+            Optional<DataReference> reference)
+            implements Outcome {
+        public Delivered {
+            Objects.requireNonNull(reference, "reference");
+        }
+    }
 
     /** Failed: nothing charged, the hold released. */
     public record Failed(ErrorCode code, LocalizedText message, Instant finishedAt) implements Outcome {}
@@ -109,13 +121,19 @@ public record MailingJob(
      * @throws IllegalStateException unless it is {@code processando}, or when more leads were delivered than held
      */
     public MailingJob complete(
-            int delivered, long charged, String fileKey, long fileBytes, Instant now, Instant expiresAt) {
+            int delivered,
+            long charged,
+            String fileKey,
+            long fileBytes,
+            Instant now,
+            Instant expiresAt,
+            Optional<DataReference> reference) {
         requireProcessing("complete");
         if (delivered < 0 || delivered > leadsLimit) {
             throw new IllegalStateException(
                     "job " + id + " delivered " + delivered + " leads; it may deliver 0.." + leadsLimit);
         }
-        return ended(State.CONCLUIDO, new Delivered(delivered, charged, fileKey, fileBytes, now, expiresAt));
+        return ended(State.CONCLUIDO, new Delivered(delivered, charged, fileKey, fileBytes, now, expiresAt, reference));
     }
 
     /**

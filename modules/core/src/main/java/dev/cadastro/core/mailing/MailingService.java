@@ -14,7 +14,6 @@ import dev.cadastro.core.register.ChangeQuery;
 import dev.cadastro.core.register.ChangeType;
 import dev.cadastro.core.register.CountResult;
 import dev.cadastro.core.register.DataReference;
-import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterSearch;
 import dev.cadastro.core.time.SaoPauloTime;
@@ -220,24 +219,17 @@ public final class MailingService {
         String key = "mailing/" + job.id() + "-" + claimed.attempt() + ".zip";
         long delivered;
         long bytes;
+        // The month the export read, kept on the job: its status names it whatever is published next.
+        Optional<DataReference> month;
         try (FileStore.Upload upload = files.create(key)) {
             try (LeadFileWriter.LeadSink sink = writer.open(job.formato(), job.entryName(), upload.stream())) {
-                // The month the export itself read, handed over by the generation it acquired.
-                RegisterSearch.RecordSink records = new RegisterSearch.RecordSink() {
-                    @Override
-                    public void accept(Empresa empresa) throws IOException {
-                        sink.add(empresa);
-                    }
-
-                    @Override
-                    public void describe(DataReference reference) {
-                        sink.describe(reference);
-                    }
-                };
+                // The sink takes the records, and the month the export itself read, handed over by the
+                // generation it acquired.
                 Optional<ChangeQuery> changes = decodeChanges(job.filtros());
                 delivered = changes.isPresent()
-                        ? register.exportChanges(changes.get(), job.leadsLimit(), records)
-                        : register.export(decode(job.filtros()), job.leadsLimit(), records);
+                        ? register.exportChanges(changes.get(), job.leadsLimit(), sink)
+                        : register.export(decode(job.filtros()), job.leadsLimit(), sink);
+                month = sink.reference();
             }
             bytes = upload.commit();
         } catch (IOException | RuntimeException e) {
@@ -258,8 +250,8 @@ public final class MailingService {
             return;
         }
         Instant now = clock.instant();
-        MailingJob done =
-                job.complete((int) delivered, costs.mailingCost(delivered), key, bytes, now, now.plus(retention));
+        MailingJob done = job.complete(
+                (int) delivered, costs.mailingCost(delivered), key, bytes, now, now.plus(retention), month);
         if (!jobs.complete(done, claimed.owner())) {
             LOG.log(
                     System.Logger.Level.WARNING,

@@ -72,6 +72,22 @@ public interface RegisterSearch {
     List<Partner> partners(CnpjRoot root);
 
     /**
+     * {@link #partners} with the reference month of the generation that answered it, read from that same
+     * generation (a generation published between the two cannot mislabel the answer).
+     */
+    default PartnersOf partnersReferenced(CnpjRoot root) {
+        return new PartnersOf(partners(root), reference());
+    }
+
+    /** The answer of {@link #partnersReferenced}, and the reference month of the generation that gave it. */
+    record PartnersOf(List<Partner> partners, Optional<DataReference> reference) {
+        public PartnersOf {
+            partners = List.copyOf(partners);
+            java.util.Objects.requireNonNull(reference, "reference");
+        }
+    }
+
+    /**
      * The first {@code limit} matches of the query's filters (its page and size are ignored), in the
      * order of search pages, all read from one index generation even if another is published meanwhile,
      * handed to {@code sink} one at a time without holding them; returns how many.

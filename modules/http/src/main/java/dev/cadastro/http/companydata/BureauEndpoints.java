@@ -1,7 +1,6 @@
 package dev.cadastro.http.companydata;
 
 import dev.cadastro.core.account.Principal;
-import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.credit.CreditAnswers;
 import dev.cadastro.core.credit.CreditOutcome;
 import dev.cadastro.core.credit.CreditReportService;
@@ -14,6 +13,7 @@ import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.idempotency.RequestFingerprint;
 import dev.cadastro.core.internal.Texts;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Request;
 import dev.cadastro.http.Response;
@@ -49,17 +49,11 @@ final class BureauEndpoints {
     private static final String DOCUMENTO = "documento";
 
     private final EnrichmentService enrichment;
-    private final CompanyService companies;
     private final CreditReportService credit;
     private final IdempotentResponses idempotent;
 
-    BureauEndpoints(
-            EnrichmentService enrichment,
-            CreditReportService credit,
-            IdempotentResponses idempotent,
-            CompanyService companies) {
+    BureauEndpoints(EnrichmentService enrichment, CreditReportService credit, IdempotentResponses idempotent) {
         this.enrichment = Objects.requireNonNull(enrichment, "enrichment");
-        this.companies = Objects.requireNonNull(companies, "companies");
         this.credit = Objects.requireNonNull(credit, "credit");
         this.idempotent = Objects.requireNonNull(idempotent, "idempotent");
     }
@@ -79,11 +73,13 @@ final class BureauEndpoints {
                 g.writeNumberField("creditos_consumidos", outcome.creditsCharged());
                 g.writeEndObject();
             });
-            // Inside the stored answer: a replay names the month of the first answer, not the one current then.
-            return CompanyDataApi.withReference(
-                    Response.json(200, body)
-                            .withHeader(CompanyDataApi.BALANCE_HEADER, Long.toString(outcome.balanceAfter())),
-                    companies);
+            Response response = Response.json(200, body)
+                    .withHeader(CompanyDataApi.BALANCE_HEADER, Long.toString(outcome.balanceAfter()));
+            // Inside the stored answer: a replay names the month of the first answer, not the one current then,
+            // and the first answer the month of the generation it was read from, not the one current when sent.
+            return outcome.reference()
+                    .map(r -> response.withHeader(DataReference.HEADER, r.wire()))
+                    .orElse(response);
         });
     }
 

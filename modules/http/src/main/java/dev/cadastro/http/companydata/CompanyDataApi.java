@@ -115,7 +115,7 @@ public final class CompanyDataApi {
         this.companies = Objects.requireNonNull(companies, "companies");
         this.idempotent = Objects.requireNonNull(idempotent, "idempotent");
         this.mailing = new MailingEndpoints(mailing, idempotent);
-        this.bureau = new BureauEndpoints(enrichment, credit, idempotent, companies);
+        this.bureau = new BureauEndpoints(enrichment, credit, idempotent);
         this.persons = new PersonEndpoints(persons, idempotent);
         this.sms = new SmsEndpoints(otp, idempotent);
         this.overviews = Objects.requireNonNull(overviews, "overviews");

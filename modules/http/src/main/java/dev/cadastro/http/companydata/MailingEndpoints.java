@@ -12,6 +12,7 @@ import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingRequest;
 import dev.cadastro.core.mailing.MailingService;
 import dev.cadastro.core.register.ChangeQuery;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.http.IdempotentResponses;
 import dev.cadastro.http.Request;
@@ -101,7 +102,7 @@ final class MailingEndpoints {
     Response status(Request request, Principal principal) {
         refuseQuery(request, "GET /v1/mailing/{job_id}");
         MailingJob job = mailing.status(principal, jobId(request));
-        return Response.json(200, Json.bytes(g -> {
+        return withFileReference(job, Response.json(200, Json.bytes(g -> {
             g.writeStartObject();
             writeJob(g, job);
             g.writeStringField("criado_em", time(job.createdAt()));
@@ -124,7 +125,18 @@ final class MailingEndpoints {
                 }
             }
             g.writeEndObject();
-        }));
+        })));
+    }
+
+    /**
+     * A done job's answers name the month its file was read from, not the one served now; the others (still
+     * processing, failed, or done before the month was recorded) get the served month from the router.
+     */
+    private static Response withFileReference(MailingJob job, Response response) {
+        return job.outcome().orElse(null) instanceof MailingJob.Delivered d
+                        && d.reference().isPresent()
+                ? response.withHeader(DataReference.HEADER, d.reference().get().wire())
+                : response;
     }
 
     Response download(Request request, Principal principal) throws IOException {
@@ -146,11 +158,13 @@ final class MailingEndpoints {
                 file.close();
             }
         };
-        return Response.stream(200, "application/zip", body)
-                .withHeader(
-                        "Content-Disposition",
-                        "attachment; filename=\"" + file.job().zipName() + "\"")
-                .withHeader("Cache-Control", "private, no-store");
+        return withFileReference(
+                file.job(),
+                Response.stream(200, "application/zip", body)
+                        .withHeader(
+                                "Content-Disposition",
+                                "attachment; filename=\"" + file.job().zipName() + "\"")
+                        .withHeader("Cache-Control", "private, no-store"));
     }
 
     private static String jobId(Request request) {

@@ -44,7 +44,8 @@ public final class Migrations {
             "V15__company_batch.sql",
             "V16__call_feed.sql",
             "V17__ledger_batch_checks.sql",
-            "V18__balance_checks_read_committed.sql");
+            "V18__balance_checks_read_committed.sql",
+            "V19__mailing_reference.sql");
 
     /** Arbitrary constant naming the lock: "cadastro" in ASCII. */
     private static final long LOCK = 0x6361_6461_7374_726FL;

@@ -12,8 +12,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -24,10 +24,6 @@ import javax.sql.DataSource;
  */
 public final class PgIdempotencyStore implements IdempotencyStore {
     private static final Timestamp RELEASED = Timestamp.from(Instant.EPOCH);
-
-    /** Moves a pending key's lease, from the end its holder read, to another (renewal) or to the past (release). */
-    private static final String MOVE_LEASE =
-            "UPDATE idempotency_requests SET locked_until = ? WHERE id = ? AND answer IS NULL AND locked_until = ?";
 
     private final DataSource dataSource;
     private final DataSource leases;
@@ -124,55 +120,61 @@ public final class PgIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public boolean complete(long id, Instant leaseUntil, byte[] answer, Instant now) {
+    public boolean complete(long id, List<Instant> fences, byte[] answer, Instant now) {
         Objects.requireNonNull(answer, "answer");
-        return Jdbc.updateOne(
-                dataSource,
-                "completion of an idempotent request",
-                "UPDATE idempotency_requests"
-                        + " SET answer = ?, completed_at = ?, locked_until = NULL"
-                        + " WHERE id = ? AND answer IS NULL AND locked_until = ?",
-                answer,
-                Jdbc.timestamp(now),
-                id,
-                Jdbc.timestamp(leaseUntil));
-    }
-
-    @Override
-    public boolean renew(long id, Instant leaseUntil, Instant newLeaseUntil) {
-        return Jdbc.updateOne(
-                leases,
-                "renewal of an idempotency key",
-                MOVE_LEASE,
-                Jdbc.timestamp(newLeaseUntil),
-                id,
-                Jdbc.timestamp(leaseUntil));
-    }
-
-    @Override
-    public Optional<Instant> leaseUntil(long id) {
-        return Jdbc.autoCommit(leases, "re-read of an idempotency key's lease", c -> {
-            // FOR SHARE waits for a renewal still running on a connection whose client gave up on it: what
-            // is read is its outcome, committed or rolled back, never the value it is about to replace.
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT locked_until FROM idempotency_requests" + " WHERE id = ? AND answer IS NULL FOR SHARE")) {
-                Jdbc.set(ps, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.<Instant>empty();
-                    }
-                    Timestamp until = rs.getTimestamp(1);
-                    return until == null || !until.after(RELEASED)
-                            ? Optional.<Instant>empty()
-                            : Optional.of(until.toInstant());
-                }
+        return Jdbc.autoCommit(dataSource, "completion of an idempotent request", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests"
+                    + " SET answer = ?, completed_at = ?, locked_until = NULL"
+                    + " WHERE id = ? AND answer IS NULL AND locked_until" + oneOf(fences))) {
+                Jdbc.set(ps, answer, Jdbc.timestamp(now), id);
+                bind(ps, 4, fences);
+                return ps.executeUpdate() == 1;
             }
         });
     }
 
     @Override
-    public void release(long id, Instant leaseUntil) {
-        Jdbc.update(dataSource, "release of an idempotency key", MOVE_LEASE, RELEASED, id, Jdbc.timestamp(leaseUntil));
+    public boolean renew(long id, List<Instant> fences, Instant newLeaseUntil) {
+        return Jdbc.autoCommit(leases, "renewal of an idempotency key", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests SET locked_until = ?"
+                    + " WHERE id = ? AND answer IS NULL AND locked_until" + oneOf(fences))) {
+                Jdbc.set(ps, Jdbc.timestamp(newLeaseUntil), id);
+                bind(ps, 3, fences);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public void release(long id, List<Instant> fences) {
+        Jdbc.autoCommit(dataSource, "release of an idempotency key", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_requests SET locked_until = ?"
+                    + " WHERE id = ? AND answer IS NULL AND locked_until" + oneOf(fences))) {
+                Jdbc.set(ps, RELEASED, id);
+                bind(ps, 3, fences);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    /**
+     * {@code IN (?, ...)}, one parameter per fence: an attempt's fences are one, or a few more while the
+     * outcome of its renewals is unknown. Every fence is a value the attempt itself may have written;
+     * another attempt's fence is its own clock reading plus the lease, equal to one of them only if two
+     * clocks read the same microsecond, and then both attempts ran the same request under the same
+     * reference: either answer is right.
+     */
+    private static String oneOf(List<Instant> fences) {
+        if (fences.isEmpty()) {
+            throw new IllegalArgumentException("an attempt holds at least one fence");
+        }
+        return " IN (" + String.join(", ", java.util.Collections.nCopies(fences.size(), "?")) + ")";
+    }
+
+    private static void bind(PreparedStatement ps, int first, List<Instant> fences) throws SQLException {
+        for (int i = 0; i < fences.size(); i++) {
+            ps.setTimestamp(first + i, Jdbc.timestamp(fences.get(i)));
+        }
     }
 
     @Override

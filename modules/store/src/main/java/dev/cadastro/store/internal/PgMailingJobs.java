@@ -9,6 +9,7 @@ import dev.cadastro.core.ledger.IdempotencyKey;
 import dev.cadastro.core.mailing.ExportFormat;
 import dev.cadastro.core.mailing.MailingJob;
 import dev.cadastro.core.mailing.MailingJobs;
+import dev.cadastro.core.register.DataReference;
 import dev.cadastro.core.work.Claimed;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,6 +18,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,7 +34,7 @@ import javax.sql.DataSource;
 public final class PgMailingJobs implements MailingJobs {
     private static final String COLUMNS = "public_id, account_id, state, filters, quantidade, leads_limit,"
             + " formato, created_at, delivered, charged, file_key, file_bytes, expires_at, error_code,"
-            + " error_message, finished_at";
+            + " error_message, finished_at, reference_month, reference_published_at";
 
     private final DataSource dataSource;
     private final PgLedger ledger;
@@ -110,6 +112,7 @@ public final class PgMailingJobs implements MailingJobs {
                 (c, holdKey) -> ledger.post(c, done.account(), holdKey, d.charged()),
                 "UPDATE mailing_jobs SET state = 'concluido',"
                         + " delivered = ?, charged = ?, file_key = ?, file_bytes = ?, expires_at = ?, finished_at = ?,"
+                        + " reference_month = ?, reference_published_at = ?,"
                         + " lease_owner = NULL, lease_until = NULL WHERE public_id = ?",
                 d.delivered(),
                 d.charged(),
@@ -117,6 +120,8 @@ public final class PgMailingJobs implements MailingJobs {
                 d.fileBytes(),
                 Jdbc.timestamp(d.expiresAt()),
                 Jdbc.timestamp(d.finishedAt()),
+                d.reference().map(r -> r.month().toString()).orElse(null),
+                d.reference().map(r -> Jdbc.timestamp(r.publishedAt())).orElse(null),
                 done.id());
     }
 
@@ -331,6 +336,14 @@ public final class PgMailingJobs implements MailingJobs {
         }
     }
 
+    private static Optional<DataReference> reference(ResultSet rs) throws SQLException {
+        String month = rs.getString("reference_month");
+        return month == null
+                ? Optional.empty()
+                : Optional.of(
+                        new DataReference(YearMonth.parse(month), instant(rs.getTimestamp("reference_published_at"))));
+    }
+
     private static MailingJob job(ResultSet rs) throws SQLException {
         MailingJob.State state = MailingJob.State.ofWire(rs.getString("state"));
         Optional<MailingJob.Outcome> outcome = switch (state) {
@@ -342,7 +355,8 @@ public final class PgMailingJobs implements MailingJobs {
                         rs.getString("file_key"),
                         rs.getLong("file_bytes"),
                         instant(rs.getTimestamp("finished_at")),
-                        instant(rs.getTimestamp("expires_at"))));
+                        instant(rs.getTimestamp("expires_at")),
+                        reference(rs)));
             case FALHOU ->
                 Optional.of(new MailingJob.Failed(
                         ErrorCode.valueOf(rs.getString("error_code")),
