@@ -124,7 +124,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         }
         String object = objectKey(key);
         if (length == 0) {
-            return head(object).map(size -> empty());
+            return head(object).map(found -> empty());
         }
         ResponseInputStream<GetObjectResponse> in;
         try {
@@ -143,7 +143,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
             }
             if (e.statusCode() == 416) {
                 // The offset is at or past the end: the file is there, and the slice is empty.
-                return head(object).map(size -> empty());
+                return head(object).map(found -> empty());
             }
             throw unavailable("GET " + object, e);
         } catch (SdkException e) {
@@ -160,21 +160,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
 
     @Override
     public Optional<java.time.Instant> modifiedAt(String key) {
-        String object = objectKey(key);
-        try {
-            return Optional.ofNullable(
-                    client.headObject(b -> b.bucket(location.bucket()).key(object))
-                            .lastModified());
-        } catch (NoSuchKeyException e) {
-            return Optional.empty();
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                return Optional.empty();
-            }
-            throw unavailable("HEAD " + object, e);
-        } catch (SdkException e) {
-            throw unavailable("HEAD " + object, e);
-        }
+        return head(objectKey(key)).map(HeadObjectResponse::lastModified);
     }
 
     @Override
@@ -248,12 +234,11 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         return "S3FileStore[" + location + "]";
     }
 
-    private Optional<Long> head(String object) {
+    /** The object's HEAD answer, empty when there is no such object. */
+    private Optional<HeadObjectResponse> head(String object) {
         try {
-            HeadObjectResponse r =
-                    client.headObject(b -> b.bucket(location.bucket()).key(object));
-            // No Content-Length on a HEAD: the object is there, of a size the answer did not say.
-            return Optional.of(r.contentLength() == null ? -1L : r.contentLength());
+            return Optional.of(
+                    client.headObject(b -> b.bucket(location.bucket()).key(object)));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (S3Exception e) {
