@@ -113,11 +113,6 @@ public final class S3FileStore implements FileStore, AutoCloseable {
     }
 
     @Override
-    public Optional<Download> open(String key) {
-        return open(key, 0, Long.MAX_VALUE);
-    }
-
-    @Override
     public Optional<Download> open(String key, long offset, long length) {
         if (offset < 0 || length < 0) {
             throw new IllegalArgumentException("range " + offset + "+" + length + " of " + key + " is negative");
@@ -155,7 +150,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
             in.abort();
             throw unavailable("GET " + object, SdkException.create("the answer has no Content-Length", null));
         }
-        return Optional.of(new ObjectDownload(in, size));
+        return Optional.of(Download.of(size, new ObjectBody(in, size)));
     }
 
     @Override
@@ -269,36 +264,36 @@ public final class S3FileStore implements FileStore, AutoCloseable {
     }
 
     private static Download empty() {
-        return new ObjectDownload(InputStream.nullInputStream(), 0);
+        return Download.of(0, InputStream.nullInputStream());
     }
 
-    /** An object being read: the GET's body, aborted rather than drained when closed early. */
-    private static final class ObjectDownload implements Download {
-        private final InputStream body;
-        private final InputStream in;
+    /**
+     * An object's GET body, aborted rather than drained when closed early: reading the rest of a large
+     * object only to reuse the connection costs more than a new one.
+     */
+    private static final class ObjectBody extends FilterInputStream {
         private final long size;
         private boolean ended;
         private long read;
 
-        ObjectDownload(InputStream body, long size) {
-            this.body = body;
+        ObjectBody(InputStream body, long size) {
+            super(body);
             this.size = size;
             this.ended = size == 0;
-            this.in = new FilterInputStream(body) {
-                @Override
-                public int read() throws IOException {
-                    int b = super.read();
-                    count(b < 0 ? -1 : 1);
-                    return b;
-                }
+        }
 
-                @Override
-                public int read(byte[] buffer, int off, int len) throws IOException {
-                    int n = super.read(buffer, off, len);
-                    count(n);
-                    return n;
-                }
-            };
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            count(b < 0 ? -1 : 1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int off, int len) throws IOException {
+            int n = super.read(buffer, off, len);
+            count(n);
+            return n;
         }
 
         /**
@@ -315,22 +310,11 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         }
 
         @Override
-        public long size() {
-            return size;
-        }
-
-        @Override
-        public InputStream stream() {
-            return in;
-        }
-
-        @Override
         public void close() throws IOException {
-            if (!ended && body instanceof ResponseInputStream<?> r) {
-                // Reading the rest of a large object only to reuse the connection costs more than a new one.
+            if (!ended && in instanceof ResponseInputStream<?> r) {
                 r.abort();
             }
-            in.close();
+            super.close();
         }
     }
 
