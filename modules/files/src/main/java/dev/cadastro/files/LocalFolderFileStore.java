@@ -91,11 +91,6 @@ public final class LocalFolderFileStore implements FileStore {
     }
 
     @Override
-    public Optional<Download> open(String key) throws IOException {
-        return open(key, 0, Long.MAX_VALUE);
-    }
-
-    @Override
     public Optional<Download> open(String key, long offset, long length) throws IOException {
         if (offset < 0 || length < 0) {
             throw new IllegalArgumentException("range " + offset + "+" + length + " of " + key + " is negative");
@@ -149,22 +144,7 @@ public final class LocalFolderFileStore implements FileStore {
                 return (int) Math.min(super.available(), left);
             }
         };
-        return Optional.of(new Download() {
-            @Override
-            public long size() {
-                return size;
-            }
-
-            @Override
-            public InputStream stream() {
-                return in;
-            }
-
-            @Override
-            public void close() throws IOException {
-                in.close();
-            }
-        });
+        return Optional.of(Download.of(size, in));
     }
 
     @Override

@@ -10,22 +10,34 @@ import dev.cadastro.core.error.Message;
  * #maxHeaderBytes()} or {@link #maxHeaderCount()} get 431, a body beyond {@link #maxBodyBytes()} gets
  * 413, more than {@link #maxQueryParameters()} query parameters get 422. Immutable; validated when
  * built.
+ *
+ * @param maxUriLength the longest request target (path and query, still encoded) accepted, in characters
+ * @param maxHeaderBytes the most bytes of header fields accepted, counted as {@code name: value CRLF}
+ * @param maxHeaderCount the most header field lines accepted
+ * @param maxBodyBytes the largest request body accepted, in bytes
+ * @param maxQueryParameters the most name=value pairs accepted in the query string
  */
-public final class Limits {
+public record Limits(
+        int maxUriLength, int maxHeaderBytes, int maxHeaderCount, long maxBodyBytes, int maxQueryParameters) {
     private static final Limits DEFAULTS = builder().build();
 
-    private final int maxUriLength;
-    private final int maxHeaderBytes;
-    private final int maxHeaderCount;
-    private final long maxBodyBytes;
-    private final int maxQueryParameters;
-
-    private Limits(Builder b) {
-        this.maxUriLength = b.maxUriLength;
-        this.maxHeaderBytes = b.maxHeaderBytes;
-        this.maxHeaderCount = b.maxHeaderCount;
-        this.maxBodyBytes = b.maxBodyBytes;
-        this.maxQueryParameters = b.maxQueryParameters;
+    /** Every limit must be positive, and the URI limit at least 256. */
+    public Limits {
+        if (maxUriLength < 256) {
+            throw new IllegalArgumentException("maxUriLength " + maxUriLength + " is below the minimum 256");
+        }
+        if (maxHeaderBytes < 1024) {
+            throw new IllegalArgumentException("maxHeaderBytes " + maxHeaderBytes + " is below the minimum 1024");
+        }
+        if (maxHeaderCount < 8) {
+            throw new IllegalArgumentException("maxHeaderCount " + maxHeaderCount + " is below the minimum 8");
+        }
+        if (maxBodyBytes < 0) {
+            throw new IllegalArgumentException("maxBodyBytes " + maxBodyBytes + " must not be negative");
+        }
+        if (maxQueryParameters < 1) {
+            throw new IllegalArgumentException("maxQueryParameters " + maxQueryParameters + " must be at least 1");
+        }
     }
 
     /**
@@ -114,31 +126,6 @@ public final class Limits {
         return new Builder();
     }
 
-    /** The longest request target (path and query, still encoded) accepted, in characters. */
-    public int maxUriLength() {
-        return maxUriLength;
-    }
-
-    /** The most bytes of header fields accepted, counted as {@code name: value CRLF}. */
-    public int maxHeaderBytes() {
-        return maxHeaderBytes;
-    }
-
-    /** The most header field lines accepted. */
-    public int maxHeaderCount() {
-        return maxHeaderCount;
-    }
-
-    /** The largest request body accepted, in bytes. */
-    public long maxBodyBytes() {
-        return maxBodyBytes;
-    }
-
-    /** The most name=value pairs accepted in the query string. */
-    public int maxQueryParameters() {
-        return maxQueryParameters;
-    }
-
     public Builder toBuilder() {
         return new Builder()
                 .maxUriLength(maxUriLength)
@@ -146,13 +133,6 @@ public final class Limits {
                 .maxHeaderCount(maxHeaderCount)
                 .maxBodyBytes(maxBodyBytes)
                 .maxQueryParameters(maxQueryParameters);
-    }
-
-    @Override
-    public String toString() {
-        return "Limits[maxUriLength=" + maxUriLength + ", maxHeaderBytes=" + maxHeaderBytes + ", maxHeaderCount="
-                + maxHeaderCount + ", maxBodyBytes=" + maxBodyBytes + ", maxQueryParameters=" + maxQueryParameters
-                + "]";
     }
 
     public static final class Builder {
@@ -191,22 +171,7 @@ public final class Limits {
 
         /** Validates and builds; every limit must be positive, and the URI limit at least 256. */
         public Limits build() {
-            if (maxUriLength < 256) {
-                throw new IllegalArgumentException("maxUriLength " + maxUriLength + " is below the minimum 256");
-            }
-            if (maxHeaderBytes < 1024) {
-                throw new IllegalArgumentException("maxHeaderBytes " + maxHeaderBytes + " is below the minimum 1024");
-            }
-            if (maxHeaderCount < 8) {
-                throw new IllegalArgumentException("maxHeaderCount " + maxHeaderCount + " is below the minimum 8");
-            }
-            if (maxBodyBytes < 0) {
-                throw new IllegalArgumentException("maxBodyBytes " + maxBodyBytes + " must not be negative");
-            }
-            if (maxQueryParameters < 1) {
-                throw new IllegalArgumentException("maxQueryParameters " + maxQueryParameters + " must be at least 1");
-            }
-            return new Limits(this);
+            return new Limits(maxUriLength, maxHeaderBytes, maxHeaderCount, maxBodyBytes, maxQueryParameters);
         }
     }
 }

@@ -82,14 +82,7 @@ public final class SimulatedBureau implements CompanyBureau {
             return Optional.empty();
         }
         Map<String, Object> tree = rawAnswer(cnpj, record.orElse(null));
-        if (fault.isPresent()) {
-            SplittableRandom r = Seeds.random("fault", cnpj.value());
-            switch (fault.get()) {
-                case Fault.Malformed m -> breakAnswer(tree, r);
-                case Fault.ExtraFields x -> PersonalNoise.flood(tree, r);
-                default -> {}
-            }
-        }
+        Faults.shapeAnswer(fault, cnpj.value(), tree, SimulatedBureau::breakAnswer);
         return Optional.of(BureauAnswers.read(tree, cnpj));
     }
 

@@ -89,21 +89,16 @@ public final class SimulatedCreditBureau implements CreditBureau {
             return Optional.empty();
         }
         Map<String, Object> tree = rawReport(document, record.orElse(null));
-        if (fault.isPresent()) {
-            SplittableRandom r = Seeds.random("fault", document.canonical());
-            switch (fault.get()) {
-                case Fault.Malformed m -> {
-                    switch (r.nextInt(3)) {
-                        case 0 -> tree.remove("documento");
-                        case 1 -> tree.put("negativacoes", "erro interno");
-                        default -> tree.put("tipo_documento", 2);
-                    }
-                }
-                case Fault.ExtraFields x -> PersonalNoise.flood(tree, r);
-                default -> {}
-            }
-        }
+        Faults.shapeAnswer(fault, document.canonical(), tree, SimulatedCreditBureau::breakReport);
         return Optional.of(CreditAnswers.read(tree, document));
+    }
+
+    private static void breakReport(Map<String, Object> tree, SplittableRandom r) {
+        switch (r.nextInt(3)) {
+            case 0 -> tree.remove("documento");
+            case 1 -> tree.put("negativacoes", "erro interno");
+            default -> tree.put("tipo_documento", 2);
+        }
     }
 
     private Map<String, Object> rawReport(TaxId document, Empresa e) {

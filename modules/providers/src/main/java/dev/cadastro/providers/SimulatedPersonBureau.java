@@ -7,7 +7,6 @@ import dev.cadastro.core.person.PersonAnswers;
 import dev.cadastro.core.person.PersonBureau;
 import dev.cadastro.core.person.Subject;
 import dev.cadastro.providers.internal.Faults;
-import dev.cadastro.providers.internal.PersonalNoise;
 import dev.cadastro.providers.internal.Seeds;
 import dev.cadastro.providers.internal.SimData;
 import java.util.ArrayList;
@@ -106,21 +105,16 @@ public final class SimulatedPersonBureau implements PersonBureau {
             return Optional.empty();
         }
         Map<String, Object> tree = rawDossier(cpf.get(), subject);
-        if (fault.isPresent()) {
-            SplittableRandom r = Seeds.random("fault", subject.canonical());
-            switch (fault.get()) {
-                case Fault.Malformed m -> {
-                    switch (r.nextInt(3)) {
-                        case 0 -> tree.remove("cpf");
-                        case 1 -> tree.put("enderecos", "erro interno");
-                        default -> tree.put("score", "alto");
-                    }
-                }
-                case Fault.ExtraFields x -> PersonalNoise.flood(tree, r);
-                default -> {}
-            }
-        }
+        Faults.shapeAnswer(fault, subject.canonical(), tree, SimulatedPersonBureau::breakDossier);
         return Optional.of(PersonAnswers.read(tree, subject));
+    }
+
+    private static void breakDossier(Map<String, Object> tree, SplittableRandom r) {
+        switch (r.nextInt(3)) {
+            case 0 -> tree.remove("cpf");
+            case 1 -> tree.put("enderecos", "erro interno");
+            default -> tree.put("score", "alto");
+        }
     }
 
     private static Map<String, Object> rawDossier(Cpf cpf, Subject asked) {

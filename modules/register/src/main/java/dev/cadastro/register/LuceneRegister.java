@@ -348,27 +348,13 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
         Objects.requireNonNull(root, "root");
         // One acquired generation per call, as a lookup: the partners answered are all of one generation.
         // A lookup and a partners call made one after the other may straddle a publish.
-        GenerationReader g = acquire();
-        try {
-            return new PartnersOf(g.partners(root), referenceOf(g));
-        } catch (IOException e) {
-            throw failure(e);
-        } finally {
-            g.release();
-        }
+        return read(g -> new PartnersOf(g.partners(root), referenceOf(g)));
     }
 
     @Override
     public Optional<Empresa> lookup(Cnpj cnpj) {
         Objects.requireNonNull(cnpj, "cnpj");
-        GenerationReader g = acquire();
-        try {
-            return g.lookup(cnpj);
-        } catch (IOException e) {
-            throw failure(e);
-        } finally {
-            g.release();
-        }
+        return read(g -> g.lookup(cnpj));
     }
 
     /** Every lookup from the one generation acquired for the call. */
@@ -381,24 +367,40 @@ public final class LuceneRegister implements RegisterSearch, AutoCloseable {
     @Override
     public Lookups lookupAllReferenced(List<Cnpj> cnpjs) {
         Objects.requireNonNull(cnpjs, "cnpjs");
-        GenerationReader g = acquire();
-        try {
+        return read(g -> {
             List<Optional<Empresa>> out = new ArrayList<>(cnpjs.size());
             for (Cnpj c : cnpjs) {
                 out.add(g.lookup(c));
             }
             return new Lookups(out, referenceOf(g));
-        } catch (IOException e) {
-            throw failure(e);
-        } finally {
-            g.release();
-        }
+        });
     }
 
     @Override
     public Optional<DataReference> reference() {
         GenerationReader g = current.get();
         return g == null ? Optional.empty() : referenceOf(g);
+    }
+
+    /** A read of one acquired generation that may fail with an {@link IOException}. */
+    @FunctionalInterface
+    private interface GenerationRead<T> {
+        T from(GenerationReader g) throws IOException;
+    }
+
+    /**
+     * {@code read} from the generation acquired for the call, released after; an I/O failure as {@link
+     * #failure}.
+     */
+    private <T> T read(GenerationRead<T> read) {
+        GenerationReader g = acquire();
+        try {
+            return read.from(g);
+        } catch (IOException e) {
+            throw failure(e);
+        } finally {
+            g.release();
+        }
     }
 
     private static Optional<DataReference> referenceOf(GenerationReader g) {

@@ -113,18 +113,13 @@ public final class S3FileStore implements FileStore, AutoCloseable {
     }
 
     @Override
-    public Optional<Download> open(String key) {
-        return open(key, 0, Long.MAX_VALUE);
-    }
-
-    @Override
     public Optional<Download> open(String key, long offset, long length) {
         if (offset < 0 || length < 0) {
             throw new IllegalArgumentException("range " + offset + "+" + length + " of " + key + " is negative");
         }
         String object = objectKey(key);
         if (length == 0) {
-            return head(object).map(size -> empty());
+            return head(object).map(found -> empty());
         }
         ResponseInputStream<GetObjectResponse> in;
         try {
@@ -143,7 +138,7 @@ public final class S3FileStore implements FileStore, AutoCloseable {
             }
             if (e.statusCode() == 416) {
                 // The offset is at or past the end: the file is there, and the slice is empty.
-                return head(object).map(size -> empty());
+                return head(object).map(found -> empty());
             }
             throw unavailable("GET " + object, e);
         } catch (SdkException e) {
@@ -155,26 +150,12 @@ public final class S3FileStore implements FileStore, AutoCloseable {
             in.abort();
             throw unavailable("GET " + object, SdkException.create("the answer has no Content-Length", null));
         }
-        return Optional.of(new ObjectDownload(in, size));
+        return Optional.of(Download.of(size, new ObjectBody(in, size)));
     }
 
     @Override
     public Optional<java.time.Instant> modifiedAt(String key) {
-        String object = objectKey(key);
-        try {
-            return Optional.ofNullable(
-                    client.headObject(b -> b.bucket(location.bucket()).key(object))
-                            .lastModified());
-        } catch (NoSuchKeyException e) {
-            return Optional.empty();
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                return Optional.empty();
-            }
-            throw unavailable("HEAD " + object, e);
-        } catch (SdkException e) {
-            throw unavailable("HEAD " + object, e);
-        }
+        return head(objectKey(key)).map(HeadObjectResponse::lastModified);
     }
 
     @Override
@@ -248,12 +229,11 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         return "S3FileStore[" + location + "]";
     }
 
-    private Optional<Long> head(String object) {
+    /** The object's HEAD answer, empty when there is no such object. */
+    private Optional<HeadObjectResponse> head(String object) {
         try {
-            HeadObjectResponse r =
-                    client.headObject(b -> b.bucket(location.bucket()).key(object));
-            // No Content-Length on a HEAD: the object is there, of a size the answer did not say.
-            return Optional.of(r.contentLength() == null ? -1L : r.contentLength());
+            return Optional.of(
+                    client.headObject(b -> b.bucket(location.bucket()).key(object)));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (S3Exception e) {
@@ -284,36 +264,36 @@ public final class S3FileStore implements FileStore, AutoCloseable {
     }
 
     private static Download empty() {
-        return new ObjectDownload(InputStream.nullInputStream(), 0);
+        return Download.of(0, InputStream.nullInputStream());
     }
 
-    /** An object being read: the GET's body, aborted rather than drained when closed early. */
-    private static final class ObjectDownload implements Download {
-        private final InputStream body;
-        private final InputStream in;
+    /**
+     * An object's GET body, aborted rather than drained when closed early: reading the rest of a large
+     * object only to reuse the connection costs more than a new one.
+     */
+    private static final class ObjectBody extends FilterInputStream {
         private final long size;
         private boolean ended;
         private long read;
 
-        ObjectDownload(InputStream body, long size) {
-            this.body = body;
+        ObjectBody(InputStream body, long size) {
+            super(body);
             this.size = size;
             this.ended = size == 0;
-            this.in = new FilterInputStream(body) {
-                @Override
-                public int read() throws IOException {
-                    int b = super.read();
-                    count(b < 0 ? -1 : 1);
-                    return b;
-                }
+        }
 
-                @Override
-                public int read(byte[] buffer, int off, int len) throws IOException {
-                    int n = super.read(buffer, off, len);
-                    count(n);
-                    return n;
-                }
-            };
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            count(b < 0 ? -1 : 1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int off, int len) throws IOException {
+            int n = super.read(buffer, off, len);
+            count(n);
+            return n;
         }
 
         /**
@@ -330,22 +310,11 @@ public final class S3FileStore implements FileStore, AutoCloseable {
         }
 
         @Override
-        public long size() {
-            return size;
-        }
-
-        @Override
-        public InputStream stream() {
-            return in;
-        }
-
-        @Override
         public void close() throws IOException {
-            if (!ended && body instanceof ResponseInputStream<?> r) {
-                // Reading the rest of a large object only to reuse the connection costs more than a new one.
+            if (!ended && in instanceof ResponseInputStream<?> r) {
                 r.abort();
             }
-            in.close();
+            super.close();
         }
     }
 

@@ -27,7 +27,15 @@ public record BatchLookupOutcome(
 
     /** The outcome of one position; {@link #status()} is its wire status. */
     public sealed interface Item {
-        String status();
+        default String status() {
+            return switch (this) {
+                case Encontrado e -> "encontrado";
+                case NaoEncontrado n -> "nao_encontrado";
+                case CnpjInvalido c -> "cnpj_invalido";
+                case Duplicado d -> "duplicado";
+                case SemCreditos s -> "sem_creditos";
+            };
+        }
 
         /**
          * In the register and delivered: 1 credit, or 0 when the account already looked this CNPJ up
@@ -37,47 +45,22 @@ public record BatchLookupOutcome(
             public Encontrado {
                 Objects.requireNonNull(empresa, "empresa");
             }
-
-            @Override
-            public String status() {
-                return "encontrado";
-            }
         }
 
         /** A valid CNPJ the register does not have; free. */
-        record NaoEncontrado(Cnpj cnpj) implements Item {
-            @Override
-            public String status() {
-                return "nao_encontrado";
-            }
-        }
+        record NaoEncontrado(Cnpj cnpj) implements Item {}
 
         /**
          * Not a CNPJ: its shape or its check digits; free. The reason is the rule broken ({@code
          * required}, {@code format}, {@code characters}, {@code check-digits-numeric}, {@code
          * repeated-digits}, {@code check-digits}), as the single lookup names it.
          */
-        record CnpjInvalido(String reason) implements Item {
-            @Override
-            public String status() {
-                return "cnpj_invalido";
-            }
-        }
+        record CnpjInvalido(String reason) implements Item {}
 
         /** The same CNPJ as an earlier position (however each was written), whose item stands for both; free. */
-        record Duplicado(int firstPosition) implements Item {
-            @Override
-            public String status() {
-                return "duplicado";
-            }
-        }
+        record Duplicado(int firstPosition) implements Item {}
 
         /** Found, but the balance ran out at or before this item: nothing delivered, nothing charged. */
-        record SemCreditos() implements Item {
-            @Override
-            public String status() {
-                return "sem_creditos";
-            }
-        }
+        record SemCreditos() implements Item {}
     }
 }

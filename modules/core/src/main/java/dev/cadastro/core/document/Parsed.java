@@ -44,6 +44,14 @@ public sealed interface Parsed<T> {
         };
     }
 
+    /**
+     * The value, or {@code other} when the input broke a rule: with {@link #map}, the canonical form of
+     * what parses and the text as sent otherwise ({@code Cpf.parse(s).map(Cpf::canonical).orElse(s)}).
+     */
+    default T orElse(T other) {
+        return this instanceof Valid<T> v ? v.value() : other;
+    }
+
     default <R> Parsed<R> map(Function<? super T, ? extends R> mapper) {
         return switch (this) {
             case Valid<T> v -> new Valid<>(mapper.apply(v.value()));

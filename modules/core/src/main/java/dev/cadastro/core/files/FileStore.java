@@ -38,6 +38,26 @@ public interface FileStore {
 
         @Override
         void close() throws IOException;
+
+        /** The download of {@code size} bytes that {@code in} gives; closing it closes {@code in}. */
+        static Download of(long size, InputStream in) {
+            return new Download() {
+                @Override
+                public long size() {
+                    return size;
+                }
+
+                @Override
+                public InputStream stream() {
+                    return in;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    in.close();
+                }
+            };
+        }
     }
 
     /**
@@ -47,8 +67,10 @@ public interface FileStore {
      */
     Upload create(String key) throws IOException;
 
-    /** The committed file under {@code key}, when there is one. */
-    Optional<Download> open(String key) throws IOException;
+    /** The committed file under {@code key}, when there is one: {@code open(key, 0, Long.MAX_VALUE)}. */
+    default Optional<Download> open(String key) throws IOException {
+        return open(key, 0, Long.MAX_VALUE);
+    }
 
     /** Deletes the file; returns whether there was one. */
     boolean delete(String key) throws IOException;

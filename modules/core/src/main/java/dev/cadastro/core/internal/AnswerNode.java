@@ -85,14 +85,7 @@ public final class AnswerNode {
 
     /** A string, or null when absent and not required. */
     public String string(String key, boolean required) {
-        Object value = raw(key, required);
-        if (value == null) {
-            return null;
-        }
-        if (!(value instanceof String s)) {
-            throw new MalformedAnswerException(pathOf(key), "must be a string");
-        }
-        return s;
+        return typed(key, required, String.class, "must be a string");
     }
 
     /** A non-blank string that matches the pattern; the rule names the expected shape. */
@@ -149,14 +142,7 @@ public final class AnswerNode {
 
     /** A boolean, or null when absent and not required. */
     public Boolean bool(String key, boolean required) {
-        Object value = raw(key, required);
-        if (value == null) {
-            return null;
-        }
-        if (!(value instanceof Boolean b)) {
-            throw new MalformedAnswerException(pathOf(key), "must be a boolean");
-        }
-        return b;
+        return typed(key, required, Boolean.class, "must be a boolean");
     }
 
     /** A required whole number in {@code [min, max]}. */
@@ -208,14 +194,20 @@ public final class AnswerNode {
 
     /** A nested object, or null when absent and not required. */
     public AnswerNode object(String key, boolean required) {
+        Map<?, ?> m = typed(key, required, Map.class, "must be an object");
+        return m == null ? null : new AnswerNode(m, pathOf(key));
+    }
+
+    /** The value of {@code key} as a {@code type}, or null when absent and not required; the rule names the type. */
+    private <T> T typed(String key, boolean required, Class<T> type, String rule) {
         Object value = raw(key, required);
         if (value == null) {
             return null;
         }
-        if (!(value instanceof Map<?, ?> m)) {
-            throw new MalformedAnswerException(pathOf(key), "must be an object");
+        if (!type.isInstance(value)) {
+            throw new MalformedAnswerException(pathOf(key), rule);
         }
-        return new AnswerNode(m, pathOf(key));
+        return type.cast(value);
     }
 
     /** Reads each node of a list of objects into a value, in order. */

@@ -56,6 +56,20 @@ public final class Texts {
         return firstNonPrintableAscii(value) < 0;
     }
 
+    /** Whether the text is one or more ASCII digits {@code 0-9}: no sign, no space, no other script's digit. */
+    public static boolean isAsciiDigits(CharSequence s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** SHA-256 of the bytes. */
     public static byte[] sha256(byte[] bytes) {
         try {

@@ -116,17 +116,7 @@ public final class Keyring {
     /** {@link #derive(String)} under a given key id (to match values made before a rotation). */
     public Derived derive(String keyId, String purpose) {
         Objects.requireNonNull(purpose, "purpose");
-        byte[] secret = secrets.get(keyId);
-        if (secret == null) {
-            throw new IllegalArgumentException("no OTP key with id " + keyId);
-        }
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            return new Derived(keyId, mac.doFinal(("derive:v1:" + purpose).getBytes(StandardCharsets.US_ASCII)));
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 is unavailable in this JDK", e);
-        }
+        return new Derived(keyId, hmac(keyId, "derive:v1:" + purpose));
     }
 
     /** A derived secret and the id of the key it came from; {@link #toString()} names the id only. */
@@ -159,6 +149,11 @@ public final class Keyring {
 
     /** The MAC of a code for a dispatch under a key. */
     public byte[] mac(String keyId, String dispatchId, OtpCode code) {
+        return hmac(keyId, "otp:v1:" + dispatchId + ":" + code.reveal());
+    }
+
+    /** HMAC-SHA256 of the ASCII message under the key of this id. */
+    private byte[] hmac(String keyId, String message) {
         byte[] secret = secrets.get(keyId);
         if (secret == null) {
             throw new IllegalArgumentException("no OTP key with id " + keyId);
@@ -166,7 +161,7 @@ public final class Keyring {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            return mac.doFinal(("otp:v1:" + dispatchId + ":" + code.reveal()).getBytes(StandardCharsets.US_ASCII));
+            return mac.doFinal(message.getBytes(StandardCharsets.US_ASCII));
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("HmacSHA256 is unavailable in this JDK", e);
         }

@@ -77,7 +77,6 @@ public final class CostRules {
         long amount = countOnly ? 0 : delivered * PER_RECORD;
         return charge(
                 account,
-                CreditKind.CREDITS,
                 amount,
                 "search:" + account + ":" + reference("request", request),
                 countOnly ? "busca (apenas total)" : "busca: " + delivered + " registros");
@@ -85,12 +84,7 @@ public final class CostRules {
 
     /** A CNPJ lookup: 1 credit, free when the account already looked this CNPJ up today. */
     public ChargeRequest companyLookup(AccountId account, Cnpj cnpj) {
-        return charge(
-                account,
-                CreditKind.CREDITS,
-                PER_RECORD,
-                "lookup:" + account + ":" + cnpj.value() + ":" + today(),
-                "consulta CNPJ " + cnpj.value());
+        return oncePerDay(account, cnpj, PER_RECORD, "lookup", "consulta CNPJ ");
     }
 
     /**
@@ -120,29 +114,19 @@ public final class CostRules {
 
     /** Bureau enrichment: 5 credits, free when the account enriched this CNPJ today. */
     public ChargeRequest enrichment(AccountId account, Cnpj cnpj) {
-        return charge(
-                account,
-                CreditKind.CREDITS,
-                ENRICHMENT,
-                "enrich:" + account + ":" + cnpj.value() + ":" + today(),
-                "enriquecimento CNPJ " + cnpj.value());
+        return oncePerDay(account, cnpj, ENRICHMENT, "enrich", "enriquecimento CNPJ ");
     }
 
     /** A synchronous person lookup: 15 credits on every call, a repeat of the same CPF included. */
     public ChargeRequest personLookup(AccountId account, String request) {
         return charge(
-                account,
-                CreditKind.CREDITS,
-                PERSON_LOOKUP,
-                "person:" + account + ":" + reference("request", request),
-                "consulta pessoa");
+                account, PERSON_LOOKUP, "person:" + account + ":" + reference("request", request), "consulta pessoa");
     }
 
     /** An async person job: 15 credits once, when the lookup runs, however often the job is polled. */
     public ChargeRequest personJob(AccountId account, String job) {
         return charge(
                 account,
-                CreditKind.CREDITS,
                 PERSON_LOOKUP,
                 "person-job:" + account + ":" + reference("job", job),
                 "consulta pessoa assincrona " + job);
@@ -166,7 +150,6 @@ public final class CostRules {
                         cpf,
                         charge(
                                 account,
-                                CreditKind.CREDITS,
                                 PERSON_LOOKUP,
                                 // The CPF's first position in the batch, not a digest of it: the key is
                                 // stored with the audit row and exported, and an unkeyed hash of a CPF
@@ -182,7 +165,6 @@ public final class CostRules {
     public ChargeRequest creditReport(AccountId account, Cnpj cnpj) {
         return charge(
                 account,
-                CreditKind.CREDITS,
                 CREDIT_REPORT,
                 "credit:" + account + ":cnpj:" + cnpj.value() + ":" + YearMonth.from(today()),
                 "relatorio de credito CNPJ " + cnpj.value());
@@ -192,7 +174,6 @@ public final class CostRules {
     public ChargeRequest creditReport(AccountId account, Cpf cpf) {
         return charge(
                 account,
-                CreditKind.CREDITS,
                 CREDIT_REPORT,
                 "credit:" + account + ":cpf:" + digest("cpf:" + cpf.digits()) + ":" + YearMonth.from(today()),
                 "relatorio de credito CPF " + cpf.masked());
@@ -212,10 +193,19 @@ public final class CostRules {
                 "codigo SMS " + dispatch);
     }
 
-    private static ChargeRequest charge(
-            AccountId account, CreditKind kind, long amount, String key, String description) {
+    /**
+     * The same-day rule: {@code amount} once per account, CNPJ and calendar day, under the key {@code
+     * {use}:{account}:{cnpj}:{day}}, described as {@code description} followed by the CNPJ.
+     */
+    private ChargeRequest oncePerDay(AccountId account, Cnpj cnpj, long amount, String use, String description) {
+        return charge(
+                account, amount, use + ":" + account + ":" + cnpj.value() + ":" + today(), description + cnpj.value());
+    }
+
+    /** A charge in credits (every charge is; the SMS credit is a hold, {@link #smsCode}). */
+    private static ChargeRequest charge(AccountId account, long amount, String key, String description) {
         Objects.requireNonNull(account, "account");
-        return new ChargeRequest(account, kind, amount, IdempotencyKey.of(key), description);
+        return new ChargeRequest(account, CreditKind.CREDITS, amount, IdempotencyKey.of(key), description);
     }
 
     private static String reference(String name, String value) {

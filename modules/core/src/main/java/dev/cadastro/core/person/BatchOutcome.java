@@ -18,7 +18,16 @@ public record BatchOutcome(List<Item> items, Justification justification, long c
 
     /** The outcome of one position; {@link #status()} is its wire status. */
     public sealed interface Item {
-        String status();
+        default String status() {
+            return switch (this) {
+                case Concluido c -> "concluido";
+                case CpfInvalido c -> "cpf_invalido";
+                case Duplicado d -> "duplicado";
+                case SemDados s -> "sem_dados";
+                case SemCreditos s -> "sem_creditos";
+                case FornecedorIndisponivel f -> "fornecedor_indisponivel";
+            };
+        }
 
         /**
          * Delivered and charged; {@code withheld} when an earlier run of the same batch already charged
@@ -26,11 +35,6 @@ public record BatchOutcome(List<Item> items, Justification justification, long c
          * empty and is not delivered again.
          */
         record Concluido(Map<String, Object> dados, long creditsCharged, boolean withheld) implements Item {
-            @Override
-            public String status() {
-                return "concluido";
-            }
-
             @Override
             public String toString() {
                 return "Concluido[" + creditsCharged + "]";
@@ -45,43 +49,18 @@ public record BatchOutcome(List<Item> items, Justification justification, long c
         record CpfInvalido(String reason) implements Item {
             /** The reason of an item that is not a string: a CPF is sent as a string. */
             public static final String TYPE = "type";
-
-            @Override
-            public String status() {
-                return "cpf_invalido";
-            }
         }
 
         /** The same CPF as an earlier position, whose item stands for both (charged once). */
-        record Duplicado(int firstPosition) implements Item {
-            @Override
-            public String status() {
-                return "duplicado";
-            }
-        }
+        record Duplicado(int firstPosition) implements Item {}
 
         /** No data for the person under the purpose; not charged. */
-        record SemDados() implements Item {
-            @Override
-            public String status() {
-                return "sem_dados";
-            }
-        }
+        record SemDados() implements Item {}
 
         /** The balance ran out at or before this item; not charged. */
-        record SemCreditos() implements Item {
-            @Override
-            public String status() {
-                return "sem_creditos";
-            }
-        }
+        record SemCreditos() implements Item {}
 
         /** The bureau failed for this item; not charged. */
-        record FornecedorIndisponivel() implements Item {
-            @Override
-            public String status() {
-                return "fornecedor_indisponivel";
-            }
-        }
+        record FornecedorIndisponivel() implements Item {}
     }
 }

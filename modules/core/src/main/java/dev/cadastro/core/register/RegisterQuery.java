@@ -495,11 +495,17 @@ public final class RegisterQuery {
     }
 
     private static String text(String name, String v, boolean normalize) {
+        String s = stripped(name, v, MAX_TEXT);
+        return normalize ? normalizeText(s) : s;
+    }
+
+    /** The value stripped, at most {@code max} characters long and without a control character. */
+    private static String stripped(String name, String v, int max) {
         Objects.requireNonNull(v, name);
         String s = v.strip();
-        if (s.length() > MAX_TEXT) {
+        if (s.length() > max) {
             throw InvalidParameterException.of(
-                    name, "too-long", Message.VALUE_TOO_LONG.with(name, Texts.quote(v), s.length(), MAX_TEXT));
+                    name, "too-long", Message.VALUE_TOO_LONG.with(name, Texts.quote(v), s.length(), max));
         }
         for (int i = 0; i < s.length(); i++) {
             if (Character.isISOControl(s.charAt(i))) {
@@ -507,7 +513,7 @@ public final class RegisterQuery {
                         name, "characters", Message.CONTROL_CHARACTER.with(name, Texts.quote(v)));
             }
         }
-        return normalize ? normalizeText(s) : s;
+        return s;
     }
 
     private static String uf(String v) {
@@ -523,7 +529,7 @@ public final class RegisterQuery {
     private static String ddd(String v) {
         Objects.requireNonNull(v, DDDS);
         String s = v.strip();
-        if (s.length() != 2 || !isDigits(s) || !Ddd.isValid(Integer.parseInt(s))) {
+        if (s.length() != 2 || !Texts.isAsciiDigits(s) || !Ddd.isValid(Integer.parseInt(s))) {
             throw InvalidParameterException.of(DDDS, "ddd", Message.QUERY_DDD.with(Texts.quote(v)));
         }
         return s;
@@ -578,17 +584,7 @@ public final class RegisterQuery {
 
     private static NameSearch nameSearch(String v) {
         String name = BUSCA_TEXTUAL;
-        String s = v.strip();
-        if (s.length() > MAX_NAME_TEXT) {
-            throw InvalidParameterException.of(
-                    name, "too-long", Message.VALUE_TOO_LONG.with(name, Texts.quote(v), s.length(), MAX_NAME_TEXT));
-        }
-        for (int i = 0; i < s.length(); i++) {
-            if (Character.isISOControl(s.charAt(i))) {
-                throw InvalidParameterException.of(
-                        name, "characters", Message.CONTROL_CHARACTER.with(name, Texts.quote(v)));
-            }
-        }
+        String s = stripped(name, v, MAX_NAME_TEXT);
         List<String> all = NameWords.split(s);
         if (all.size() > MAX_NAME_WORDS) {
             throw InvalidParameterException.of(
@@ -624,19 +620,6 @@ public final class RegisterQuery {
             throw InvalidParameterException.of(name, "maximum", Message.MAXIMUM.with(name, Long.toString(v), max));
         }
         return (int) v;
-    }
-
-    private static boolean isDigits(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

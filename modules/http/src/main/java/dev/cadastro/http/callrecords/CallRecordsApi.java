@@ -1,5 +1,6 @@
 package dev.cadastro.http.callrecords;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.cadastro.core.calls.CallFilter;
 import dev.cadastro.core.calls.CallParameterException;
 import dev.cadastro.core.calls.CallRecord;
@@ -19,8 +20,6 @@ import dev.cadastro.http.Response;
 import dev.cadastro.http.Router;
 import dev.cadastro.http.internal.Json;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -88,14 +87,7 @@ public final class CallRecordsApi {
 
     /** The OpenAPI 3.1 document served at {@code /v1/openapi.json} on the call-records listener. */
     public static byte[] openApiDocument() {
-        try (InputStream in = CallRecordsApi.class.getResourceAsStream(OPENAPI_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("the module lacks its resource callrecords/" + OPENAPI_RESOURCE);
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.resource(CallRecordsApi.class, OPENAPI_RESOURCE);
     }
 
     private Response list(Request request) {
@@ -175,17 +167,7 @@ public final class CallRecordsApi {
                 g.writeEndObject();
             }
             g.writeEndArray();
-            g.writeObjectFieldStart("paginacao");
-            g.writeNumberField("limite", page.limit());
-            g.writeNumberField("retornados", entries.size());
-            if (page.nextCursor().isPresent()) {
-                g.writeStringField("proximo_cursor", page.nextCursor().get());
-            } else {
-                g.writeNullField("proximo_cursor");
-            }
-            g.writeEndObject();
-            g.writeNumberField("retencao_dias", CallRecords.RETENTION_DAYS);
-            g.writeEndObject();
+            writePageEnd(g, page.limit(), entries.size(), page.nextCursor());
         }));
     }
 
@@ -200,18 +182,24 @@ public final class CallRecordsApi {
                 g.writeEndObject();
             }
             g.writeEndArray();
-            g.writeObjectFieldStart("paginacao");
-            g.writeNumberField("limite", page.limit());
-            g.writeNumberField("retornados", calls.size());
-            if (page.nextCursor().isPresent()) {
-                g.writeStringField("proximo_cursor", page.nextCursor().get());
-            } else {
-                g.writeNullField("proximo_cursor");
-            }
-            g.writeEndObject();
-            g.writeNumberField("retencao_dias", CallRecords.RETENTION_DAYS);
-            g.writeEndObject();
+            writePageEnd(g, page.limit(), calls.size(), page.nextCursor());
         });
+    }
+
+    /** What closes a listing's body after its {@code ligacoes}: {@code paginacao} and {@code retencao_dias}. */
+    private static void writePageEnd(JsonGenerator g, int limit, int returned, Optional<String> nextCursor)
+            throws IOException {
+        g.writeObjectFieldStart("paginacao");
+        g.writeNumberField("limite", limit);
+        g.writeNumberField("retornados", returned);
+        if (nextCursor.isPresent()) {
+            g.writeStringField("proximo_cursor", nextCursor.get());
+        } else {
+            g.writeNullField("proximo_cursor");
+        }
+        g.writeEndObject();
+        g.writeNumberField("retencao_dias", CallRecords.RETENTION_DAYS);
+        g.writeEndObject();
     }
 
     private Response one(Request request) {

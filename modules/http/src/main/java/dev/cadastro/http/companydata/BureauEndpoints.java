@@ -4,7 +4,6 @@ import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.credit.CreditAnswers;
 import dev.cadastro.core.credit.CreditOutcome;
 import dev.cadastro.core.credit.CreditReportService;
-import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.document.TaxId;
 import dev.cadastro.core.enrichment.BureauAnswers;
 import dev.cadastro.core.enrichment.EnrichmentOutcome;
@@ -128,8 +127,6 @@ final class BureauEndpoints {
      * request; otherwise the text as sent (the use case then refuses it, and nothing is stored).
      */
     private static String normalized(String document) {
-        return TaxId.parse(document) instanceof Parsed.Valid<TaxId> valid
-                ? valid.value().canonical()
-                : document;
+        return TaxId.parse(document).map(TaxId::canonical).orElse(document);
     }
 }

@@ -4,7 +4,6 @@ import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.company.BatchLookupOutcome;
 import dev.cadastro.core.company.CompanyService;
 import dev.cadastro.core.document.Cnpj;
-import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.Message;
 import dev.cadastro.core.idempotency.RequestFingerprint;
@@ -63,8 +62,7 @@ final class CompanyBatchEndpoint {
         List<String> cnpjs = cnpjs(JsonBody.object(request.body()), principal);
         List<String> canonical = new ArrayList<>(cnpjs.size());
         for (String c : cnpjs) {
-            canonical.add(
-                    Cnpj.parse(c) instanceof Parsed.Valid<Cnpj> v ? v.value().value() : c);
+            canonical.add(Cnpj.parse(c).map(Cnpj::value).orElse(c));
         }
         RequestFingerprint fingerprint = RequestFingerprint.of(ROUTE, Map.of(CompanyService.CNPJS, canonical));
         return idempotent.run(request, principal.accountId(), fingerprint, reference -> {

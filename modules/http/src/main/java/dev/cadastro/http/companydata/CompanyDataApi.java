@@ -32,10 +32,9 @@ import dev.cadastro.http.RateLimitHeaders;
 import dev.cadastro.http.Request;
 import dev.cadastro.http.Response;
 import dev.cadastro.http.Router;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import dev.cadastro.http.internal.Json;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * The company-data endpoints implemented so far, as a {@link Router} any runtime can mount:
@@ -186,14 +185,7 @@ public final class CompanyDataApi {
 
     /** The OpenAPI 3.1 document served at {@code /v1/openapi.json}. */
     public static byte[] openApiDocument() {
-        try (InputStream in = CompanyDataApi.class.getResourceAsStream(OPENAPI_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("the module lacks its resource " + OPENAPI_RESOURCE);
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.resource(CompanyDataApi.class, OPENAPI_RESOURCE);
     }
 
     private Response search(Request request) throws Exception {
@@ -205,12 +197,7 @@ public final class CompanyDataApi {
                 SearchOutcome outcome = companies.search(principal, query, reference);
                 SearchResult page = outcome.page();
                 byte[] body = CompanyDataJson.searchResponse(page, outcome.countOnly(), outcome.creditsCharged());
-                Response response = withReference(Response.json(200, body), companies);
-                return outcome.balanceAfter().isPresent()
-                        ? response.withHeader(
-                                BALANCE_HEADER,
-                                Long.toString(outcome.balanceAfter().getAsLong()))
-                        : response;
+                return withBalance(withReference(Response.json(200, body), companies), outcome.balanceAfter());
             });
         });
     }
@@ -228,12 +215,7 @@ public final class CompanyDataApi {
                 ChangeOutcome outcome = companies.changes(principal, query, reference);
                 byte[] body =
                         CompanyDataJson.changesResponse(outcome.page(), outcome.countOnly(), outcome.creditsCharged());
-                Response response = withReference(Response.json(200, body), companies);
-                return outcome.balanceAfter().isPresent()
-                        ? response.withHeader(
-                                BALANCE_HEADER,
-                                Long.toString(outcome.balanceAfter().getAsLong()))
-                        : response;
+                return withBalance(withReference(Response.json(200, body), companies), outcome.balanceAfter());
             });
         });
     }
@@ -257,6 +239,13 @@ public final class CompanyDataApi {
                 .reference()
                 .map(r -> response.withHeader(DataReference.HEADER, r.wire()))
                 .orElse(response);
+    }
+
+    /** The answer with the balance after the charge in {@value #BALANCE_HEADER}, when the call touched the ledger. */
+    private static Response withBalance(Response response, OptionalLong balanceAfter) {
+        return balanceAfter.isPresent()
+                ? response.withHeader(BALANCE_HEADER, Long.toString(balanceAfter.getAsLong()))
+                : response;
     }
 
     /**

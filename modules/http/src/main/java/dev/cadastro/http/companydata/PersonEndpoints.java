@@ -2,7 +2,6 @@ package dev.cadastro.http.companydata;
 
 import dev.cadastro.core.account.Principal;
 import dev.cadastro.core.document.Cpf;
-import dev.cadastro.core.document.Parsed;
 import dev.cadastro.core.document.Phone;
 import dev.cadastro.core.error.InvalidParameterException;
 import dev.cadastro.core.error.LocalizedText;
@@ -164,9 +163,7 @@ final class PersonEndpoints {
         if (list != null) {
             for (Object o : list) {
                 canonical.add(
-                        o instanceof String s && Cpf.parse(s) instanceof Parsed.Valid<Cpf> v
-                                ? v.value().canonical()
-                                : String.valueOf(o));
+                        o instanceof String s ? Cpf.parse(s).map(Cpf::canonical).orElse(s) : String.valueOf(o));
             }
         }
         parameters.put("cpfs", canonical);
@@ -319,19 +316,11 @@ final class PersonEndpoints {
     private static RequestFingerprint fingerprint(String route, PersonRequest body) {
         Map<String, List<String>> p = new TreeMap<>();
         body.cpf()
-                .ifPresent(c -> p.put(
-                        "cpf",
-                        List.of(
-                                Cpf.parse(c) instanceof Parsed.Valid<Cpf> v
-                                        ? v.value().canonical()
-                                        : c)));
+                .ifPresent(c ->
+                        p.put("cpf", List.of(Cpf.parse(c).map(Cpf::canonical).orElse(c))));
         body.telefone()
                 .ifPresent(t -> p.put(
-                        "telefone",
-                        List.of(
-                                Phone.parse(t) instanceof Parsed.Valid<Phone> v
-                                        ? v.value().national()
-                                        : t)));
+                        "telefone", List.of(Phone.parse(t).map(Phone::national).orElse(t))));
         body.finalidade().ifPresent(f -> p.put("finalidade", List.of(f)));
         body.justificativa().ifPresent(j -> p.put("justificativa", List.of(j)));
         return RequestFingerprint.of(route, p);

@@ -269,7 +269,7 @@ public final class SearchParameters {
     private static BigDecimal reais(String name, String s) {
         int dot = s.indexOf('.');
         String whole = dot < 0 ? s : s.substring(0, dot);
-        if (!isDigits(whole) || (dot >= 0 && !isDigits(s.substring(dot + 1)))) {
+        if (!Texts.isAsciiDigits(whole) || (dot >= 0 && !Texts.isAsciiDigits(s.substring(dot + 1)))) {
             throw InvalidParameterException.of(name, "number", Message.QUERY_REAIS.with(name, Texts.quote(s)));
         }
         return new BigDecimal(s);
@@ -277,22 +277,9 @@ public final class SearchParameters {
 
     /** As the OpenAPI document's pattern says: digits only, no sign, no spaces, no leading zero. */
     private static long whole(String name, String s) {
-        if (s.isEmpty() || s.length() > 11 || !isDigits(s) || (s.length() > 1 && s.charAt(0) == '0')) {
+        if (s.isEmpty() || s.length() > 11 || !Texts.isAsciiDigits(s) || (s.length() > 1 && s.charAt(0) == '0')) {
             throw InvalidParameterException.of(name, "integer", Message.WHOLE_NUMBER.with(name, Texts.quote(s)));
         }
         return Long.parseLong(s);
-    }
-
-    private static boolean isDigits(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-        }
-        return true;
     }
 }

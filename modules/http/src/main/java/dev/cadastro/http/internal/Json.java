@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /**
@@ -25,6 +26,22 @@ public final class Json {
     @FunctionalInterface
     public interface Body {
         void write(JsonGenerator g) throws IOException;
+    }
+
+    /**
+     * A JSON document shipped as a resource in the package of {@code anchor} (a service's OpenAPI
+     * document), as its bytes.
+     */
+    public static byte[] resource(Class<?> anchor, String name) {
+        try (InputStream in = anchor.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("the module lacks its resource "
+                        + anchor.getPackageName().replace('.', '/') + "/" + name);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The UTF-8 bytes of the document the body writes. */

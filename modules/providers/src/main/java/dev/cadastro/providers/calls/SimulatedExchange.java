@@ -128,7 +128,7 @@ public final class SimulatedExchange implements CallSource {
         for (long minute = first; minute <= last; minute++) {
             for (Call call : slot(minute)) {
                 if (call.changedWithin(from, to)) {
-                    out.add(call.stateAt(to));
+                    out.add(call.stateAt(integrationId, to));
                 }
             }
         }
@@ -218,40 +218,17 @@ public final class SimulatedExchange implements CallSource {
     }
 
     /** One call as drawn: its first classification, and its later events. */
-    final class Call {
-        final String id;
-        final ExchangeFloor.Agent agent;
-        final ExchangeFloor.Queue queue;
-        final int result;
-        final int newResult;
-        final Instant classified;
-        final Instant reclassified;
-        final Instant started;
-        final int duration;
-        final Instant archived;
-
-        Call(
-                String id,
-                ExchangeFloor.Agent agent,
-                ExchangeFloor.Queue queue,
-                int result,
-                int newResult,
-                Instant classified,
-                Instant reclassified,
-                Instant started,
-                int duration,
-                Instant archived) {
-            this.id = id;
-            this.agent = agent;
-            this.queue = queue;
-            this.result = result;
-            this.newResult = newResult;
-            this.classified = classified;
-            this.reclassified = reclassified;
-            this.started = started;
-            this.duration = duration;
-            this.archived = archived;
-        }
+    record Call(
+            String id,
+            ExchangeFloor.Agent agent,
+            ExchangeFloor.Queue queue,
+            int result,
+            int newResult,
+            Instant classified,
+            Instant reclassified,
+            Instant started,
+            int duration,
+            Instant archived) {
 
         boolean changedWithin(Instant from, Instant to) {
             return within(classified, from, to) || within(archived, from, to) || within(reclassified, from, to);
@@ -261,7 +238,7 @@ public final class SimulatedExchange implements CallSource {
             return t != null && t.isAfter(from) && !t.isAfter(to);
         }
 
-        CallRecord stateAt(Instant to) {
+        CallRecord stateAt(long integrationId, Instant to) {
             boolean again = reclassified != null && !reclassified.isAfter(to);
             String description = queue.descriptions().get(again ? newResult : result);
             return new CallRecord(

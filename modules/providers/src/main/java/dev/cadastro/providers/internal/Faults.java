@@ -3,7 +3,10 @@ package dev.cadastro.providers.internal;
 import dev.cadastro.providers.Fault;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.function.BiConsumer;
 
 /** What a simulated provider does before answering, for the fault of a call. */
 public final class Faults {
@@ -32,6 +35,28 @@ public final class Faults {
             }
             case Fault.Malformed m -> {}
             case Fault.ExtraFields x -> {}
+        }
+    }
+
+    /**
+     * Shapes a raw answer as an answer-shaping fault asks, drawing from a random source seeded by the
+     * document asked about: {@link Fault.Malformed} breaks it by {@code breaker}, {@link
+     * Fault.ExtraFields} floods it with personal fields ({@link PersonalNoise#flood}); any other fault,
+     * or none, leaves it as it is.
+     */
+    public static void shapeAnswer(
+            Optional<Fault> fault,
+            String document,
+            Map<String, Object> tree,
+            BiConsumer<Map<String, Object>, SplittableRandom> breaker) {
+        if (fault.isEmpty()) {
+            return;
+        }
+        SplittableRandom r = Seeds.random("fault", document);
+        switch (fault.get()) {
+            case Fault.Malformed m -> breaker.accept(tree, r);
+            case Fault.ExtraFields x -> PersonalNoise.flood(tree, r);
+            default -> {}
         }
     }
 }
