@@ -281,6 +281,28 @@ class StorePublicationTest {
     }
 
     @Test
+    void aFetchIsRefusedWhileAnotherBuildHoldsTheRoot(@TempDir Path tmp) throws IOException {
+        build(tmp.resolve("a"), rows(9, 1_000), "month one");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(tmp.resolve("a"), store, "", PUBLISH);
+        Path root = Files.createDirectories(tmp.resolve("b"));
+        // Another load of the same root, building: it holds the root's build lock.
+        try (RegisterIndexBuilder other =
+                RegisterIndexBuilder.create(root, SyntheticRegister.lookups(), SMALL, CLOCK)) {
+            IllegalStateException e = assertThrows(
+                    IllegalStateException.class, () -> IndexFollower.fetchCurrent(root, store, "", MANUAL));
+            assertTrue(e.getMessage().contains("another build of"), e.getMessage());
+            assertFalse(Files.exists(root.resolve("CURRENT")), "the fetch moved nothing");
+        }
+        // Once the other build is gone, the fetch runs.
+        assertEquals(
+                1,
+                IndexFollower.fetchCurrent(root, store, "", MANUAL)
+                        .orElseThrow()
+                        .generation());
+    }
+
+    @Test
     void aFetchedGenerationThatCannotBeReadNeverBecomesTheBuildersPrevious(@TempDir Path tmp) throws IOException {
         PublishedIndex built = build(tmp.resolve("a"), rows(8, 1_000), "month one");
         // Published without its CNPJ map, as a release before the map wrote it: it verifies, it cannot be read.

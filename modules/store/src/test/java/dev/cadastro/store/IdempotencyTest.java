@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.account.AccountId;
@@ -73,6 +74,50 @@ class IdempotencyTest {
             }
         }
         assertEquals(1, runs.get(), "one attempt ran; the others waited and replayed it");
+    }
+
+    @Test
+    void aCallAfterCloseGivesItsClaimBackSoTheKeyIsNotHeldInFlight() {
+        AccountId account = TestDatabase.fundedAccount(0, 0).id();
+        // A minute's lease: a claim left behind would hold the key that long.
+        IdempotentCalls closed =
+                new IdempotentCalls(store, Clock.systemUTC(), Duration.ofHours(24), Duration.ofMinutes(1));
+        closed.close();
+        AtomicInteger runs = new AtomicInteger();
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
+                () -> closed.run(
+                        account,
+                        new ClientKey("after-close"),
+                        request("a"),
+                        "Idempotency-Key",
+                        reference -> {
+                            runs.incrementAndGet();
+                            return new byte[0];
+                        },
+                        b -> b));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertEquals(0, runs.get(), "nothing ran on closed calls");
+        IdempotentCalls open =
+                new IdempotentCalls(store, Clock.systemUTC(), Duration.ofHours(24), Duration.ofMinutes(1));
+        try {
+            IdempotentCalls.Outcome<byte[]> retry = assertTimeoutPreemptively(
+                    Duration.ofSeconds(10),
+                    () -> open.run(
+                            account,
+                            new ClientKey("after-close"),
+                            request("a"),
+                            "Idempotency-Key",
+                            reference -> {
+                                runs.incrementAndGet();
+                                return new byte[] {1};
+                            },
+                            b -> b));
+            assertTrue(retry instanceof IdempotentCalls.Outcome.Fresh<byte[]>, "the retry ran: " + retry);
+            assertEquals(1, runs.get());
+        } finally {
+            open.close();
+        }
     }
 
     @Test

@@ -154,8 +154,19 @@ public final class IdempotentCalls implements AutoCloseable {
         long id = acquired.id();
         Lease held = new Lease(id, acquired.leaseUntil());
         long every = Math.max(1, lease.toMillis() / 3);
-        java.util.concurrent.ScheduledFuture<?> renewal = renewalTimer.scheduleWithFixedDelay(
-                held::renewInBackground, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+        java.util.concurrent.ScheduledFuture<?> renewal;
+        try {
+            renewal = renewalTimer.scheduleWithFixedDelay(
+                    held::renewInBackground, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // Closed: the claim is given back, so a retry of the key is not held in flight until the lease ends.
+            try {
+                store.release(id, held.end());
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new IllegalStateException("the idempotent calls were closed", e);
+        }
         T value;
         byte[] answer;
         try {

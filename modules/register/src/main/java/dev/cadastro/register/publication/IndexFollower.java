@@ -13,6 +13,8 @@ import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -155,12 +157,27 @@ public final class IndexFollower implements AutoCloseable {
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(options, "options");
         Files.createDirectories(root);
-        IndexFollower once =
-                new IndexFollower(root, new StoreLayout(store, prefix), options.withPoll(Duration.ZERO), null);
-        try {
-            return once.pollOnce();
-        } finally {
-            once.close();
+        // The builder's lock for the whole fetch: the fetch removes stale folders and moves CURRENT, which a
+        // build of the same root (another load, or a retry) must not do at the same time.
+        try (FileChannel channel =
+                FileChannel.open(root.resolve(Generations.LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                throw new IllegalStateException("another build of " + root + " is running (it holds "
+                        + root.resolve(Generations.LOCK) + "); builds of one root run one at a time");
+            }
+            IndexFollower once =
+                    new IndexFollower(root, new StoreLayout(store, prefix), options.withPoll(Duration.ZERO), null);
+            try {
+                return once.pollOnce();
+            } finally {
+                once.close();
+            }
         }
     }
 
