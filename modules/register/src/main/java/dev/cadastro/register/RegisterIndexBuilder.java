@@ -21,7 +21,6 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -157,15 +156,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             Files.createDirectories(root);
             channel = FileChannel.open(
                     root.resolve(Generations.LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            try {
-                lock = channel.tryLock();
-            } catch (OverlappingFileLockException e) {
-                lock = null;
-            }
-            if (lock == null) {
-                throw new IllegalStateException("another build of " + root + " is running (it holds "
-                        + root.resolve(Generations.LOCK) + "); builds of one root run one at a time");
-            }
+            lock = Generations.lockBuilds(channel, root);
             // Numbered before stale staging directories go, so a number is never used twice.
             long generation = Generations.nextGeneration(root);
             for (Path stale : Generations.stagingDirs(root)) {

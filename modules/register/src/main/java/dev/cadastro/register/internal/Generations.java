@@ -3,6 +3,9 @@ package dev.cadastro.register.internal;
 import dev.cadastro.register.PublishedIndex;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -24,6 +27,27 @@ import java.util.TreeMap;
 public final class Generations {
     public static final String CURRENT = "CURRENT";
     public static final String LOCK = "build.lock";
+
+    /**
+     * Takes the root's build lock through {@code channel} (a channel on {@link #LOCK}): one build, or one
+     * fetch of a published generation into it, at a time per root. Released when the channel closes.
+     *
+     * @throws IllegalStateException when another build of the root holds it
+     */
+    public static FileLock lockBuilds(FileChannel channel, Path root) throws IOException {
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            throw new IllegalStateException("another build of " + root + " is running (it holds " + root.resolve(LOCK)
+                    + "); builds of one root run one at a time");
+        }
+        return lock;
+    }
+
     public static final String META = "generation.properties";
     private static final String GEN = "gen-";
     private static final String STAGING = "staging-";

@@ -13,8 +13,6 @@ import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -161,16 +159,7 @@ public final class IndexFollower implements AutoCloseable {
         // build of the same root (another load, or a retry) must not do at the same time.
         try (FileChannel channel =
                 FileChannel.open(root.resolve(Generations.LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            FileLock lock;
-            try {
-                lock = channel.tryLock();
-            } catch (OverlappingFileLockException e) {
-                lock = null;
-            }
-            if (lock == null) {
-                throw new IllegalStateException("another build of " + root + " is running (it holds "
-                        + root.resolve(Generations.LOCK) + "); builds of one root run one at a time");
-            }
+            Generations.lockBuilds(channel, root);
             IndexFollower once =
                     new IndexFollower(root, new StoreLayout(store, prefix), options.withPoll(Duration.ZERO), null);
             try {
