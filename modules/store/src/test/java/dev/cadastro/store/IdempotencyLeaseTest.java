@@ -115,24 +115,17 @@ class IdempotencyLeaseTest {
         String url = TestDatabase.freshDatabase();
         // The server takes 1.6 s over one renewal, the client waits 1 s for it: the UPDATE commits on the
         // server after the client saw it fail.
-        try (Store store = Store.open(
-                Database.builder()
-                        .url(url)
-                        .poolSize(4)
-                        .networkTimeout(Duration.ofSeconds(1))
-                        .build(),
-                Clock.systemUTC())) {
-            try (Connection c = DriverManager.getConnection(url);
-                    Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE slow_renewals (n int)");
-                s.execute("CREATE FUNCTION slow_renewal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                        + " IF NEW.answer IS NULL AND NEW.locked_until > OLD.locked_until THEN"
-                        + " DELETE FROM slow_renewals; IF FOUND THEN PERFORM pg_sleep(1.6); END IF; END IF;"
-                        + " RETURN NEW; END $$");
-                s.execute("CREATE TRIGGER slow_renewal BEFORE UPDATE ON idempotency_requests"
-                        + " FOR EACH ROW EXECUTE FUNCTION slow_renewal()");
-                s.execute("INSERT INTO slow_renewals VALUES (1)");
-            }
+        try (Store store = storeWaitingOneSecond(url)) {
+            execute(
+                    url,
+                    "CREATE TABLE slow_renewals (n int)",
+                    "CREATE FUNCTION slow_renewal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                            + " IF NEW.answer IS NULL AND NEW.locked_until > OLD.locked_until THEN"
+                            + " DELETE FROM slow_renewals; IF FOUND THEN PERFORM pg_sleep(1.6); END IF; END IF;"
+                            + " RETURN NEW; END $$",
+                    "CREATE TRIGGER slow_renewal BEFORE UPDATE ON idempotency_requests"
+                            + " FOR EACH ROW EXECUTE FUNCTION slow_renewal()",
+                    "INSERT INTO slow_renewals VALUES (1)");
             AccountId account = TestDatabase.fundedAccount(store, 0, 0).id();
             ClientKey key = new ClientKey("lost-answer");
             IdempotentCalls calls =
@@ -174,22 +167,15 @@ class IdempotencyLeaseTest {
         // A statement trigger holds one renewal 2.5 s before its UPDATE touches the row, the client waits 1
         // s for it: whatever the attempt reads of the row in between is the old fence, and the UPDATE then
         // commits the new one.
-        try (Store store = Store.open(
-                Database.builder()
-                        .url(url)
-                        .poolSize(4)
-                        .networkTimeout(Duration.ofSeconds(1))
-                        .build(),
-                Clock.systemUTC())) {
-            try (Connection c = DriverManager.getConnection(url);
-                    Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE slow_renewals (n int)");
-                s.execute("CREATE FUNCTION late_renewal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                        + " DELETE FROM slow_renewals; IF FOUND THEN PERFORM pg_sleep(2.5); END IF;"
-                        + " RETURN NULL; END $$");
-                s.execute("CREATE TRIGGER late_renewal BEFORE UPDATE ON idempotency_requests"
-                        + " FOR EACH STATEMENT EXECUTE FUNCTION late_renewal()");
-            }
+        try (Store store = storeWaitingOneSecond(url)) {
+            execute(
+                    url,
+                    "CREATE TABLE slow_renewals (n int)",
+                    "CREATE FUNCTION late_renewal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                            + " DELETE FROM slow_renewals; IF FOUND THEN PERFORM pg_sleep(2.5); END IF;"
+                            + " RETURN NULL; END $$",
+                    "CREATE TRIGGER late_renewal BEFORE UPDATE ON idempotency_requests"
+                            + " FOR EACH STATEMENT EXECUTE FUNCTION late_renewal()");
             AccountId account = TestDatabase.fundedAccount(store, 0, 0).id();
             ClientKey key = new ClientKey("late-renewal");
             IdempotentCalls calls =
@@ -223,6 +209,26 @@ class IdempotencyLeaseTest {
                             .claim(account, key, request("a"), Instant.now(), IdempotentCalls.LEASE, RETENTION),
                     "the answer was stored under the fence the late renewal wrote");
             assertArrayEquals(new byte[] {7}, done.answer());
+        }
+    }
+
+    /** A store whose client waits 1 s for any statement's answer, as a renewal's network timeout. */
+    private static Store storeWaitingOneSecond(String url) {
+        return Store.open(
+                Database.builder()
+                        .url(url)
+                        .poolSize(4)
+                        .networkTimeout(Duration.ofSeconds(1))
+                        .build(),
+                Clock.systemUTC());
+    }
+
+    private static void execute(String url, String... statements) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
         }
     }
 
