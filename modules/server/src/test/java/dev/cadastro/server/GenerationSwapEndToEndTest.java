@@ -128,6 +128,32 @@ class GenerationSwapEndToEndTest {
     }
 
     /** Publishes the records being served again as a new generation of {@code month}, and swaps it in. */
+    /**
+     * Sends {@code request} while the test holds the account's balance row, waits until its charge waits on
+     * that row (the register was read), swaps in a generation of {@code month}, then lets the charge go.
+     */
+    private HttpResponse<String> answeredAcrossASwap(Account account, HttpRequest request, String month)
+            throws Exception {
+        CompletableFuture<HttpResponse<String>> answer;
+        try (Connection lock = DriverManager.getConnection(jdbcUrl);
+                Connection watch = DriverManager.getConnection(jdbcUrl)) {
+            lock.setAutoCommit(false);
+            try (PreparedStatement ps =
+                    lock.prepareStatement("SELECT posted FROM balances WHERE account_id = ? FOR UPDATE")) {
+                ps.setLong(1, account.id().value());
+                ps.executeQuery().close();
+            }
+            answer = CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+            Await.until(
+                    "the request's charge waits on the balance row",
+                    () -> aChargeWaitsOnTheLock(watch),
+                    Duration.ofSeconds(30));
+            swapTo(month);
+            lock.rollback();
+        }
+        return answer.get();
+    }
+
     private static void swapTo(String month) {
         try {
             String current = Files.readString(root.resolve("CURRENT")).strip();
@@ -195,30 +221,14 @@ class GenerationSwapEndToEndTest {
         Account account = account();
         String key = key(account, Scope.EMPRESAS_READ);
         String body = "{\"cnpjs\": [\"" + String.join("\", \"", cnpjs) + "\"]}";
-        CompletableFuture<HttpResponse<String>> answer;
-        try (Connection lock = DriverManager.getConnection(jdbcUrl);
-                Connection watch = DriverManager.getConnection(jdbcUrl)) {
-            lock.setAutoCommit(false);
-            // The batch reads its records, then waits to charge them: the balance row is the test's.
-            try (PreparedStatement ps =
-                    lock.prepareStatement("SELECT posted FROM balances WHERE account_id = ? FOR UPDATE")) {
-                ps.setLong(1, account.id().value());
-                ps.executeQuery().close();
-            }
-            answer = CLIENT.sendAsync(
-                    request("/v1/empresas/lote", key)
-                            .header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            Await.until(
-                    "the batch's charge waits on the balance row",
-                    () -> aChargeWaitsOnTheLock(watch),
-                    Duration.ofSeconds(30));
-            swapTo("2031-01");
-            lock.rollback();
-        }
-        HttpResponse<String> r = answer.get();
+        // The batch reads its records, then waits to charge them while another generation is swapped in.
+        HttpResponse<String> r = answeredAcrossASwap(
+                account,
+                request("/v1/empresas/lote", key)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                "2031-01");
         assertEquals(200, r.statusCode(), r.body());
         assertEquals(cnpjs.size(), json(r).path("creditos_consumidos").asLong(), r.body());
         assertEquals(before, r.headers().firstValue(HEADER).orElse("(absent)"), "the month of the records' generation");
@@ -231,27 +241,11 @@ class GenerationSwapEndToEndTest {
         String before = server.register().reference().orElseThrow().wire();
         Account account = account();
         String key = key(account, Scope.ENRIQUECIMENTO_READ);
-        CompletableFuture<HttpResponse<String>> answer;
-        try (Connection lock = DriverManager.getConnection(jdbcUrl);
-                Connection watch = DriverManager.getConnection(jdbcUrl)) {
-            lock.setAutoCommit(false);
-            // The enrichment reads the register, then waits to charge: the balance row is the test's.
-            try (PreparedStatement ps =
-                    lock.prepareStatement("SELECT posted FROM balances WHERE account_id = ? FOR UPDATE")) {
-                ps.setLong(1, account.id().value());
-                ps.executeQuery().close();
-            }
-            answer = CLIENT.sendAsync(
-                    request("/v1/enriquecimento/" + cnpjs.get(1), key).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            Await.until(
-                    "the enrichment's charge waits on the balance row",
-                    () -> aChargeWaitsOnTheLock(watch),
-                    Duration.ofSeconds(30));
-            swapTo("2033-03");
-            lock.rollback();
-        }
-        HttpResponse<String> r = answer.get();
+        // The enrichment reads the register, then waits to charge while another generation is swapped in.
+        HttpResponse<String> r = answeredAcrossASwap(
+                account,
+                request("/v1/enriquecimento/" + cnpjs.get(1), key).GET().build(),
+                "2033-03");
         assertEquals(200, r.statusCode(), r.body());
         assertEquals(
                 before,
