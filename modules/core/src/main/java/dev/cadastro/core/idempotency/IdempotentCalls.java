@@ -160,11 +160,7 @@ public final class IdempotentCalls implements AutoCloseable {
                     held::renewInBackground, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // Closed: the claim is given back, so a retry of the key is not held in flight until the lease ends.
-            try {
-                store.release(id, held.end());
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            giveBack(id, held, e);
             throw new IllegalStateException("the idempotent calls were closed", e);
         }
         T value;
@@ -174,16 +170,21 @@ public final class IdempotentCalls implements AutoCloseable {
             answer = encode.apply(value);
         } catch (RuntimeException | Error e) {
             renewal.cancel(false);
-            try {
-                store.release(id, held.end());
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            giveBack(id, held, e);
             throw e;
         }
         renewal.cancel(false);
         store.complete(id, held.end(), answer, clock.instant());
         return new Outcome.Fresh<>(value);
+    }
+
+    /** Releases an attempt's claim for the next one; a failure to release is added to {@code cause}. */
+    private void giveBack(long id, Lease held, Throwable cause) {
+        try {
+            store.release(id, held.end());
+        } catch (RuntimeException suppressed) {
+            cause.addSuppressed(suppressed);
+        }
     }
 
     /**
