@@ -125,8 +125,7 @@ class DatabaseOutageEndToEndTest {
         long before = balance();
         assertEquals(200, lookup().statusCode());
         before -= 1;
-        List<Long> frozen = postgresProcesses();
-        signal("STOP", frozen);
+        List<Long> frozen = freezePostgres();
         try {
             for (int i = 0; i < 3; i++) {
                 long t0 = System.nanoTime();
@@ -174,8 +173,7 @@ class DatabaseOutageEndToEndTest {
 
     @Test
     void aFrozenDatabaseIsAnswered503WithinThreeSecondsOnTheCallRecordsServiceToo() throws Exception {
-        List<Long> frozen = postgresProcesses();
-        signal("STOP", frozen);
+        List<Long> frozen = freezePostgres();
         try {
             int port = server.calls().orElseThrow().port();
             long t0 = System.nanoTime();
@@ -231,6 +229,14 @@ class DatabaseOutageEndToEndTest {
     }
 
     /** The postmaster and every process it started: the whole database, as one signal should reach it. */
+    /** Stops the postmaster first, so it forks no backend between the listing and the signal, then the rest. */
+    private List<Long> freezePostgres() throws Exception {
+        signal("STOP", List.of(server.store().embedded().orElseThrow().postmasterPid()));
+        List<Long> pids = postgresProcesses();
+        signal("STOP", pids);
+        return pids;
+    }
+
     private List<Long> postgresProcesses() {
         long postmaster = server.store().embedded().orElseThrow().postmasterPid();
         List<Long> pids = new ArrayList<>();
