@@ -346,7 +346,10 @@ public final class RegisterIndexBuilder implements AutoCloseable {
             verify(docs, sum);
             verifyPartners(runs, rows);
             long t4 = System.nanoTime();
-            Rollup rollup = writeRollup();
+            // The changes first: the rollup's pass counts them too (the changes rollup, ADR 0055).
+            writeChanges(referenceMonth);
+            long t45 = System.nanoTime();
+            Rollup.Built rollup = writeRollup();
             long t5 = System.nanoTime();
             long mapped = writeCnpjMap(docs);
             long t6 = System.nanoTime();
@@ -369,10 +372,18 @@ public final class RegisterIndexBuilder implements AutoCloseable {
                     Level.INFO,
                     "generation {0}: rollup of {1} combinations ({2} KB) in {3} ms",
                     generation,
-                    rollup.tuples(),
-                    rollup.bytes() / 1024,
-                    (t5 - t4) / 1_000_000);
-            writeChanges(referenceMonth);
+                    rollup.register().tuples(),
+                    rollup.register().bytes() / 1024,
+                    (t5 - t45) / 1_000_000);
+            if (rollup.changes() != null) {
+                LOG.log(
+                        Level.INFO,
+                        "generation {0}: changes rollup of {1} changed documents, {2} combinations ({3} KB)",
+                        generation,
+                        rollup.changes().documents(),
+                        rollup.changes().tuples(),
+                        rollup.changes().bytes() / 1024);
+            }
             Generations.writeMeta(
                     staging, generation, docs, sum, sourceLabel, clock.instant(), debtData, referenceMonth);
             Durable.syncDirectory(staging);
@@ -586,7 +597,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
     private volatile ChangeSet.Stats changes;
 
     /** Precomputes the generation's counts over its low-cardinality filters, beside the index. */
-    private Rollup writeRollup() throws IOException {
+    private Rollup.Built writeRollup() throws IOException {
         try (FSDirectory dir = FSDirectory.open(staging);
                 DirectoryReader reader = DirectoryReader.open(dir)) {
             return Rollup.write(reader, dir);

@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /** A generated register: the rows in memory and a published index of them in a temporary root. */
 final class RegisterFixture implements AutoCloseable {
@@ -199,5 +200,21 @@ final class RegisterFixture implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A copy of a generation's folder, partner index included, in a new temporary folder. */
+    static Path copyOf(Path generation) throws IOException {
+        Path copy = Files.createTempDirectory("rollup-copy");
+        // The whole tree: the generation's partner index is a folder of its own.
+        try (Stream<Path> files = Files.walk(generation)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (!p.equals(generation)) {
+                    Files.copy(p, copy.resolve(generation.relativize(p).toString()));
+                }
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return copy;
     }
 }

@@ -12,7 +12,6 @@ import dev.cadastro.register.internal.OutdatedFormatException;
 import dev.cadastro.register.internal.Rollup;
 import dev.cadastro.register.internal.Schema;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -305,7 +303,7 @@ class RollupProperties {
 
     @Example
     void aDamagedRollupKeepsTheGenerationFromOpening() throws IOException {
-        Path copy = copyOf(single.published.path());
+        Path copy = RegisterFixture.copyOf(single.published.path());
         try {
             Path file = copy.resolve(Rollup.FILE);
             byte[] bytes = Files.readAllBytes(file);
@@ -319,7 +317,7 @@ class RollupProperties {
 
     @Example
     void aGenerationWithoutARollupAsksForALoad() throws IOException {
-        Path copy = copyOf(single.published.path());
+        Path copy = RegisterFixture.copyOf(single.published.path());
         try {
             Files.delete(copy.resolve(Rollup.FILE));
             OutdatedFormatException e =
@@ -371,7 +369,7 @@ class RollupProperties {
 
     @Example
     void aFirstVersionRollupAsksForALoad() throws IOException {
-        Path copy = copyOf(single.published.path());
+        Path copy = RegisterFixture.copyOf(single.published.path());
         try {
             rewriteAsFirstVersion(copy);
             OutdatedFormatException e =
@@ -468,20 +466,5 @@ class RollupProperties {
         }
         assertTrue(dropped > 0, "the opening-year cuboid has combinations");
         return dropped;
-    }
-
-    private static Path copyOf(Path generation) throws IOException {
-        Path copy = Files.createTempDirectory("rollup-copy");
-        // The whole tree: the generation's partner index is a folder of its own.
-        try (Stream<Path> files = Files.walk(generation)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                if (!p.equals(generation)) {
-                    Files.copy(p, copy.resolve(generation.relativize(p).toString()));
-                }
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-        return copy;
     }
 }

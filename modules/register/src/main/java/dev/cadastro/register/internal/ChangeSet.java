@@ -173,6 +173,16 @@ public final class ChangeSet {
         return c.isEmpty() ? null : c;
     }
 
+    /** The document of the {@code i}th entry, in document order ({@code i < size()}). */
+    int docAt(int i) {
+        return docs[i];
+    }
+
+    /** The type bits of the {@code i}th entry (bit {@code t.ordinal()} for each type {@code t}). */
+    int maskAt(int i) {
+        return masks[i] & 0xFF;
+    }
+
     /** The types of a changed top-level document (empty when it did not change). */
     public Set<ChangeType> types(int doc) {
         int i = Arrays.binarySearch(docs, doc);

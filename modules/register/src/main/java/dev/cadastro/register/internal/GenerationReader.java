@@ -3,6 +3,7 @@ package dev.cadastro.register.internal;
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.document.CnpjRoot;
 import dev.cadastro.core.error.InvalidParameterException;
+import dev.cadastro.core.register.ChangeType;
 import dev.cadastro.core.register.Empresa;
 import dev.cadastro.core.register.Lookups;
 import dev.cadastro.core.register.Partner;
@@ -60,6 +61,11 @@ public final class GenerationReader {
     private final CnpjMap cnpjs;
     /** The changes against the previous generation ({@code changes.bin}), or null. */
     private final ChangeSet changes;
+    /**
+     * Precomputed counts of the changes ({@value Rollup#CHANGES_FILE}), or null: opened without
+     * precomputed counts, no changes, or a generation built before they existed.
+     */
+    private final Rollup changeRollup;
     /** Each segment's first document, for {@link org.apache.lucene.index.ReaderUtil#subIndex(int, int[])}. */
     private final int[] docBases;
     /** Each segment's lookup cursors. */
@@ -109,6 +115,7 @@ public final class GenerationReader {
         this.cache = new BitsetCache(cacheBytes);
         this.onClose = onClose;
         this.changes = ChangeSet.read(directory, reader);
+        this.changeRollup = rollup == null ? null : Rollup.readChanges(directory, changes);
     }
 
     /** Opens a published generation directory, with its precomputed counts. */
@@ -296,6 +303,22 @@ public final class GenerationReader {
      */
     public Optional<Long> rolledUpCount(RegisterQuery q) {
         return rollup == null ? Optional.empty() : rollup.count(q, this::selectGeo);
+    }
+
+    /** The precomputed counts of the generation's changes, or null when it has none. */
+    public Rollup changeRollup() {
+        return changeRollup;
+    }
+
+    /**
+     * The exact count of the generation's changes of {@code types} (empty: every type) whose new record
+     * matches the query, from the precomputed counts of the changes, or empty when they do not cover its
+     * filters (or the generation has none).
+     *
+     * @throws InvalidParameterException when a municipality is unknown or ambiguous
+     */
+    public Optional<Long> rolledUpChangeCount(RegisterQuery q, Set<ChangeType> types) {
+        return changeRollup == null ? Optional.empty() : changeRollup.countChanges(q, types, this::selectGeo);
     }
 
     // ---- lookup

@@ -121,18 +121,30 @@ public final class QueryEngine {
 
     /**
      * A page of the generation's changes of {@code types} (empty: every type) whose new record matches
-     * the query's filters: never from the precomputed counts, which know nothing of changes.
+     * the query's filters. The total comes from the changes' precomputed counts when they cover the
+     * filters, as a search's comes from the register's; the page then walks only to its end.
      */
     public ChangePage changes(RegisterQuery q, Set<ChangeType> types) throws IOException {
         ChangeSet changes = gen.changes();
         Set<ChangeType> wanted = types.isEmpty() ? java.util.EnumSet.allOf(ChangeType.class) : types;
+        int limit = q.countOnly() ? 0 : q.limite();
+        long offset = q.countOnly() ? 0 : q.offset();
+        Long rolled = changes == null || !options.rollupCounts()
+                ? null
+                : gen.rolledUpChangeCount(q, wanted).orElse(null);
+        if (rolled != null && (limit == 0 || rolled <= offset)) {
+            // The precomputed total answers a count, or says the page is empty: nothing to plan.
+            return new ChangePage(
+                    List.of(), q.pagina(), q.limite(), rolled, false, changes.month(), changes.previousMonth());
+        }
         Plan plan = plan(q, wanted);
         List<int[]> hits = new ArrayList<>();
         long total;
         boolean approximate = false;
-        int limit = q.countOnly() ? 0 : q.limite();
-        long offset = q.countOnly() ? 0 : q.offset();
         Long direct = plan.candidates == 0 ? null : plan.directCount();
+        if (direct == null && plan.candidates > 0) {
+            direct = rolled;
+        }
         if (plan.candidates == 0) {
             total = 0;
         } else if (direct != null) {

@@ -1,6 +1,7 @@
 package dev.cadastro.register.internal;
 
 import dev.cadastro.core.internal.LongHashTable;
+import dev.cadastro.core.register.ChangeType;
 import dev.cadastro.core.register.RegisterQuery;
 import dev.cadastro.core.register.RegisterQuery.Filter;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
@@ -53,9 +55,17 @@ import org.apache.lucene.util.BytesRef;
  *
  * <p>Built once when the loader publishes a generation (the generation is immutable afterwards) and
  * stored beside it in {@value #FILE}, with Lucene's header and checksum footer. See docs/register.md.
+ *
+ * <p>A generation with changes ({@link ChangeSet}) gets a second rollup in {@value #CHANGES_FILE},
+ * built in the same pass (ADR 0055): it counts only the changed documents, with one more dimension
+ * first, the entry's change-type bits ({@link #CHANGE}), so a count of the monthly changes of some types
+ * is the same few binary searches; a type set binds the dimension to every bit pattern present that has
+ * one of its types.
  */
 public final class Rollup {
     public static final String FILE = "rollup.cdr";
+    /** The changed documents' rollup, beside {@link ChangeSet#FILE}. */
+    public static final String CHANGES_FILE = "changes-rollup.cdr";
 
     private static final String CODEC = "CadastroRollup";
     /**
@@ -63,6 +73,9 @@ public final class Rollup {
      * place, and a cuboid); only the current version is read.
      */
     private static final int VERSION = 3;
+
+    private static final String CHANGES_CODEC = "CadastroChangeRollup";
+    private static final int CHANGES_VERSION = 1;
     /** Most key ranges (two binary searches each) one query may cost a cuboid; above, the engine counts. */
     static final int MAX_RANGES = 1024;
     /** Widest packed key: the keys stay positive and a bound one past the last value cannot overflow. */
@@ -146,8 +159,70 @@ public final class Rollup {
      */
     static final String UF = "geo.uf";
 
+    /**
+     * The change-type bits of a changed document ({@code %03d} of its {@link ChangeSet} mask): not an
+     * index field but read from the change set while building; only the changes rollup has it.
+     */
+    static final String CHANGE = "change";
+
+    /** The changes rollup's dimensions: the register's, then {@link #CHANGE} (so their indexes agree). */
+    static final List<String> CHANGE_FIELDS =
+            Stream.concat(FIELDS.stream(), Stream.of(CHANGE)).toList();
+
+    /**
+     * The changes rollup's cuboids, each led by the change bits: the register's activity by place and
+     * state by opening year, contact flags by municipality, and two the register's counts do without
+     * because the whole register's engine answers them from cached bitsets: flags by state (a state's
+     * Simples or MEI changes) and flags over the whole country (active changes with an e-mail). Over
+     * the few percent of documents that change in a month they hold about one combination per change.
+     */
+    static final List<List<String>> CHANGE_CUBOIDS = List.of(
+            List.of(CHANGE, Schema.SITUACAO, Schema.CNAE, Schema.GEO),
+            List.of(CHANGE, Schema.SITUACAO, Rollup.UF, Schema.ANO),
+            List.of(
+                    CHANGE,
+                    Schema.SITUACAO,
+                    Schema.GEO,
+                    Schema.EMAIL,
+                    Schema.TELEFONE,
+                    Schema.MOVEL,
+                    Schema.MEI,
+                    Schema.SIMPLES,
+                    Schema.DIVIDA,
+                    Schema.PORTE),
+            List.of(
+                    CHANGE,
+                    Schema.SITUACAO,
+                    Rollup.UF,
+                    Schema.SIMPLES,
+                    Schema.MEI,
+                    Schema.EMAIL,
+                    Schema.TELEFONE,
+                    Schema.MOVEL,
+                    Schema.DIVIDA,
+                    Schema.PORTE),
+            List.of(
+                    CHANGE,
+                    Schema.SITUACAO,
+                    Schema.EMAIL,
+                    Schema.TELEFONE,
+                    Schema.MOVEL,
+                    Schema.SIMPLES,
+                    Schema.MEI,
+                    Schema.DIVIDA,
+                    Schema.PORTE));
+
+    /** What one rollup file holds: its name, format, dimensions and cuboids. */
+    private record Shape(String file, String codec, int version, List<String> fields, List<List<String>> cuboids) {}
+
+    private static final Shape REGISTER = new Shape(FILE, CODEC, VERSION, FIELDS, CUBOIDS);
+    private static final Shape CHANGES =
+            new Shape(CHANGES_FILE, CHANGES_CODEC, CHANGES_VERSION, CHANGE_FIELDS, CHANGE_CUBOIDS);
+
+    private final Shape shape;
+
     private final long documents;
-    /** Per dimension (index in {@link #FIELDS}): its terms in order; a term's ordinal is its index + 1. */
+    /** Per dimension (index in the shape's fields): its terms in order; a term's ordinal is its index + 1. */
     private final String[][] terms;
 
     private final Map<String, Integer>[] ordinals;
@@ -159,7 +234,8 @@ public final class Rollup {
     private final Cuboid[] cuboids;
 
     @SuppressWarnings("unchecked")
-    private Rollup(long documents, String[][] terms, Cuboid[] cuboids) {
+    private Rollup(Shape shape, long documents, String[][] terms, Cuboid[] cuboids) {
+        this.shape = shape;
         this.documents = documents;
         this.terms = terms;
         this.cuboids = cuboids;
@@ -182,7 +258,7 @@ public final class Rollup {
         }
     }
 
-    /** Live documents the rollup counted. */
+    /** Live documents the rollup counted (the changed ones, for the changes rollup). */
     public long documents() {
         return documents;
     }
@@ -205,7 +281,7 @@ public final class Rollup {
             }
             List<String> names = new ArrayList<>();
             for (int d : c.dims) {
-                names.add(FIELDS.get(d));
+                names.add(shape.fields().get(d));
             }
             b.append(names).append(": ").append(c.keys.length).append(" combinations");
         }
@@ -230,13 +306,56 @@ public final class Rollup {
      *     only when the query has a geography filter and some cuboid could answer it
      */
     Optional<Long> count(RegisterQuery q, java.util.function.Function<RegisterQuery, long[][]> selectGeo) {
+        if (shape != REGISTER) {
+            throw new IllegalStateException("the changes rollup counts changes of some types");
+        }
+        return count(q, selectGeo, new int[shape.fields().size()][], false);
+    }
+
+    /**
+     * The exact count of the changed documents of {@code types} (empty: every type) that match the
+     * query's filters, or empty when no cuboid covers them cheaply. Only the changes rollup answers.
+     */
+    Optional<Long> countChanges(
+            RegisterQuery q, Set<ChangeType> types, java.util.function.Function<RegisterQuery, long[][]> selectGeo) {
+        if (shape != CHANGES) {
+            throw new IllegalStateException("the register's rollup knows nothing of changes");
+        }
+        int[][] bound = new int[shape.fields().size()][];
+        int wanted = 0;
+        for (ChangeType t : types) {
+            wanted |= 1 << t.ordinal();
+        }
+        boolean empty = false;
+        int change = CHANGE_FIELDS.indexOf(CHANGE);
+        String[] masks = terms[change];
+        if (wanted != 0) {
+            // Every bit pattern present with one of the types; all of them is the same as none bound.
+            int[] ords = new int[masks.length];
+            int n = 0;
+            for (int i = 0; i < masks.length; i++) {
+                if ((Integer.parseInt(masks[i]) & wanted) != 0) {
+                    ords[n++] = i + 1;
+                }
+            }
+            if (n < masks.length) {
+                bound[change] = Arrays.copyOf(ords, n);
+                empty = n == 0;
+            }
+        }
+        return count(q, selectGeo, bound, empty);
+    }
+
+    private Optional<Long> count(
+            RegisterQuery q,
+            java.util.function.Function<RegisterQuery, long[][]> selectGeo,
+            int[][] bound,
+            boolean empty) {
         for (Filter filter : DECLINED) {
             if (q.has(filter)) {
                 return Optional.empty();
             }
         }
-        int[][] bound = new int[FIELDS.size()][];
-        boolean empty = false;
         empty |= bind(bound, Schema.SITUACAO, q.situacaoCadastral());
         empty |= bind(bound, Schema.CNAE, q.cnaes());
         empty |= bind(bound, Schema.PORTE, q.portes());
@@ -327,7 +446,7 @@ public final class Rollup {
         if (values.isEmpty()) {
             return false;
         }
-        int f = FIELDS.indexOf(field);
+        int f = shape.fields().indexOf(field);
         int[] ords = new int[values.size()];
         int n = 0;
         for (String v : values) {
@@ -551,12 +670,28 @@ public final class Rollup {
     /** Documents whose dimension values are gathered at once while building. */
     private static final int BUILD_WINDOW = 1 << 16;
 
+    /** The rollups one pass built: the register's, and the changes rollup when the generation has changes. */
+    public record Built(Rollup register, Rollup changes) {}
+
     /**
      * Counts every cuboid's combinations over the live documents of {@code reader} and writes the rollup
-     * into {@code dir} (synced). Reads each dimension's postings once, a window of documents at a time.
+     * into {@code dir} (synced); when the generation has changes ({@link ChangeSet#FILE} in {@code dir}),
+     * the changes rollup too, in the same pass. Reads each dimension's postings once, a window of
+     * documents at a time.
      */
-    public static Rollup write(DirectoryReader reader, Directory dir) throws IOException {
-        String[][] terms = new String[FIELDS.size()][];
+    public static Built write(DirectoryReader reader, Directory dir) throws IOException {
+        ChangeSet changes = ChangeSet.read(dir, reader);
+        Built built = build(reader, changes);
+        built.register().writeTo(dir);
+        if (built.changes() != null) {
+            built.changes().writeTo(dir);
+        }
+        return built;
+    }
+
+    private static Built build(DirectoryReader reader, ChangeSet changes) throws IOException {
+        List<String> fields = changes == null ? FIELDS : CHANGE_FIELDS;
+        String[][] terms = new String[fields.size()][];
         for (int f = 0; f < FIELDS.size(); f++) {
             TreeSet<String> all = new TreeSet<>();
             for (LeafReaderContext ctx : reader.leaves()) {
@@ -583,13 +718,66 @@ public final class Rollup {
             stateOfPlace[i + 1] =
                     Arrays.binarySearch(stateTerms, stateTerm(Long.parseLong(placeTerms[i]) / 10_000)) + 1;
         }
-        List<int[]> cuboidDims = new ArrayList<>();
-        List<int[]> cuboidSizes = new ArrayList<>();
-        for (List<String> fields : CUBOIDS) {
-            int[] dims = new int[fields.size()];
-            int[] sizes = new int[fields.size()];
+        // The derived change dimension: the bit patterns present, and each pattern's ordinal.
+        int[] changeOrdinal = new int[256];
+        if (changes != null) {
+            TreeSet<String> masks = new TreeSet<>();
+            for (int i = 0; i < changes.size(); i++) {
+                masks.add(changeTerm(changes.maskAt(i)));
+            }
+            String[] maskTerms = masks.toArray(new String[0]);
+            terms[CHANGE_FIELDS.indexOf(CHANGE)] = maskTerms;
+            for (int i = 0; i < maskTerms.length; i++) {
+                changeOrdinal[Integer.parseInt(maskTerms[i])] = i + 1;
+            }
+        }
+        Cuboid[] registerShapes = shapes(REGISTER.cuboids(), terms);
+        Cuboid[] changeShapes = changes == null ? new Cuboid[0] : shapes(CHANGES.cuboids(), terms);
+        LongHashTable[] registerCounters = counters(registerShapes.length);
+        LongHashTable[] changeCounters = counters(changeShapes.length);
+        long[] documents = new long[2];
+        int[] nextChange = {0};
+        int[][] values = new int[fields.size()][BUILD_WINDOW];
+        for (LeafReaderContext ctx : reader.leaves()) {
+            countLeaf(
+                    ctx,
+                    terms,
+                    stateOfPlace,
+                    changes,
+                    changeOrdinal,
+                    nextChange,
+                    new Cuboid[][] {registerShapes, changeShapes},
+                    new LongHashTable[][] {registerCounters, changeCounters},
+                    values,
+                    documents);
+        }
+        Rollup register = new Rollup(
+                REGISTER, documents[0], Arrays.copyOf(terms, FIELDS.size()), cuboids(registerShapes, registerCounters));
+        Rollup changed = changes == null
+                ? null
+                : new Rollup(CHANGES, documents[1], terms, cuboids(changeShapes, changeCounters));
+        if (changed != null && changed.documents() != changes.size()) {
+            throw new CorruptIndexException(
+                    "the changes rollup counted " + changed.documents() + " documents, the change set holds "
+                            + changes.size(),
+                    reader.toString());
+        }
+        return new Built(register, changed);
+    }
+
+    /** The change dimension's term of a change set entry's type bits. */
+    private static String changeTerm(int mask) {
+        return Schema.zeroPadded(mask, 3);
+    }
+
+    /** Empty cuboids of these dimension orders (their shifts), skipping one too wide for a key. */
+    private static Cuboid[] shapes(List<List<String>> orders, String[][] terms) {
+        List<Cuboid> out = new ArrayList<>();
+        for (List<String> order : orders) {
+            int[] dims = new int[order.size()];
+            int[] sizes = new int[order.size()];
             for (int level = 0; level < dims.length; level++) {
-                dims[level] = FIELDS.indexOf(fields.get(level));
+                dims[level] = CHANGE_FIELDS.indexOf(order.get(level));
                 sizes[level] = terms[dims[level]].length;
             }
             if (Cuboid.keyBits(sizes) > MAX_KEY_BITS) {
@@ -598,23 +786,24 @@ public final class Rollup {
                         .log(
                                 System.Logger.Level.WARNING,
                                 "rollup cuboid {0} needs more than 62 key bits: skipped",
-                                fields);
+                                order);
                 continue;
             }
-            cuboidDims.add(dims);
-            cuboidSizes.add(sizes);
+            out.add(new Cuboid(dims, sizes, new long[0], new int[1]));
         }
-        Cuboid[] shapes = new Cuboid[cuboidDims.size()];
-        LongHashTable[] counters = new LongHashTable[shapes.length];
-        for (int c = 0; c < shapes.length; c++) {
-            shapes[c] = new Cuboid(cuboidDims.get(c), cuboidSizes.get(c), new long[0], new int[1]);
+        return out.toArray(new Cuboid[0]);
+    }
+
+    private static LongHashTable[] counters(int n) {
+        LongHashTable[] counters = new LongHashTable[n];
+        for (int c = 0; c < n; c++) {
             counters[c] = LongHashTable.map(2048);
         }
-        long documents = 0;
-        int[][] values = new int[FIELDS.size()][BUILD_WINDOW];
-        for (LeafReaderContext ctx : reader.leaves()) {
-            documents += countLeaf(ctx.reader(), terms, stateOfPlace, shapes, counters, values);
-        }
+        return counters;
+    }
+
+    /** The counted cuboids: each shape's keys sorted with their cumulative counts. */
+    private static Cuboid[] cuboids(Cuboid[] shapes, LongHashTable[] counters) {
         Cuboid[] cuboids = new Cuboid[shapes.length];
         for (int c = 0; c < shapes.length; c++) {
             long[] keys = counters[c].sortedKeys();
@@ -624,20 +813,32 @@ public final class Rollup {
             }
             cuboids[c] = new Cuboid(shapes[c].dims, shapes[c].sizes, keys, cumulative);
         }
-        Rollup rollup = new Rollup(documents, terms, cuboids);
-        rollup.writeTo(dir);
-        return rollup;
+        return cuboids;
     }
 
-    /** @param stateOfPlace the state ordinal of each place ordinal (the derived dimension's values) */
-    private static long countLeaf(
-            LeafReader leaf,
+    /**
+     * Counts one segment's live documents into the register's cuboids, and its changed ones into the
+     * changes cuboids.
+     *
+     * @param stateOfPlace the state ordinal of each place ordinal (the derived dimension's values)
+     * @param changeOrdinal the change dimension's ordinal of each bit pattern
+     * @param nextChange the first change set entry not yet reached (entries are in document order)
+     * @param shapes the register's cuboids, then the changes'
+     * @param documents the documents counted into each, added to
+     */
+    private static void countLeaf(
+            LeafReaderContext ctx,
             String[][] terms,
             int[] stateOfPlace,
-            Cuboid[] shapes,
-            LongHashTable[] counters,
-            int[][] values)
+            ChangeSet changes,
+            int[] changeOrdinal,
+            int[] nextChange,
+            Cuboid[][] shapes,
+            LongHashTable[][] counters,
+            int[][] values,
+            long[] documents)
             throws IOException {
+        LeafReader leaf = ctx.reader();
         int maxDoc = leaf.maxDoc();
         Bits live = leaf.getLiveDocs();
         List<List<PostingsEnum>> enums = new ArrayList<>();
@@ -656,7 +857,7 @@ public final class Rollup {
             enums.add(pes);
             ords.add(os.stream().mapToInt(Integer::intValue).toArray());
         }
-        long documents = 0;
+        int[] change = changes == null ? null : values[CHANGE_FIELDS.indexOf(CHANGE)];
         for (int from = 0; from < maxDoc; from += BUILD_WINDOW) {
             int to = Math.min(maxDoc, from + BUILD_WINDOW);
             for (int f = 0; f < FIELDS.size(); f++) {
@@ -681,34 +882,49 @@ public final class Rollup {
             for (int d = 0; d < to - from; d++) {
                 state[d] = places[d] == 0 ? 0 : stateOfPlace[places[d]];
             }
+            if (change != null) {
+                Arrays.fill(change, 0);
+                int end = ctx.docBase + to;
+                for (int i = nextChange[0]; i < changes.size() && changes.docAt(i) < end; i = ++nextChange[0]) {
+                    change[changes.docAt(i) - ctx.docBase - from] = changeOrdinal[changes.maskAt(i)];
+                }
+            }
             for (int doc = from; doc < to; doc++) {
                 if (live != null && !live.get(doc)) {
                     continue;
                 }
-                documents++;
                 int d = doc - from;
-                for (int c = 0; c < shapes.length; c++) {
-                    Cuboid s = shapes[c];
-                    long key = 0;
-                    for (int level = 0; level < s.dims.length; level++) {
-                        key |= (long) values[s.dims[level]][d] << s.shifts[level];
-                    }
-                    counters[c].increment(key);
+                documents[0]++;
+                count(shapes[0], counters[0], values, d);
+                if (change != null && change[d] != 0) {
+                    documents[1]++;
+                    count(shapes[1], counters[1], values, d);
                 }
             }
         }
-        return documents;
+    }
+
+    private static void count(Cuboid[] shapes, LongHashTable[] counters, int[][] values, int d) {
+        for (int c = 0; c < shapes.length; c++) {
+            Cuboid s = shapes[c];
+            long key = 0;
+            for (int level = 0; level < s.dims.length; level++) {
+                key |= (long) values[s.dims[level]][d] << s.shifts[level];
+            }
+            counters[c].increment(key);
+        }
     }
 
     // ---- file
 
     private void writeTo(Directory dir) throws IOException {
-        try (IndexOutput out = dir.createOutput(FILE, IOContext.DEFAULT)) {
-            CodecUtil.writeHeader(out, CODEC, VERSION);
+        List<String> fields = shape.fields();
+        try (IndexOutput out = dir.createOutput(shape.file(), IOContext.DEFAULT)) {
+            CodecUtil.writeHeader(out, shape.codec(), shape.version());
             out.writeVLong(documents);
-            out.writeVInt(FIELDS.size());
-            for (int f = 0; f < FIELDS.size(); f++) {
-                out.writeString(FIELDS.get(f));
+            out.writeVInt(fields.size());
+            for (int f = 0; f < fields.size(); f++) {
+                out.writeString(fields.get(f));
                 out.writeVInt(terms[f].length);
                 for (String t : terms[f]) {
                     out.writeString(t);
@@ -730,7 +946,7 @@ public final class Rollup {
             }
             CodecUtil.writeFooter(out);
         }
-        dir.sync(List.of(FILE));
+        dir.sync(List.of(shape.file()));
     }
 
     /**
@@ -741,9 +957,27 @@ public final class Rollup {
      * @throws CorruptIndexException when the file fails its checksum or does not match the generation
      */
     public static Rollup read(Directory dir, long liveDocuments) throws IOException {
-        try (ChecksumIndexInput in = dir.openChecksumInput(FILE)) {
+        return read(dir, REGISTER, liveDocuments);
+    }
+
+    /**
+     * Reads the changes rollup of a generation, or null when it has none (a generation without changes,
+     * or one built before it existed) or one of a later format: its change counts then go to the engine.
+     *
+     * @throws CorruptIndexException when the file fails its checksum or does not match the change set
+     */
+    static Rollup readChanges(Directory dir, ChangeSet changes) throws IOException {
+        if (changes == null || !Arrays.asList(dir.listAll()).contains(CHANGES_FILE)) {
+            return null;
+        }
+        return read(dir, CHANGES, changes.size());
+    }
+
+    private static Rollup read(Directory dir, Shape shape, long expectedDocuments) throws IOException {
+        List<String> expected = shape.fields();
+        try (ChecksumIndexInput in = dir.openChecksumInput(shape.file())) {
             try {
-                CodecUtil.checkHeader(in, CODEC, VERSION, VERSION);
+                CodecUtil.checkHeader(in, shape.codec(), shape.version(), shape.version());
             } catch (IndexFormatTooNewException e) {
                 // A later release's format: the generation stays searchable, its counts go to the engine.
                 System.getLogger(Rollup.class.getName())
@@ -754,18 +988,18 @@ public final class Rollup {
             }
             long documents = in.readVLong();
             int fields = in.readVInt();
-            if (fields != FIELDS.size()) {
+            if (fields != expected.size()) {
                 throw new CorruptIndexException(
-                        "rollup has " + fields + " dimensions, " + FIELDS.size() + " expected", in);
+                        "rollup has " + fields + " dimensions, " + expected.size() + " expected", in);
             }
             // Dimensions are matched by name, so their order in the file is free.
-            String[][] terms = new String[FIELDS.size()][];
+            String[][] terms = new String[expected.size()][];
             Arrays.fill(terms, new String[0]);
             int[] dimension = new int[fields];
-            boolean[] seen = new boolean[FIELDS.size()];
+            boolean[] seen = new boolean[expected.size()];
             for (int f = 0; f < fields; f++) {
                 String name = in.readString();
-                dimension[f] = FIELDS.indexOf(name);
+                dimension[f] = expected.indexOf(name);
                 if (dimension[f] < 0 || seen[dimension[f]]) {
                     throw new CorruptIndexException(
                             "rollup dimension " + f + " is " + name + ": unknown or repeated", in);
@@ -796,11 +1030,13 @@ public final class Rollup {
                 cuboids[c] = new Cuboid(dims, sizes, keys, cumulative);
             }
             CodecUtil.checkFooter(in);
-            if (documents != liveDocuments) {
+            if (documents != expectedDocuments) {
                 throw new CorruptIndexException(
-                        "rollup counted " + documents + " documents, the generation holds " + liveDocuments, in);
+                        shape.file() + " counted " + documents + " documents, the generation holds "
+                                + expectedDocuments,
+                        in);
             }
-            return new Rollup(documents, terms, cuboids);
+            return new Rollup(shape, documents, terms, cuboids);
         }
     }
 }
