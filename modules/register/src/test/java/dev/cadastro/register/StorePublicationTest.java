@@ -281,6 +281,28 @@ class StorePublicationTest {
     }
 
     @Test
+    void aFolderOfTheWantedGenerationThatCurrentDoesNotNameIsFetchedAgainNotAdopted(@TempDir Path tmp)
+            throws IOException {
+        build(tmp.resolve("a"), rows(10, 1_000), "published month");
+        LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
+        IndexPublisher.publish(tmp.resolve("a"), store, "", PUBLISH);
+        // Root b holds a gen-1 of its own, another month, which CURRENT does not name (a crash between the
+        // folder's rename and the pointer).
+        Path root = tmp.resolve("b");
+        build(root, rows(11, 500), "another month");
+        Files.delete(root.resolve("CURRENT"));
+
+        IndexFollower.Round round =
+                IndexFollower.fetchCurrent(root, store, "", MANUAL).orElseThrow();
+        assertEquals(1, round.generation());
+        assertEquals(round.bytes(), round.fetched(), "every byte read from the store, none adopted");
+        assertEquals(
+                1_000,
+                LuceneRegister.currentGeneration(root).orElseThrow().documents(),
+                "the published generation, not the folder that had its number");
+    }
+
+    @Test
     void aFetchIsRefusedWhileAnotherBuildHoldsTheRoot(@TempDir Path tmp) throws IOException {
         build(tmp.resolve("a"), rows(9, 1_000), "month one");
         LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));

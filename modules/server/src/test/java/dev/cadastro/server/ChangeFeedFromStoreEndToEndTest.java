@@ -28,6 +28,7 @@ import dev.cadastro.server.cli.Cli;
 import dev.cadastro.server.cli.CliRuns;
 import dev.cadastro.server.cli.CliRuns.Run;
 import dev.cadastro.store.Database;
+import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -201,6 +202,7 @@ class ChangeFeedFromStoreEndToEndTest {
         assertFalse(refused.out().contains("published to"), refused.out());
         assertTrue(LuceneRegister.currentGeneration(dir.resolve("builder-d")).isEmpty());
         assertEquals("generation=1", pointer("corrupt"));
+        assertEquals(List.of("download-1"), downloads("builder-d"), "the verified parts are kept for a retry");
 
         Run allowed = load("m2", "builder-d", ArraysPlus.with(publishTo("corrupt"), "--allow-no-changes"));
         assertEquals(Cli.DONE, allowed.status(), allowed.err());
@@ -211,6 +213,37 @@ class ChangeFeedFromStoreEndToEndTest {
         assertFalse(allowed.out().contains("changes against the previous generation"), allowed.out());
         assertTrue(allowed.out().contains("published to s3://register/corrupt: generation 2, "), allowed.out());
         assertEquals("generation=2", pointer("corrupt"));
+        assertEquals(List.of(), downloads("builder-d"), "a month without changes wants no partial download");
+    }
+
+    @Test
+    void aBuilderWhoseFolderIsBehindTheStoreComparesWithTheStoresNewerGeneration() throws Exception {
+        Run first = load("m1", "builder-e", publishTo("behind"));
+        assertEquals(Cli.DONE, first.status(), first.err());
+        // Another builder publishes month 2 meanwhile: the store is now one generation ahead of builder-e.
+        Run other = load("m2", "builder-f", publishTo("behind"));
+        assertEquals(Cli.DONE, other.status(), other.err());
+        assertEquals("generation=2", pointer("behind"));
+
+        // builder-e loads month 2 as well: compared with its own gen-1 it would find the whole month's
+        // changes; compared with what the fleet serves (month 2), none.
+        Run again = load("m2", "builder-e", publishTo("behind"));
+        assertEquals(Cli.DONE, again.status(), again.err());
+        assertTrue(
+                again.out().contains("previous generation: generation 2 fetched from s3://register/behind into "),
+                again.out());
+        assertTrue(again.out().contains("changes against the previous generation: 0 "), again.out());
+        assertTrue(again.out().contains("published to s3://register/behind: generation 3, "), again.out());
+    }
+
+    /** The download folders left under an index folder. */
+    private static List<String> downloads(String index) throws IOException {
+        try (Stream<Path> files = Files.list(dir.resolve(index))) {
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("download-"))
+                    .sorted()
+                    .toList();
+        }
     }
 
     private static String pointer(String prefix) throws Exception {

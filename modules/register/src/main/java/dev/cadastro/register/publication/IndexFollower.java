@@ -171,6 +171,29 @@ public final class IndexFollower implements AutoCloseable {
     }
 
     /**
+     * Deletes the download folders a failed {@link #fetchCurrent} left under {@code root} (their verified
+     * parts are kept for a retry otherwise), under the root's build lock; returns how many.
+     */
+    public static int discardDownloads(Path root) throws IOException {
+        Objects.requireNonNull(root, "root");
+        if (!Files.isDirectory(root)) {
+            return 0;
+        }
+        try (FileChannel channel =
+                FileChannel.open(root.resolve(Generations.LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            Generations.lockBuilds(channel, root);
+            List<Path> downloads = new ArrayList<>();
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(root, DOWNLOAD + "*")) {
+                ds.forEach(downloads::add);
+            }
+            for (Path p : downloads) {
+                Durable.deleteTree(p);
+            }
+            return downloads.size();
+        }
+    }
+
+    /**
      * The follower that keeps {@code register} on a published generation, when it is one's (a server's
      * register opened with {@code --index-cache}): for its state and to poll it now.
      */
@@ -339,8 +362,10 @@ public final class IndexFollower implements AutoCloseable {
                 } else if (name.startsWith("gen-")
                         && Generations.generationOf(name) >= 0
                         && !p.equals(open)
-                        && !local.map(p::equals).orElse(false)
-                        && Generations.generationOf(name) != keepDownload) {
+                        && !local.map(p::equals).orElse(false)) {
+                    // The wanted generation's own folder too, when CURRENT does not name it: a crash between a
+                    // rename and the pointer, or a build of this root that took the number, is not known to
+                    // hold the published files, so it is fetched again rather than adopted unverified.
                     stale.add(p);
                 }
             }

@@ -59,9 +59,10 @@ public final class LoadCommand extends CliCommand {
 
     @Option(
             names = "--allow-no-changes",
-            description = "With --publish and an index that holds no generation: when the store's current"
-                    + " generation (the one the new month is compared with) cannot be fetched, verified or read,"
-                    + " load and publish without the month's changes instead of failing.")
+            description = "With --publish and an index that holds no generation or an older one than the store's:"
+                    + " when the store's current generation (the one the new month is compared with) cannot be"
+                    + " fetched, verified or read, load and publish without the month's changes instead of"
+                    + " failing.")
     boolean allowNoChanges;
 
     /** Where --publish s3://... is ({@code --s3-endpoint}, {@code --s3-region}). */
@@ -212,7 +213,7 @@ public final class LoadCommand extends CliCommand {
             return "previous generation: the one " + indexDir + " names, which cannot be read (" + Cli.oneLine(e)
                     + "): no changes against it";
         }
-        if (local.isPresent()) {
+        if (local.isPresent() && target == null) {
             return "previous generation: " + local.get().path().getFileName() + " of " + indexDir;
         }
         if (target == null) {
@@ -221,6 +222,12 @@ public final class LoadCommand extends CliCommand {
         Optional<Long> published = Optional.empty();
         try {
             published = IndexFollower.publishedGeneration(target.store(), target.prefix());
+            if (local.isPresent()
+                    && published.map(g -> g <= local.get().generation()).orElse(true)) {
+                return "previous generation: " + local.get().path().getFileName() + " of " + indexDir;
+            }
+            // Nothing here, or the store's is newer than this root's (another builder published since): the
+            // month is compared with what the fleet serves.
             if (published.isEmpty()) {
                 return "previous generation: none in " + indexDir + " nor at " + target.name()
                         + " (no changes: the first generation)";
@@ -250,6 +257,7 @@ public final class LoadCommand extends CliCommand {
                 err.println("cadastro load: " + which + " published at " + target.name()
                         + " cannot be fetched or read; --allow-no-changes: the new generation is published without"
                         + " its changes: " + Cli.oneLine(e));
+                discardDownloads(indexDir, err);
                 return "previous generation: none (" + which + " at " + target.name()
                         + " could not be fetched; --allow-no-changes: no changes this month)";
             }
@@ -259,6 +267,16 @@ public final class LoadCommand extends CliCommand {
                     + " (the parts verified so far are kept for the next attempt; --allow-no-changes publishes"
                     + " without the month's changes)");
             return null;
+        }
+    }
+
+    /** Deletes what the failed fetch left, which no retry will want now that the month goes without it. */
+    private static void discardDownloads(Path indexDir, PrintStream err) {
+        try {
+            IndexFollower.discardDownloads(indexDir);
+        } catch (IOException | RuntimeException e) {
+            err.println("cadastro load: the partial download under " + indexDir + " could not be deleted: "
+                    + Cli.oneLine(e));
         }
     }
 
