@@ -35,7 +35,9 @@ import java.util.stream.Stream;
  *
  * <p>Usage: {@code java -Xmx3g -cp benchmarks/target/benchmarks.jar
  * dev.cadastro.benchmarks.publication.RegisterBootstrap [--home DIR] [--establishments N] [--rounds R]
- * [--parallelism 1,4,8,16]}. The first run builds the register under {@code HOME/index}
+ * [--parallelism 1,4,8,16] [--variants cp,cp+sync,s3 x8] [--drop-caches true]}: {@code --variants} keeps only
+ * those (cp always), {@code --drop-caches} starts every variant from a cold page cache (needs root). The
+ * first run builds the register under {@code HOME/index}
  * ({@link BuildSyntheticIndex}); every run starts a fresh s3proxy and publishes it there.
  */
 public final class RegisterBootstrap {
@@ -50,6 +52,9 @@ public final class RegisterBootstrap {
                         o.getOrDefault("--parallelism", "1,4,8,16").split(","))
                 .map(Integer::parseInt)
                 .toList();
+        // Every variant from a cold page cache (root only): the source files, the store's copy and the target
+        // all start on disk, as on a new server, instead of whatever the previous variant left cached.
+        boolean dropCaches = Boolean.parseBoolean(o.getOrDefault("--drop-caches", "false"));
         Path root = home.resolve("index");
         if (!Files.exists(root.resolve("CURRENT"))) {
             BuildSyntheticIndex.main(new String[] {root.toString(), Long.toString(n), "2"});
@@ -81,6 +86,13 @@ public final class RegisterBootstrap {
                 variants.add("get+crc x8");
                 // The per-part check of manifest version 1, for comparison (ADR 0050).
                 variants.add("get+sha x8");
+                if (o.containsKey("--variants")) {
+                    List<String> only = Arrays.asList(o.get("--variants").split(","));
+                    variants.retainAll(only);
+                    if (!variants.contains("cp") || variants.size() != only.size()) {
+                        throw new IllegalArgumentException("--variants: cp and some of " + only + " expected");
+                    }
+                }
                 Map<String, List<Double>> seconds = new LinkedHashMap<>();
                 Map<String, List<Double>> ratios = new LinkedHashMap<>();
                 variants.forEach(v -> {
@@ -91,6 +103,9 @@ public final class RegisterBootstrap {
                     Map<String, Double> round = new LinkedHashMap<>();
                     for (int i = 0; i < variants.size(); i++) {
                         String v = variants.get((i + r) % variants.size());
+                        if (dropCaches) {
+                            dropCaches();
+                        }
                         double s = run(v, gen, "gen-" + p.generation() + "/", home, store, documents);
                         round.put(v, s);
                         seconds.get(v).add(s);
@@ -117,6 +132,12 @@ public final class RegisterBootstrap {
                 }
             }
         }
+    }
+
+    /** Writes back dirty pages, then drops the clean ones (page cache, dentries and inodes). */
+    private static void dropCaches() throws Exception {
+        exec("sync");
+        Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3");
     }
 
     private static double run(String variant, Path gen, String published, Path home, S3FileStore store, long documents)
