@@ -236,6 +236,45 @@ class ChangeFeedFromStoreEndToEndTest {
         assertTrue(again.out().contains("published to s3://register/behind: generation 3, "), again.out());
     }
 
+    @Test
+    void aBuilderBehindTheStoreWhoseNewerGenerationCannotBeFetchedPublishesNoChangesUnderAllowNoChanges()
+            throws Exception {
+        Run first = load("m1", "builder-g", publishTo("behind-corrupt"));
+        assertEquals(Cli.DONE, first.status(), first.err());
+        Run other = load("m2", "builder-h", publishTo("behind-corrupt"));
+        assertEquals(Cli.DONE, other.status(), other.err());
+        assertEquals("generation=2", pointer("behind-corrupt"));
+        // The store's generation 2 cannot be fetched: builder-g's own gen-1 is a month the fleet no longer serves.
+        Path largest;
+        try (Stream<Path> files = Files.walk(dir.resolve("s3/register/behind-corrupt/gen-2"))) {
+            largest = files.filter(Files::isRegularFile)
+                    .max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length()))
+                    .orElseThrow();
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(largest.toFile(), "rw")) {
+            long at = raf.length() / 2;
+            raf.seek(at);
+            int original = raf.read();
+            raf.seek(at);
+            raf.write(original ^ 0x10);
+        }
+
+        Run allowed = load("m2", "builder-g", ArraysPlus.with(publishTo("behind-corrupt"), "--allow-no-changes"));
+        assertEquals(Cli.DONE, allowed.status(), allowed.err());
+        assertTrue(
+                allowed.out().contains("previous generation: none (generation 2 at s3://register/behind-corrupt"),
+                allowed.out());
+        // As the line says: no changes this month, not the changes against the stale gen-1 (which the fleet's
+        // clients already received as month 2's from generation 2).
+        assertFalse(allowed.out().contains("changes against the previous generation"), allowed.out());
+        assertFalse(
+                Files.exists(LuceneRegister.currentGeneration(dir.resolve("builder-g"))
+                        .orElseThrow()
+                        .path()
+                        .resolve("changes.bin")),
+                "the published generation holds changes against gen-1");
+    }
+
     /** The download folders left under an index folder. */
     private static List<String> downloads(String index) throws IOException {
         try (Stream<Path> files = Files.list(dir.resolve(index))) {
