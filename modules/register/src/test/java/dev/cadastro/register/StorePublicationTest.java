@@ -340,6 +340,28 @@ class StorePublicationTest {
     }
 
     @Test
+    void aVerifiedGenerationThatCannotBeReadIsNotDownloadedAgainByTheNextAttempt(@TempDir Path tmp) throws IOException {
+        PublishedIndex built = build(tmp.resolve("a"), rows(8, 1_000), "month one");
+        // Verifies, cannot be read (as in the test above).
+        Files.delete(built.path().resolve("cnpj.map"));
+        Breaking store = new Breaking(new LocalFolderFileStore(tmp.resolve("bucket")));
+        IndexPublisher.Publication published = IndexPublisher.publish(tmp.resolve("a"), store, "", PUBLISH);
+        assertThrows(IOException.class, () -> IndexFollower.fetchCurrent(tmp.resolve("b"), store, "", MANUAL));
+        long first = store.served.get();
+        assertTrue(first >= published.bytes(), first + " of " + published.bytes());
+
+        // The load says "the parts verified so far are kept for the next attempt": every part of this
+        // generation was verified by the attempt above, so the next one must not read them all again.
+        IOException again =
+                assertThrows(IOException.class, () -> IndexFollower.fetchCurrent(tmp.resolve("b"), store, "", MANUAL));
+        assertTrue(again.getMessage().contains("cannot be read"), again.getMessage());
+        long second = store.served.get() - first;
+        assertTrue(
+                second < published.bytes() / 10,
+                "the second attempt read " + second + " of the generation's " + published.bytes() + " bytes again");
+    }
+
+    @Test
     void aFollowerRenumberingAGenerationKeepsItsReferenceMonth(@TempDir Path tmp) throws IOException {
         LocalFolderFileStore store = new LocalFolderFileStore(tmp.resolve("bucket"));
         build(tmp.resolve("a"), rows(1, 1_000), "a");
