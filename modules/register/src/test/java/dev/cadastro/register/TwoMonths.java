@@ -136,7 +136,7 @@ final class TwoMonths implements AutoCloseable {
     }
 
     /** A copy of {@code e} with the given fields replaced (null: kept). */
-    private static Establishment with(
+    static Establishment with(
             Establishment e,
             String situacao,
             String marker,
