@@ -11,8 +11,13 @@ package dev.cadastro.register;
  *     merge into one segment costs minutes); 1 merges into one segment, whose result order is then
  *     exactly (uf, municipio, cnpj) instead of (segment, uf, municipio, cnpj); n merges into at most n
  * @param expectedCount establishments the caller expects to add, for sizing; 0 when unknown
+ * @param compareWithCurrent whether {@link RegisterIndexBuilder#publish} compares the new generation with
+ *     the one current under the root and writes its changes (default true); false publishes it without
+ *     changes, for a load whose operator accepted a month without them (the root's current generation is
+ *     not the one the fleet serves)
  */
-public record BuildOptions(int ramBufferMb, int indexingThreads, int maxSegments, long expectedCount) {
+public record BuildOptions(
+        int ramBufferMb, int indexingThreads, int maxSegments, long expectedCount, boolean compareWithCurrent) {
 
     public BuildOptions {
         if (ramBufferMb < 16 || ramBufferMb > 2048) {
@@ -43,6 +48,7 @@ public record BuildOptions(int ramBufferMb, int indexingThreads, int maxSegments
                 Math.max(1, Math.min(64, Runtime.getRuntime().availableProcessors()));
         private int maxSegments;
         private long expectedCount;
+        private boolean compareWithCurrent = true;
 
         private Builder() {}
 
@@ -66,9 +72,14 @@ public record BuildOptions(int ramBufferMb, int indexingThreads, int maxSegments
             return this;
         }
 
+        public Builder compareWithCurrent(boolean value) {
+            this.compareWithCurrent = value;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the option, the value and the allowed range */
         public BuildOptions build() {
-            return new BuildOptions(ramBufferMb, indexingThreads, maxSegments, expectedCount);
+            return new BuildOptions(ramBufferMb, indexingThreads, maxSegments, expectedCount, compareWithCurrent);
         }
     }
 }

@@ -547,7 +547,7 @@ public final class RegisterIndexBuilder implements AutoCloseable {
      */
     private void writeChanges(Optional<YearMonth> referenceMonth) throws IOException {
         Optional<Path> current = Generations.current(root);
-        if (current.isEmpty()) {
+        if (current.isEmpty() || !options.compareWithCurrent()) {
             return;
         }
         GenerationReader previous;

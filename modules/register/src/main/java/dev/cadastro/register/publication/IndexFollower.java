@@ -292,12 +292,14 @@ public final class IndexFollower implements AutoCloseable {
                         built.debtData(),
                         built.referenceMonth());
             }
+            if (register == null) {
+                // Opened while still the download folder: one that verified but cannot be read stays there,
+                // its parts kept for the next attempt (removeStale deletes a gen-N that CURRENT does not name).
+                requireReadable(folder, generation);
+            }
             Durable.syncDirectory(folder);
             Files.move(folder, target, StandardCopyOption.ATOMIC_MOVE);
             Durable.syncDirectory(cache);
-        }
-        if (register == null) {
-            requireReadable(target, generation);
         }
         Generations.point(cache, target);
         refresh();

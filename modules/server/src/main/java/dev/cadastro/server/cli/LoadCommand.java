@@ -164,12 +164,13 @@ public final class LoadCommand extends CliCommand {
             build.ramBufferMb((int) within("--ram-buffer-mb", ramBufferMb, 16, 2048));
         }
         build.maxSegments(maxSegments());
-        String previous = previousGeneration(indexDir, target, err);
+        Previous previous = previousGeneration(indexDir, target, err);
         if (previous == null) {
             target.close();
             return Cli.FAILURE;
         }
-        out().println(previous);
+        out().println(previous.line());
+        build.compareWithCurrent(previous.compare());
         try {
             DumpLoader.Result result = DumpLoader.load(options, indexDir, build.build());
             if (terminal) {
@@ -204,33 +205,36 @@ public final class LoadCommand extends CliCommand {
      * empty folder still publishes the month's changes. Returns the line saying where it came from, or
      * null when the load must not run (the reason printed).
      */
-    private String previousGeneration(Path indexDir, PublishedRegister target, PrintStream err) {
+    private Previous previousGeneration(Path indexDir, PublishedRegister target, PrintStream err) {
         Optional<PublishedIndex> local;
         try {
             local = LuceneRegister.currentGeneration(indexDir);
         } catch (RuntimeException e) {
             // The builder warns and publishes without changes, as it always did for an unreadable local one.
-            return "previous generation: the one " + indexDir + " names, which cannot be read (" + Cli.oneLine(e)
-                    + "): no changes against it";
+            return Previous.compared("previous generation: the one " + indexDir + " names, which cannot be read ("
+                    + Cli.oneLine(e) + "): no changes against it");
         }
         if (local.isPresent() && target == null) {
-            return "previous generation: " + local.get().path().getFileName() + " of " + indexDir;
+            return Previous.compared(
+                    "previous generation: " + local.get().path().getFileName() + " of " + indexDir);
         }
         if (target == null) {
-            return "previous generation: none in " + indexDir + " (no changes: the first generation)";
+            return Previous.compared(
+                    "previous generation: none in " + indexDir + " (no changes: the first generation)");
         }
         Optional<Long> published = Optional.empty();
         try {
             published = IndexFollower.publishedGeneration(target.store(), target.prefix());
             if (local.isPresent()
                     && published.map(g -> g <= local.get().generation()).orElse(true)) {
-                return "previous generation: " + local.get().path().getFileName() + " of " + indexDir;
+                return Previous.compared(
+                        "previous generation: " + local.get().path().getFileName() + " of " + indexDir);
             }
             // Nothing here, or the store's is newer than this root's (another builder published since): the
             // month is compared with what the fleet serves.
             if (published.isEmpty()) {
-                return "previous generation: none in " + indexDir + " nor at " + target.name()
-                        + " (no changes: the first generation)";
+                return Previous.compared("previous generation: none in " + indexDir + " nor at " + target.name()
+                        + " (no changes: the first generation)");
             }
             IndexFollower.Round round = IndexFollower.fetchCurrent(
                             indexDir,
@@ -238,7 +242,7 @@ public final class LoadCommand extends CliCommand {
                             target.prefix(),
                             FollowOptions.defaults().withPoll(Duration.ZERO))
                     .orElseThrow(() -> new IOException("the store's pointer moved away while it was read"));
-            return String.format(
+            return Previous.compared(String.format(
                     Locale.ROOT,
                     "previous generation: generation %d fetched from %s into %s (%d files, %,d bytes, %,d read"
                             + " from the store, every part verified) in %.1fs",
@@ -250,7 +254,7 @@ public final class LoadCommand extends CliCommand {
                     round.files(),
                     round.bytes(),
                     round.fetched(),
-                    round.took().toNanos() / 1e9);
+                    round.took().toNanos() / 1e9));
         } catch (IOException | RuntimeException e) {
             String which = published.map(g -> "generation " + g).orElse("the current generation");
             if (allowNoChanges) {
@@ -258,8 +262,12 @@ public final class LoadCommand extends CliCommand {
                         + " cannot be fetched or read; --allow-no-changes: the new generation is published without"
                         + " its changes: " + Cli.oneLine(e));
                 discardDownloads(indexDir, err);
-                return "previous generation: none (" + which + " at " + target.name()
-                        + " could not be fetched; --allow-no-changes: no changes this month)";
+                // Not compared with the folder's own generation either, when it has one: it is not what the
+                // fleet serves.
+                return new Previous(
+                        "previous generation: none (" + which + " at " + target.name()
+                                + " could not be fetched; --allow-no-changes: no changes this month)",
+                        false);
             }
             err.println("cadastro load: " + which + " published at " + target.name()
                     + ", the previous generation the new one is compared with, could not be fetched into "
@@ -267,6 +275,13 @@ public final class LoadCommand extends CliCommand {
                     + " (the parts verified so far are kept for the next attempt; --allow-no-changes publishes"
                     + " without the month's changes)");
             return null;
+        }
+    }
+
+    /** Where the previous generation comes from (the load's first line), and whether to compare with it. */
+    private record Previous(String line, boolean compare) {
+        static Previous compared(String line) {
+            return new Previous(line, true);
         }
     }
 
