@@ -228,7 +228,6 @@ class DatabaseOutageEndToEndTest {
         return server.store().ledger().balance(account.id(), CreditKind.CREDITS).posted();
     }
 
-    /** The postmaster and every process it started: the whole database, as one signal should reach it. */
     /** Stops the postmaster first, so it forks no backend between the listing and the signal, then the rest. */
     private List<Long> freezePostgres() throws Exception {
         signal("STOP", List.of(server.store().embedded().orElseThrow().postmasterPid()));
@@ -237,6 +236,7 @@ class DatabaseOutageEndToEndTest {
         return pids;
     }
 
+    /** The postmaster and every process it started: the whole database, as one signal should reach it. */
     private List<Long> postgresProcesses() {
         long postmaster = server.store().embedded().orElseThrow().postmasterPid();
         List<Long> pids = new ArrayList<>();
