@@ -164,10 +164,7 @@ class ChangeRollupProperties {
     void aDamagedChangesRollupKeepsTheGenerationFromOpening() throws IOException {
         Path copy = RegisterFixture.copyOf(register.published().path());
         try {
-            Path file = copy.resolve(Rollup.CHANGES_FILE);
-            byte[] bytes = Files.readAllBytes(file);
-            bytes[bytes.length / 2] ^= 0x10;
-            Files.write(file, bytes);
+            RegisterFixture.flipMiddleByte(copy.resolve(Rollup.CHANGES_FILE));
             assertThrows(CorruptIndexException.class, () -> GenerationReader.open(copy, 0, () -> {}));
         } finally {
             RegisterFixture.deleteTree(copy);

@@ -217,4 +217,11 @@ final class RegisterFixture implements AutoCloseable {
         }
         return copy;
     }
+
+    /** Flips one bit of the byte in the middle of {@code file}: a damaged file its checksum must catch. */
+    static void flipMiddleByte(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x10;
+        Files.write(file, bytes);
+    }
 }

@@ -305,10 +305,7 @@ class RollupProperties {
     void aDamagedRollupKeepsTheGenerationFromOpening() throws IOException {
         Path copy = RegisterFixture.copyOf(single.published.path());
         try {
-            Path file = copy.resolve(Rollup.FILE);
-            byte[] bytes = Files.readAllBytes(file);
-            bytes[bytes.length / 2] ^= 0x10;
-            Files.write(file, bytes);
+            RegisterFixture.flipMiddleByte(copy.resolve(Rollup.FILE));
             assertThrows(CorruptIndexException.class, () -> GenerationReader.open(copy, 0, () -> {}));
         } finally {
             RegisterFixture.deleteTree(copy);

@@ -173,20 +173,7 @@ class ChangeFeedFromStoreEndToEndTest {
     void aCorruptedObjectOfThePublishedGenerationFailsTheLoadUnlessAMonthWithoutChangesIsAllowed() throws Exception {
         Run first = load("m1", "builder-c", publishTo("corrupt"));
         assertEquals(Cli.DONE, first.status(), first.err());
-        // s3proxy's filesystem backend keeps each object as a file: flip a byte of the largest.
-        Path largest;
-        try (Stream<Path> files = Files.walk(dir.resolve("s3/register/corrupt/gen-1"))) {
-            largest = files.filter(Files::isRegularFile)
-                    .max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length()))
-                    .orElseThrow();
-        }
-        try (RandomAccessFile raf = new RandomAccessFile(largest.toFile(), "rw")) {
-            long at = raf.length() / 2;
-            raf.seek(at);
-            int original = raf.read();
-            raf.seek(at);
-            raf.write(original ^ 0x10);
-        }
+        Path largest = corruptLargestObject("corrupt/gen-1");
         String object = "gen-1/"
                 + dir.resolve("s3/register/corrupt/gen-1")
                         .relativize(largest)
@@ -245,19 +232,7 @@ class ChangeFeedFromStoreEndToEndTest {
         assertEquals(Cli.DONE, other.status(), other.err());
         assertEquals("generation=2", pointer("behind-corrupt"));
         // The store's generation 2 cannot be fetched: builder-g's own gen-1 is a month the fleet no longer serves.
-        Path largest;
-        try (Stream<Path> files = Files.walk(dir.resolve("s3/register/behind-corrupt/gen-2"))) {
-            largest = files.filter(Files::isRegularFile)
-                    .max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length()))
-                    .orElseThrow();
-        }
-        try (RandomAccessFile raf = new RandomAccessFile(largest.toFile(), "rw")) {
-            long at = raf.length() / 2;
-            raf.seek(at);
-            int original = raf.read();
-            raf.seek(at);
-            raf.write(original ^ 0x10);
-        }
+        corruptLargestObject("behind-corrupt/gen-2");
 
         Run allowed = load("m2", "builder-g", ArraysPlus.with(publishTo("behind-corrupt"), "--allow-no-changes"));
         assertEquals(Cli.DONE, allowed.status(), allowed.err());
@@ -273,6 +248,27 @@ class ChangeFeedFromStoreEndToEndTest {
                         .path()
                         .resolve("changes.bin")),
                 "the published generation holds changes against gen-1");
+    }
+
+    /**
+     * Flips a byte in the middle of the largest object under {@code folder} of the bucket (s3proxy's
+     * filesystem backend keeps each object as a file) and returns that file.
+     */
+    private static Path corruptLargestObject(String folder) throws IOException {
+        Path largest;
+        try (Stream<Path> files = Files.walk(dir.resolve("s3/register/" + folder))) {
+            largest = files.filter(Files::isRegularFile)
+                    .max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length()))
+                    .orElseThrow();
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(largest.toFile(), "rw")) {
+            long at = raf.length() / 2;
+            raf.seek(at);
+            int original = raf.read();
+            raf.seek(at);
+            raf.write(original ^ 0x10);
+        }
+        return largest;
     }
 
     /** The download folders left under an index folder. */
