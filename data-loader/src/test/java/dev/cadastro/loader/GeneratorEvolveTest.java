@@ -11,6 +11,7 @@ import dev.cadastro.loader.generate.DumpEvolver.Applied;
 import dev.cadastro.loader.generate.DumpEvolver.EvolvedDump;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.loader.testing.DumpFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -9,6 +9,7 @@ import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
 import dev.cadastro.loader.generate.Quirk;
+import dev.cadastro.loader.testing.DumpFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -10,6 +10,7 @@ import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Establishment.PhoneNumber;
 import dev.cadastro.loader.internal.Family;
+import dev.cadastro.loader.testing.DumpFixture;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

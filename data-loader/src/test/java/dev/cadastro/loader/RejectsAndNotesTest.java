@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.loader.internal.Family;
+import dev.cadastro.loader.testing.DumpFixture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

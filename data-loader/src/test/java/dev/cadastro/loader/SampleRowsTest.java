@@ -10,6 +10,7 @@ import dev.cadastro.core.register.Establishment;
 import dev.cadastro.core.register.Establishment.Company;
 import dev.cadastro.core.register.Establishment.SimplesOption;
 import dev.cadastro.loader.internal.Family;
+import dev.cadastro.loader.testing.DumpFixture;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;

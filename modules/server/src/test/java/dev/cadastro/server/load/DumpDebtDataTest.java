@@ -15,6 +15,7 @@ import dev.cadastro.loader.StructuralFaultException;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.loader.testing.DumpFixture;
 import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.register.PublishedIndex;

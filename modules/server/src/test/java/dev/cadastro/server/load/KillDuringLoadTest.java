@@ -8,6 +8,7 @@ import dev.cadastro.core.document.Cnpj;
 import dev.cadastro.loader.generate.DumpGenerator;
 import dev.cadastro.loader.generate.GeneratedDump;
 import dev.cadastro.loader.generate.GeneratorOptions;
+import dev.cadastro.loader.testing.DumpFixture;
 import dev.cadastro.register.BuildOptions;
 import dev.cadastro.register.LuceneRegister;
 import dev.cadastro.server.DumpLoader;

@@ -1,10 +1,12 @@
-package dev.cadastro.server.load;
+package dev.cadastro.loader.testing;
 
 import dev.cadastro.loader.LoadOptions;
 import dev.cadastro.loader.internal.Family;
 import dev.cadastro.loader.internal.Tables;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,37 +17,49 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 /**
- * Writes small dump folders for the tests of a load into the register: the 37 ZIPs, the bundled lookup
- * tables, chosen rows (the loader's own tests have the same fixture; these tests left with the wiring).
+ * Writes small dump folders for tests: the 37 ZIPs, the bundled lookup tables, chosen rows. Published in
+ * the loader's test-jar for the tests of a load into the register (the server module's).
  */
-final class DumpFixture {
+public final class DumpFixture {
     private final Map<String, byte[]> contents = new HashMap<>();
     private String dateCode = "D60808";
 
-    static DumpFixture dump() {
+    public static DumpFixture dump() {
         return new DumpFixture();
     }
 
     /** The rows (ISO-8859-1 text) of part {@code part} of a family. */
-    DumpFixture rows(Family family, int part, String text) {
+    public DumpFixture rows(Family family, int part, String text) {
         return bytes(family, part, text.getBytes(StandardCharsets.ISO_8859_1));
     }
 
-    DumpFixture rows(Family family, String text) {
+    public DumpFixture rows(Family family, String text) {
         return rows(family, 0, text);
     }
 
-    DumpFixture bytes(Family family, int part, byte[] bytes) {
+    public DumpFixture bytes(Family family, int part, byte[] bytes) {
         contents.put(family.zipName(part), bytes);
         return this;
     }
 
-    DumpFixture dateCode(String code) {
+    /** The bytes of a test resource, byte-exact. */
+    public static byte[] resource(String path) {
+        try (InputStream in = DumpFixture.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing test resource " + path);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public DumpFixture dateCode(String code) {
         this.dateCode = code;
         return this;
     }
 
-    Path writeTo(Path dir) throws IOException {
+    public Path writeTo(Path dir) throws IOException {
         Files.createDirectories(dir);
         for (Family f : Family.values()) {
             for (int part = 0; part < f.parts(); part++) {
@@ -59,7 +73,7 @@ final class DumpFixture {
         return dir;
     }
 
-    static void zip(Path file, String entryName, byte[] content) throws IOException {
+    public static void zip(Path file, String entryName, byte[] content) throws IOException {
         try (OutputStream out = Files.newOutputStream(file);
                 ZipOutputStream zip = new ZipOutputStream(out)) {
             zip.putNextEntry(new ZipEntry(entryName));
@@ -69,7 +83,7 @@ final class DumpFixture {
     }
 
     /** Options for a test load: one index thread, rejects and scratch under {@code work}. */
-    static LoadOptions.Builder options(Path dump, Path work) {
+    public static LoadOptions.Builder options(Path dump, Path work) {
         return LoadOptions.builder(dump)
                 .rejects(work.resolve("rejects.tsv"))
                 .scratch(work.resolve("scratch"))
@@ -77,7 +91,7 @@ final class DumpFixture {
     }
 
     /** An Estabelecimentos row of {@code cnpj}, active, in SAO PAULO/SP; {@code overrides}: field index, value. */
-    static String estab(String cnpj, Object... overrides) {
+    public static String estab(String cnpj, Object... overrides) {
         String[] f = new String[30];
         Arrays.fill(f, "");
         f[0] = cnpj.substring(0, 8);
