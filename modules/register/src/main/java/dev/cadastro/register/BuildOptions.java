@@ -34,6 +34,11 @@ public record BuildOptions(
         }
     }
 
+    /** The options as before {@code compareWithCurrent} existed: compared with the current generation. */
+    public BuildOptions(int ramBufferMb, int indexingThreads, int maxSegments, long expectedCount) {
+        this(ramBufferMb, indexingThreads, maxSegments, expectedCount, true);
+    }
+
     public static BuildOptions defaults() {
         return builder().build();
     }

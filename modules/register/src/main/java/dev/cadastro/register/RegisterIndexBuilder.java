@@ -541,9 +541,10 @@ public final class RegisterIndexBuilder implements AutoCloseable {
     }
 
     /**
-     * When a generation is current under the root, writes this one's changes against it ({@link
-     * ChangeSet}); a current generation that cannot be read (an older format, a damaged file) leaves the
-     * new one without changes, with a warning, rather than failing the load.
+     * When a generation is current under the root (and the options do not say otherwise, {@link
+     * BuildOptions#compareWithCurrent()}), writes this one's changes against it ({@link ChangeSet}); a
+     * current generation that cannot be read (an older format, a damaged file) leaves the new one without
+     * changes, with a warning, rather than failing the load.
      */
     private void writeChanges(Optional<YearMonth> referenceMonth) throws IOException {
         Optional<Path> current = Generations.current(root);

@@ -59,10 +59,10 @@ public final class LoadCommand extends CliCommand {
 
     @Option(
             names = "--allow-no-changes",
-            description = "With --publish and an index that holds no generation or an older one than the store's:"
-                    + " when the store's current generation (the one the new month is compared with) cannot be"
-                    + " fetched, verified or read, load and publish without the month's changes instead of"
-                    + " failing.")
+            description = "With --publish: when the store's current generation (the one the new month is compared"
+                    + " with when the index holds none or an older one) cannot be fetched, verified or read, or"
+                    + " the store's pointer cannot be read, load and publish without the month's changes instead"
+                    + " of failing.")
     boolean allowNoChanges;
 
     /** Where --publish s3://... is ({@code --s3-endpoint}, {@code --s3-region}). */
@@ -200,10 +200,11 @@ public final class LoadCommand extends CliCommand {
 
     /**
      * Finds the generation the new one is compared with (its changes, {@code changes.bin}): the index's
-     * current one; else, with {@code --publish}, the store's current one, fetched into the index and
-     * verified as a server following the store verifies it, so a builder that starts each month from an
-     * empty folder still publishes the month's changes. Returns the line saying where it came from, or
-     * null when the load must not run (the reason printed).
+     * current one; with {@code --publish}, the store's current one when the index has none or an older one
+     * (ADR 0056), fetched into the index and verified as a server following the store verifies it, so a
+     * builder that starts each month from an empty folder still publishes the month's changes. Returns the
+     * line saying where it came from and whether to compare with it ({@code --allow-no-changes} after a
+     * failed fetch: no), or null when the load must not run (the reason printed).
      */
     private Previous previousGeneration(Path indexDir, PublishedRegister target, PrintStream err) {
         Optional<PublishedIndex> local;
