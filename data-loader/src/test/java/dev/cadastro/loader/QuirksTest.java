@@ -1,5 +1,6 @@
 package dev.cadastro.loader;
 
+import static dev.cadastro.loader.testing.DumpFixture.estab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,31 +31,6 @@ class QuirksTest {
     private CollectingSink sink;
     private LoadSummary summary;
     private List<String> rejects;
-
-    /** A 30-column Estabelecimentos row; {@code fields} overrides columns by index (null = ""). */
-    static String estab(String cnpj, Object... overrides) {
-        String[] f = new String[30];
-        Arrays.fill(f, "");
-        f[0] = cnpj.substring(0, 8);
-        f[1] = cnpj.substring(8, 12);
-        f[2] = cnpj.substring(12);
-        f[3] = "1";
-        f[5] = "02";
-        f[6] = "20200101";
-        f[7] = "00";
-        f[10] = "20200101";
-        f[11] = "4751201";
-        f[19] = "SP";
-        f[20] = "7107";
-        for (int i = 0; i < overrides.length; i += 2) {
-            f[(Integer) overrides[i]] = (String) overrides[i + 1];
-        }
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < f.length; i++) {
-            sb.append(i == 0 ? "" : ";").append('"').append(f[i]).append('"');
-        }
-        return sb.append('\n').toString();
-    }
 
     static final String A = Cnpj.withCheckDigits("112223330001").value();
     static final String C = Cnpj.withCheckDigits("112223330002").value();

@@ -49,9 +49,9 @@ class RejectsAndNotesTest {
                 + empresa("44555666", "CAPITAL TORTO SA", "2062", "12,3X"); // line 3: kept, capital-invalid
         String empresas1 = empresa("55666777", "OUTRA SA", "2062", "0,00") // line 1
                 + "\"66777888\";\"SEM FIM"; // line 2: the file ends inside the quote
-        String estabelecimentos = QuirksTest.estab(A) // line 1
-                + QuirksTest.estab(B, 4, HUGE) // line 2: oversized
-                + QuirksTest.estab(C); // line 3
+        String estabelecimentos = DumpFixture.estab(A) // line 1
+                + DumpFixture.estab(B, 4, HUGE) // line 2: oversized
+                + DumpFixture.estab(C); // line 3
         String simples = "\"11222333\";\"S\";\"20180101\";\"00000000\";\"N\";\"00000000\";\"00000000\"\n"
                 + "\"11222333\";\"N\";\"00000000\";\"00000000\";\"S\";\"20190101\";\"00000000\"\n"; // duplicate root
         Path dump = DumpFixture.dump()
