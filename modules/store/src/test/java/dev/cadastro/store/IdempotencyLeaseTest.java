@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,13 @@ import org.junit.jupiter.api.Test;
  * database of its own.
  */
 class IdempotencyLeaseTest {
+    private final OpenedCalls opened = new OpenedCalls();
+
+    @AfterEach
+    void closeCalls() {
+        opened.close();
+    }
+
     private static final Duration RETENTION = Duration.ofHours(24);
 
     private static RequestFingerprint request(String value) {
@@ -61,7 +69,8 @@ class IdempotencyLeaseTest {
                 Store other = Store.open(Database.builder().url(url).poolSize(2).build(), Clock.systemUTC())) {
             AccountId account = TestDatabase.fundedAccount(store, 0, 0).id();
             ClientKey key = new ClientKey("saturated");
-            IdempotentCalls calls = new IdempotentCalls(store.idempotency(), Clock.systemUTC(), RETENTION, lease);
+            IdempotentCalls calls =
+                    opened.track(new IdempotentCalls(store.idempotency(), Clock.systemUTC(), RETENTION, lease));
             CountDownLatch inside = new CountDownLatch(1);
             CountDownLatch finish = new CountDownLatch(1);
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -128,8 +137,8 @@ class IdempotencyLeaseTest {
                     "INSERT INTO slow_renewals VALUES (1)");
             AccountId account = TestDatabase.fundedAccount(store, 0, 0).id();
             ClientKey key = new ClientKey("lost-answer");
-            IdempotentCalls calls =
-                    new IdempotentCalls(store.idempotency(), Clock.systemUTC(), RETENTION, IdempotentCalls.LEASE);
+            IdempotentCalls calls = opened.track(
+                    new IdempotentCalls(store.idempotency(), Clock.systemUTC(), RETENTION, IdempotentCalls.LEASE));
             try (Connection watch = DriverManager.getConnection(url)) {
                 IdempotentCalls.Outcome<byte[]> outcome = calls.run(
                         account,
@@ -178,8 +187,8 @@ class IdempotencyLeaseTest {
                             + " FOR EACH STATEMENT EXECUTE FUNCTION late_renewal()");
             AccountId account = TestDatabase.fundedAccount(store, 0, 0).id();
             ClientKey key = new ClientKey("late-renewal");
-            IdempotentCalls calls =
-                    new IdempotentCalls(store.idempotency(), Clock.systemUTC(), RETENTION, IdempotentCalls.LEASE);
+            IdempotentCalls calls = opened.track(
+                    new IdempotentCalls(store.idempotency(), Clock.systemUTC(), RETENTION, IdempotentCalls.LEASE));
             try (Connection watch = DriverManager.getConnection(url)) {
                 IdempotentCalls.Outcome<byte[]> outcome = calls.run(
                         account,

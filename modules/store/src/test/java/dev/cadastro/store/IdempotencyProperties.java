@@ -28,6 +28,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterTry;
 
 /**
  * Model-based property of client idempotency keys on PostgreSQL with the real ledger: random sequences
@@ -38,6 +39,13 @@ import net.jqwik.api.Provide;
  * model's: a request is charged at most once per key, however its attempts ended.
  */
 class IdempotencyProperties {
+    private final OpenedCalls opened = new OpenedCalls();
+
+    @AfterTry
+    void closeCalls() {
+        opened.close();
+    }
+
     private static final Instant START = Instant.parse("2026-06-01T12:00:00Z");
     private static final Duration RETENTION = Duration.ofHours(24);
     private static final long FUNDS = 1_000_000;
@@ -81,8 +89,8 @@ class IdempotencyProperties {
     void aRequestRunsAndIsChargedAtMostOncePerKey(@ForAll("opLists") List<Op> ops) {
         AccountId account = TestDatabase.fundedAccount(FUNDS, 0).id();
         ManualClock clock = new ManualClock(START);
-        IdempotentCalls calls =
-                new IdempotentCalls(TestDatabase.store().idempotency(), clock, RETENTION, Duration.ofSeconds(60));
+        IdempotentCalls calls = opened.track(
+                new IdempotentCalls(TestDatabase.store().idempotency(), clock, RETENTION, Duration.ofSeconds(60)));
         Map<Integer, Entry> model = new HashMap<>();
         long charged = 0;
         int sequence = 0;

@@ -27,10 +27,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Client idempotency keys on the real PostgreSQL: races, leases, scoping and retention. */
 class IdempotencyTest {
+    private final OpenedCalls opened = new OpenedCalls();
+
+    @AfterEach
+    void closeCalls() {
+        opened.close();
+    }
+
     private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
     private final IdempotencyStore store = TestDatabase.store().idempotency();
 
@@ -41,7 +49,7 @@ class IdempotencyTest {
     @Test
     void concurrentAttemptsWithOneKeyRunTheOperationOnceAndAllGetItsAnswer() throws Exception {
         AccountId account = TestDatabase.fundedAccount(0, 0).id();
-        IdempotentCalls calls = new IdempotentCalls(store, Clock.systemUTC());
+        IdempotentCalls calls = opened.track(new IdempotentCalls(store, Clock.systemUTC()));
         AtomicInteger runs = new AtomicInteger();
         int threads = 16;
         CountDownLatch go = new CountDownLatch(1);
@@ -123,7 +131,7 @@ class IdempotencyTest {
     @Test
     void theSameKeyOnAnotherRequestIsRefusedNamingTheField() {
         AccountId account = TestDatabase.fundedAccount(0, 0).id();
-        IdempotentCalls calls = new IdempotentCalls(store, Clock.fixed(T0, java.time.ZoneOffset.UTC));
+        IdempotentCalls calls = opened.track(new IdempotentCalls(store, Clock.fixed(T0, java.time.ZoneOffset.UTC)));
         calls.run(account, new ClientKey("k"), request("a"), "Idempotency-Key", r -> new byte[] {1}, b -> b);
         InvalidParameterException e = assertThrows(
                 InvalidParameterException.class,
@@ -137,7 +145,7 @@ class IdempotencyTest {
     void keysAreScopedToTheAccount() {
         AccountId a = TestDatabase.fundedAccount(0, 0).id();
         AccountId b = TestDatabase.fundedAccount(0, 0).id();
-        IdempotentCalls calls = new IdempotentCalls(store, Clock.fixed(T0, java.time.ZoneOffset.UTC));
+        IdempotentCalls calls = opened.track(new IdempotentCalls(store, Clock.fixed(T0, java.time.ZoneOffset.UTC)));
         calls.run(a, new ClientKey("shared"), request("a"), "Idempotency-Key", r -> new byte[] {1}, b2 -> b2);
         IdempotentCalls.Outcome<byte[]> other =
                 calls.run(b, new ClientKey("shared"), request("b"), "Idempotency-Key", r -> new byte[] {2}, b2 -> b2);
@@ -185,7 +193,7 @@ class IdempotencyTest {
                 IdempotencyStore.Claim.InFlight.class,
                 store.claim(account, key, request("a"), T0.plusSeconds(59), lease, Duration.ofHours(24)));
         clock.set(T0.plusSeconds(61));
-        IdempotentCalls calls = new IdempotentCalls(store, clock, Duration.ofHours(24), lease);
+        IdempotentCalls calls = opened.track(new IdempotentCalls(store, clock, Duration.ofHours(24), lease));
         IdempotentCalls.Outcome<String> outcome = calls.run(
                 account,
                 key,
@@ -201,7 +209,8 @@ class IdempotencyTest {
         AccountId account = TestDatabase.fundedAccount(0, 0).id();
         ClientKey key = new ClientKey("renewed");
         Duration lease = Duration.ofMillis(900);
-        IdempotentCalls calls = new IdempotentCalls(store, Clock.systemUTC(), Duration.ofHours(24), lease);
+        IdempotentCalls calls =
+                opened.track(new IdempotentCalls(store, Clock.systemUTC(), Duration.ofHours(24), lease));
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -253,7 +262,8 @@ class IdempotencyTest {
     void aKeyIsForgottenAfterItsRetentionAndPurged() {
         AccountId account = TestDatabase.fundedAccount(0, 0).id();
         ManualClock clock = new ManualClock(T0);
-        IdempotentCalls calls = new IdempotentCalls(store, clock, Duration.ofHours(24), Duration.ofSeconds(60));
+        IdempotentCalls calls =
+                opened.track(new IdempotentCalls(store, clock, Duration.ofHours(24), Duration.ofSeconds(60)));
         calls.run(account, new ClientKey("old"), request("a"), "Idempotency-Key", r -> new byte[] {1}, b -> b);
         clock.advance(Duration.ofHours(24).minusSeconds(1));
         assertThrows(
