@@ -178,6 +178,12 @@ public final class ChangeSet {
         return docs[i];
     }
 
+    /** The index of the first entry whose document is {@code doc} or later ({@code size()} when none). */
+    int firstAtOrAfter(int doc) {
+        int i = Arrays.binarySearch(docs, doc);
+        return i >= 0 ? i : -i - 1;
+    }
+
     /** The type bits of the {@code i}th entry (bit {@code t.ordinal()} for each type {@code t}). */
     int maskAt(int i) {
         return masks[i] & 0xFF;

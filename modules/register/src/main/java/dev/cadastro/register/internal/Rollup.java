@@ -230,6 +230,8 @@ public final class Rollup {
     private final long[] geoKeys;
     /** The opening years, ordinal = index + 1. */
     private final int[] years;
+    /** The change dimension's bit patterns, ordinal = index + 1 (empty but in the changes rollup). */
+    private final int[] changeMasks;
 
     private final Cuboid[] cuboids;
 
@@ -255,6 +257,11 @@ public final class Rollup {
         this.years = new int[ano.length];
         for (int i = 0; i < ano.length; i++) {
             years[i] = Integer.parseInt(ano[i]);
+        }
+        String[] masks = shape == CHANGES ? terms[CHANGE_FIELDS.indexOf(CHANGE)] : new String[0];
+        this.changeMasks = new int[masks.length];
+        for (int i = 0; i < masks.length; i++) {
+            changeMasks[i] = Integer.parseInt(masks[i]);
         }
     }
 
@@ -327,19 +334,17 @@ public final class Rollup {
             wanted |= 1 << t.ordinal();
         }
         boolean empty = false;
-        int change = CHANGE_FIELDS.indexOf(CHANGE);
-        String[] masks = terms[change];
         if (wanted != 0) {
             // Every bit pattern present with one of the types; all of them is the same as none bound.
-            int[] ords = new int[masks.length];
+            int[] ords = new int[changeMasks.length];
             int n = 0;
-            for (int i = 0; i < masks.length; i++) {
-                if ((Integer.parseInt(masks[i]) & wanted) != 0) {
+            for (int i = 0; i < changeMasks.length; i++) {
+                if ((changeMasks[i] & wanted) != 0) {
                     ords[n++] = i + 1;
                 }
             }
-            if (n < masks.length) {
-                bound[change] = Arrays.copyOf(ords, n);
+            if (n < changeMasks.length) {
+                bound[CHANGE_FIELDS.indexOf(CHANGE)] = Arrays.copyOf(ords, n);
                 empty = n == 0;
             }
         }
@@ -731,38 +736,23 @@ public final class Rollup {
                 changeOrdinal[Integer.parseInt(maskTerms[i])] = i + 1;
             }
         }
-        Cuboid[] registerShapes = shapes(REGISTER.cuboids(), terms);
-        Cuboid[] changeShapes = changes == null ? new Cuboid[0] : shapes(CHANGES.cuboids(), terms);
-        LongHashTable[] registerCounters = counters(registerShapes.length);
-        LongHashTable[] changeCounters = counters(changeShapes.length);
-        long[] documents = new long[2];
-        int[] nextChange = {0};
+        Tally register = new Tally(REGISTER.cuboids(), terms);
+        Tally changed = changes == null ? null : new Tally(CHANGES.cuboids(), terms);
         int[][] values = new int[fields.size()][BUILD_WINDOW];
         for (LeafReaderContext ctx : reader.leaves()) {
-            countLeaf(
-                    ctx,
-                    terms,
-                    stateOfPlace,
-                    changes,
-                    changeOrdinal,
-                    nextChange,
-                    new Cuboid[][] {registerShapes, changeShapes},
-                    new LongHashTable[][] {registerCounters, changeCounters},
-                    values,
-                    documents);
+            countLeaf(ctx, terms, stateOfPlace, changes, changeOrdinal, register, changed, values);
         }
-        Rollup register = new Rollup(
-                REGISTER, documents[0], Arrays.copyOf(terms, FIELDS.size()), cuboids(registerShapes, registerCounters));
-        Rollup changed = changes == null
-                ? null
-                : new Rollup(CHANGES, documents[1], terms, cuboids(changeShapes, changeCounters));
-        if (changed != null && changed.documents() != changes.size()) {
+        Rollup registerRollup =
+                new Rollup(REGISTER, register.documents, Arrays.copyOf(terms, FIELDS.size()), register.cuboids());
+        Rollup changesRollup =
+                changed == null ? null : new Rollup(CHANGES, changed.documents, terms, changed.cuboids());
+        if (changesRollup != null && changesRollup.documents() != changes.size()) {
             throw new CorruptIndexException(
-                    "the changes rollup counted " + changed.documents() + " documents, the change set holds "
+                    "the changes rollup counted " + changesRollup.documents() + " documents, the change set holds "
                             + changes.size(),
                     reader.toString());
         }
-        return new Built(register, changed);
+        return new Built(registerRollup, changesRollup);
     }
 
     /** The change dimension's term of a change set entry's type bits. */
@@ -770,61 +760,74 @@ public final class Rollup {
         return Schema.zeroPadded(mask, 3);
     }
 
-    /** Empty cuboids of these dimension orders (their shifts), skipping one too wide for a key. */
-    private static Cuboid[] shapes(List<List<String>> orders, String[][] terms) {
-        List<Cuboid> out = new ArrayList<>();
-        for (List<String> order : orders) {
-            int[] dims = new int[order.size()];
-            int[] sizes = new int[order.size()];
-            for (int level = 0; level < dims.length; level++) {
-                dims[level] = CHANGE_FIELDS.indexOf(order.get(level));
-                sizes[level] = terms[dims[level]].length;
-            }
-            if (Cuboid.keyBits(sizes) > MAX_KEY_BITS) {
-                // Only a register with absurdly many distinct values gets here; its counts go to the engine.
-                System.getLogger(Rollup.class.getName())
-                        .log(
-                                System.Logger.Level.WARNING,
-                                "rollup cuboid {0} needs more than 62 key bits: skipped",
-                                order);
-                continue;
-            }
-            out.add(new Cuboid(dims, sizes, new long[0], new int[1]));
-        }
-        return out.toArray(new Cuboid[0]);
-    }
+    /** One rollup being counted: its cuboids' shapes, a counter per cuboid, the documents counted. */
+    private static final class Tally {
+        final Cuboid[] shapes;
+        final LongHashTable[] counters;
+        long documents;
 
-    private static LongHashTable[] counters(int n) {
-        LongHashTable[] counters = new LongHashTable[n];
-        for (int c = 0; c < n; c++) {
-            counters[c] = LongHashTable.map(2048);
-        }
-        return counters;
-    }
-
-    /** The counted cuboids: each shape's keys sorted with their cumulative counts. */
-    private static Cuboid[] cuboids(Cuboid[] shapes, LongHashTable[] counters) {
-        Cuboid[] cuboids = new Cuboid[shapes.length];
-        for (int c = 0; c < shapes.length; c++) {
-            long[] keys = counters[c].sortedKeys();
-            int[] cumulative = new int[keys.length + 1];
-            for (int i = 0; i < keys.length; i++) {
-                cumulative[i + 1] = cumulative[i] + counters[c].get(keys[i]);
+        /** Empty cuboids of these dimension orders (their shifts), skipping one too wide for a key. */
+        Tally(List<List<String>> orders, String[][] terms) {
+            List<Cuboid> out = new ArrayList<>();
+            for (List<String> order : orders) {
+                int[] dims = new int[order.size()];
+                int[] sizes = new int[order.size()];
+                for (int level = 0; level < dims.length; level++) {
+                    dims[level] = CHANGE_FIELDS.indexOf(order.get(level));
+                    sizes[level] = terms[dims[level]].length;
+                }
+                if (Cuboid.keyBits(sizes) > MAX_KEY_BITS) {
+                    // Only a register with absurdly many distinct values gets here; its counts go to the engine.
+                    System.getLogger(Rollup.class.getName())
+                            .log(
+                                    System.Logger.Level.WARNING,
+                                    "rollup cuboid {0} needs more than 62 key bits: skipped",
+                                    order);
+                    continue;
+                }
+                out.add(new Cuboid(dims, sizes, new long[0], new int[1]));
             }
-            cuboids[c] = new Cuboid(shapes[c].dims, shapes[c].sizes, keys, cumulative);
+            this.shapes = out.toArray(new Cuboid[0]);
+            this.counters = new LongHashTable[shapes.length];
+            for (int c = 0; c < shapes.length; c++) {
+                counters[c] = LongHashTable.map(2048);
+            }
         }
-        return cuboids;
+
+        /** Counts the document at {@code d} of the window's dimension values into every cuboid. */
+        void add(int[][] values, int d) {
+            documents++;
+            for (int c = 0; c < shapes.length; c++) {
+                Cuboid s = shapes[c];
+                long key = 0;
+                for (int level = 0; level < s.dims.length; level++) {
+                    key |= (long) values[s.dims[level]][d] << s.shifts[level];
+                }
+                counters[c].increment(key);
+            }
+        }
+
+        /** The counted cuboids: each shape's keys sorted with their cumulative counts. */
+        Cuboid[] cuboids() {
+            Cuboid[] cuboids = new Cuboid[shapes.length];
+            for (int c = 0; c < shapes.length; c++) {
+                long[] keys = counters[c].sortedKeys();
+                int[] cumulative = new int[keys.length + 1];
+                for (int i = 0; i < keys.length; i++) {
+                    cumulative[i + 1] = cumulative[i] + counters[c].get(keys[i]);
+                }
+                cuboids[c] = new Cuboid(shapes[c].dims, shapes[c].sizes, keys, cumulative);
+            }
+            return cuboids;
+        }
     }
 
     /**
-     * Counts one segment's live documents into the register's cuboids, and its changed ones into the
-     * changes cuboids.
+     * Counts one segment's live documents into the register's tally, and its changed ones into the
+     * changes' tally (when the generation has changes).
      *
      * @param stateOfPlace the state ordinal of each place ordinal (the derived dimension's values)
      * @param changeOrdinal the change dimension's ordinal of each bit pattern
-     * @param nextChange the first change set entry not yet reached (entries are in document order)
-     * @param shapes the register's cuboids, then the changes'
-     * @param documents the documents counted into each, added to
      */
     private static void countLeaf(
             LeafReaderContext ctx,
@@ -832,11 +835,9 @@ public final class Rollup {
             int[] stateOfPlace,
             ChangeSet changes,
             int[] changeOrdinal,
-            int[] nextChange,
-            Cuboid[][] shapes,
-            LongHashTable[][] counters,
-            int[][] values,
-            long[] documents)
+            Tally register,
+            Tally changed,
+            int[][] values)
             throws IOException {
         LeafReader leaf = ctx.reader();
         int maxDoc = leaf.maxDoc();
@@ -885,7 +886,9 @@ public final class Rollup {
             if (change != null) {
                 Arrays.fill(change, 0);
                 int end = ctx.docBase + to;
-                for (int i = nextChange[0]; i < changes.size() && changes.docAt(i) < end; i = ++nextChange[0]) {
+                for (int i = changes.firstAtOrAfter(ctx.docBase + from);
+                        i < changes.size() && changes.docAt(i) < end;
+                        i++) {
                     change[changes.docAt(i) - ctx.docBase - from] = changeOrdinal[changes.maskAt(i)];
                 }
             }
@@ -894,24 +897,11 @@ public final class Rollup {
                     continue;
                 }
                 int d = doc - from;
-                documents[0]++;
-                count(shapes[0], counters[0], values, d);
+                register.add(values, d);
                 if (change != null && change[d] != 0) {
-                    documents[1]++;
-                    count(shapes[1], counters[1], values, d);
+                    changed.add(values, d);
                 }
             }
-        }
-    }
-
-    private static void count(Cuboid[] shapes, LongHashTable[] counters, int[][] values, int d) {
-        for (int c = 0; c < shapes.length; c++) {
-            Cuboid s = shapes[c];
-            long key = 0;
-            for (int level = 0; level < s.dims.length; level++) {
-                key |= (long) values[s.dims[level]][d] << s.shifts[level];
-            }
-            counters[c].increment(key);
         }
     }
 
