@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.util.ArrayList;
@@ -46,6 +47,23 @@ public final class Generations {
                     + "); builds of one root run one at a time");
         }
         return lock;
+    }
+
+    /**
+     * Opens {@code root/}{@value #LOCK} and takes the build lock through it ({@link #lockBuilds}); closing the
+     * returned channel releases the lock.
+     *
+     * @throws IllegalStateException when another build of the root holds it
+     */
+    public static FileChannel holdBuildLock(Path root) throws IOException {
+        FileChannel channel = FileChannel.open(root.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            lockBuilds(channel, root);
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
     }
 
     public static final String META = "generation.properties";

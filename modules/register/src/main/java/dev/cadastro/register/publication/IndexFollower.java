@@ -157,9 +157,7 @@ public final class IndexFollower implements AutoCloseable {
         Files.createDirectories(root);
         // The builder's lock for the whole fetch: the fetch removes stale folders and moves CURRENT, which a
         // build of the same root (another load, or a retry) must not do at the same time.
-        try (FileChannel channel =
-                FileChannel.open(root.resolve(Generations.LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            Generations.lockBuilds(channel, root);
+        try (FileChannel lock = Generations.holdBuildLock(root)) {
             IndexFollower once =
                     new IndexFollower(root, new StoreLayout(store, prefix), options.withPoll(Duration.ZERO), null);
             try {
@@ -179,9 +177,7 @@ public final class IndexFollower implements AutoCloseable {
         if (!Files.isDirectory(root)) {
             return 0;
         }
-        try (FileChannel channel =
-                FileChannel.open(root.resolve(Generations.LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            Generations.lockBuilds(channel, root);
+        try (FileChannel lock = Generations.holdBuildLock(root)) {
             List<Path> downloads = new ArrayList<>();
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(root, DOWNLOAD + "*")) {
                 ds.forEach(downloads::add);
