@@ -215,21 +215,18 @@ public final class LoadCommand extends CliCommand {
             return Previous.compared("previous generation: the one " + indexDir + " names, which cannot be read ("
                     + Cli.oneLine(e) + "): no changes against it");
         }
-        if (local.isPresent() && target == null) {
-            return Previous.compared(
-                    "previous generation: " + local.get().path().getFileName() + " of " + indexDir);
-        }
+        Optional<Previous> own = local.map(
+                g -> Previous.compared("previous generation: " + g.path().getFileName() + " of " + indexDir));
         if (target == null) {
-            return Previous.compared(
-                    "previous generation: none in " + indexDir + " (no changes: the first generation)");
+            return own.orElse(Previous.compared(
+                    "previous generation: none in " + indexDir + " (no changes: the first generation)"));
         }
         Optional<Long> published = Optional.empty();
         try {
             published = IndexFollower.publishedGeneration(target.store(), target.prefix());
             if (local.isPresent()
                     && published.map(g -> g <= local.get().generation()).orElse(true)) {
-                return Previous.compared(
-                        "previous generation: " + local.get().path().getFileName() + " of " + indexDir);
+                return own.get();
             }
             // Nothing here, or the store's is newer than this root's (another builder published since): the
             // month is compared with what the fleet serves.
