@@ -121,72 +121,60 @@ class IdempotencyLeaseTest {
 
     @Test
     void aRenewalThatCommittedAfterItsClientGaveUpKeepsTheAttemptsLeaseAndItsAnswer() throws Exception {
-        String url = TestDatabase.freshDatabase();
         // The server takes 1.6 s over one renewal, the client waits 1 s for it: the UPDATE commits on the
         // server after the client saw it fail.
-        try (Store store = storeWaitingOneSecond(url)) {
-            execute(
-                    url,
-                    "CREATE TABLE slow_renewals (n int)",
-                    "CREATE FUNCTION slow_renewal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                            + " IF NEW.answer IS NULL AND NEW.locked_until > OLD.locked_until THEN"
-                            + " DELETE FROM slow_renewals; IF FOUND THEN PERFORM pg_sleep(1.6); END IF; END IF;"
-                            + " RETURN NEW; END $$",
-                    "CREATE TRIGGER slow_renewal BEFORE UPDATE ON idempotency_requests"
-                            + " FOR EACH ROW EXECUTE FUNCTION slow_renewal()",
-                    "INSERT INTO slow_renewals VALUES (1)");
-            AccountId account = TestDatabase.fundedAccount(store, 0, 0).id();
-            ClientKey key = new ClientKey("lost-answer");
-            IdempotentCalls calls = opened.track(
-                    new IdempotentCalls(store.idempotency(), Clock.systemUTC(), RETENTION, IdempotentCalls.LEASE));
-            try (Connection watch = DriverManager.getConnection(url)) {
-                IdempotentCalls.Outcome<byte[]> outcome = calls.run(
-                        account,
-                        key,
-                        request("a"),
-                        "Idempotency-Key",
-                        reference -> {
-                            try {
-                                Timestamp acquired = lockedUntil(watch, account);
-                                // Runs until the slow renewal committed: the database holds the new fence.
-                                await(
-                                        "the slow renewal committed",
-                                        () -> pending(watch) == 0
-                                                && lockedUntil(watch, account).after(acquired));
-                            } catch (InterruptedException e) {
-                                throw new IllegalStateException(e);
-                            }
-                            return new byte[] {5};
-                        },
-                        b -> b);
-                assertInstanceOf(IdempotentCalls.Outcome.Fresh.class, outcome);
-            }
-            IdempotencyStore.Claim.Completed done = assertInstanceOf(
-                    IdempotencyStore.Claim.Completed.class,
-                    store.idempotency()
-                            .claim(account, key, request("a"), Instant.now(), IdempotentCalls.LEASE, RETENTION),
-                    "the answer was stored under the fence the renewal wrote");
-            assertArrayEquals(new byte[] {5}, done.answer());
-        }
+        assertAnswerStoredAfterASlowRenewal(
+                "lost-answer",
+                (byte) 5,
+                false,
+                "the slow renewal committed",
+                "the answer was stored under the fence the renewal wrote",
+                "CREATE FUNCTION slow_renewal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " IF NEW.answer IS NULL AND NEW.locked_until > OLD.locked_until THEN"
+                        + " DELETE FROM slow_renewals; IF FOUND THEN PERFORM pg_sleep(1.6); END IF; END IF;"
+                        + " RETURN NEW; END $$",
+                "CREATE TRIGGER slow_renewal BEFORE UPDATE ON idempotency_requests"
+                        + " FOR EACH ROW EXECUTE FUNCTION slow_renewal()");
     }
 
     @Test
     void aRenewalThatReachesTheRowAfterItsClientGaveUpAndTheRowWasReadKeepsTheAttemptsAnswer() throws Exception {
-        String url = TestDatabase.freshDatabase();
         // A statement trigger holds one renewal 2.5 s before its UPDATE touches the row, the client waits 1
         // s for it: whatever the attempt reads of the row in between is the old fence, and the UPDATE then
-        // commits the new one.
+        // commits the new one. Armed from inside the operation: the claim inserted the row, so the next UPDATE
+        // of the table is a renewal.
+        assertAnswerStoredAfterASlowRenewal(
+                "late-renewal",
+                (byte) 7,
+                true,
+                "the late renewal committed",
+                "the answer was stored under the fence the late renewal wrote",
+                "CREATE FUNCTION late_renewal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " DELETE FROM slow_renewals; IF FOUND THEN PERFORM pg_sleep(2.5); END IF;"
+                        + " RETURN NULL; END $$",
+                "CREATE TRIGGER late_renewal BEFORE UPDATE ON idempotency_requests"
+                        + " FOR EACH STATEMENT EXECUTE FUNCTION late_renewal()");
+    }
+
+    /**
+     * One call under a store whose client waits 1 s, on a fresh database with {@code trigger} (statements
+     * that create a trigger delaying one renewal while {@code slow_renewals} holds a row) installed: the
+     * delay is armed before the call, or from inside the operation when {@code armInside}; the operation
+     * waits until that renewal committed a later fence, then answers {@code answer}. The answer must be
+     * fresh and stored, found by the next claim of the key.
+     */
+    private void assertAnswerStoredAfterASlowRenewal(
+            String keyName, byte answer, boolean armInside, String committed, String stored, String... trigger)
+            throws Exception {
+        String url = TestDatabase.freshDatabase();
         try (Store store = storeWaitingOneSecond(url)) {
-            execute(
-                    url,
-                    "CREATE TABLE slow_renewals (n int)",
-                    "CREATE FUNCTION late_renewal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                            + " DELETE FROM slow_renewals; IF FOUND THEN PERFORM pg_sleep(2.5); END IF;"
-                            + " RETURN NULL; END $$",
-                    "CREATE TRIGGER late_renewal BEFORE UPDATE ON idempotency_requests"
-                            + " FOR EACH STATEMENT EXECUTE FUNCTION late_renewal()");
+            execute(url, "CREATE TABLE slow_renewals (n int)");
+            execute(url, trigger);
+            if (!armInside) {
+                execute(url, "INSERT INTO slow_renewals VALUES (1)");
+            }
             AccountId account = TestDatabase.fundedAccount(store, 0, 0).id();
-            ClientKey key = new ClientKey("late-renewal");
+            ClientKey key = new ClientKey(keyName);
             IdempotentCalls calls = opened.track(
                     new IdempotentCalls(store.idempotency(), Clock.systemUTC(), RETENTION, IdempotentCalls.LEASE));
             try (Connection watch = DriverManager.getConnection(url)) {
@@ -197,17 +185,19 @@ class IdempotencyLeaseTest {
                         "Idempotency-Key",
                         reference -> {
                             try (Statement s = watch.createStatement()) {
-                                // The claim inserted the row; the next UPDATE of the table is a renewal.
-                                s.execute("INSERT INTO slow_renewals VALUES (1)");
+                                if (armInside) {
+                                    s.execute("INSERT INTO slow_renewals VALUES (1)");
+                                }
                                 Timestamp acquired = lockedUntil(watch, account);
+                                // Runs until the slow renewal committed: the database holds the new fence.
                                 await(
-                                        "the late renewal committed",
+                                        committed,
                                         () -> pending(watch) == 0
                                                 && lockedUntil(watch, account).after(acquired));
                             } catch (SQLException | InterruptedException e) {
                                 throw new IllegalStateException(e);
                             }
-                            return new byte[] {7};
+                            return new byte[] {answer};
                         },
                         b -> b);
                 assertInstanceOf(IdempotentCalls.Outcome.Fresh.class, outcome);
@@ -216,8 +206,8 @@ class IdempotencyLeaseTest {
                     IdempotencyStore.Claim.Completed.class,
                     store.idempotency()
                             .claim(account, key, request("a"), Instant.now(), IdempotentCalls.LEASE, RETENTION),
-                    "the answer was stored under the fence the late renewal wrote");
-            assertArrayEquals(new byte[] {7}, done.answer());
+                    stored);
+            assertArrayEquals(new byte[] {answer}, done.answer());
         }
     }
 
